@@ -1,0 +1,134 @@
+import { DEFAULT_MAX_LEN } from "./constants.js";
+import { toDecision } from "./decisions.js";
+import { ValueError } from "./errors.js";
+import type { NormalItem } from "./items.js";
+import { normalizeItem } from "./items.js";
+import { readSettings } from "./options.js";
+import { buildQuestions } from "./questions.js";
+import { compareDecisions, recompute } from "./replay.js";
+import { estimateTokens, selectPassages } from "./retrieval.js";
+import { DecisionScorer } from "./scorer.js";
+import type {
+  DeciderOptions,
+  Decision,
+  Item,
+  ReplayDifference,
+  ReplayReport,
+  State,
+  Usage,
+} from "./types.js";
+
+/** A decider over a decision service: decisions, not logits; escalation instead of guesses. */
+export class DecisionDecider {
+  /** The scorer underneath (usage, cost, fingerprint, batch calls). */
+  readonly scorer: DecisionScorer;
+  /** Replay re-runs requests (a local server with reproducible output) instead of checking the record. */
+  readonly deterministic: boolean;
+  /** Estimated tokens one request reads under long-document retrieval. */
+  readonly maxLen: number;
+
+  constructor(baseUrl: string, model: string, apiKey?: string | null, options: DeciderOptions = {}) {
+    readSettings(options, true);
+    const { deterministic, maxLen, ...scorerOptions } = options ?? {};
+    this.scorer = new DecisionScorer(baseUrl, model, apiKey, scorerOptions);
+    this.deterministic = deterministic ?? false;
+    this.maxLen = maxLen ?? DEFAULT_MAX_LEN;
+  }
+
+  get fingerprint(): string {
+    return this.scorer.fingerprint;
+  }
+
+  get endpoint(): string {
+    return this.scorer.endpoint;
+  }
+
+  get usage(): Usage {
+    return this.scorer.usage;
+  }
+
+  get cost(): number {
+    return this.scorer.cost;
+  }
+
+  /** One question, one request. */
+  async decide(state: State, item: Item): Promise<Decision> {
+    return (await this.decideAll(state, [item]))[0];
+  }
+
+  /** All the items of one input in one request (how a multi-label item's options travel). */
+  async decideAll(state: State, items: Item[], options: { cache?: boolean } = {}): Promise<Decision[]> {
+    if (!Array.isArray(items) || items.length === 0) {
+      throw new ValueError("decideAll(state, items) needs a non-empty list of items");
+    }
+    const normal = items.map(normalizeItem);
+    const sent = this.retrieve(state, normal);
+    const scored = await this.scorer.score(sent, items, options);
+    return normal.map((item, i) => toDecision(item, scored[i]));
+  }
+
+  /** The state actually sent: a text over the budget is cut to its most relevant passages. */
+  retrieve(state: State, items: NormalItem[]): State {
+    if (typeof state !== "string") return state;
+    const query = items.map((item) => questionText(item)).join("\n");
+    const budget = this.maxLen - estimateTokens(query);
+    if (estimateTokens(state) <= budget) return state;
+    return selectPassages(state, query, Math.max(budget, this.maxLen / 4));
+  }
+
+  /**
+   * Re-checks a recorded decision. deterministic false: recomputes it from its recorded output, no request.
+   * deterministic true: asks the service again (never the cache) and compares. Reports, never throws.
+   */
+  async replay(decision: Decision, state: State, item: Item): Promise<ReplayReport> {
+    const normal = normalizeItem(item);
+    const differences: ReplayDifference[] = [];
+    const record = decision?.extra?.decision;
+    if (!record) throw new ValueError("replay needs a decision made by a decider (with extra.decision)");
+    if (record.endpoint !== this.endpoint) {
+      differences.push({ field: "endpoint", recorded: record.endpoint, now: this.endpoint });
+    }
+    if (record.model !== this.scorer.model) {
+      differences.push({ field: "model", recorded: record.model, now: this.scorer.model });
+    }
+    if (!this.deterministic) {
+      if (decision.status !== "escalated") {
+        const again = recompute(normal, decision);
+        if (typeof again === "string") {
+          differences.push({ field: "probabilities", recorded: decision.logits, now: null, detail: again });
+        } else {
+          differences.push(...compareDecisions(decision, again));
+        }
+      }
+      return { ok: differences.length === 0, called: false, differences };
+    }
+    const [now] = await this.decideAll(state, [item], { cache: false });
+    differences.push(...compareDecisions(decision, now));
+    const before = record.served_by;
+    const after = now.extra.decision.served_by;
+    if (now.status !== "escalated" && before !== after) {
+      differences.push({
+        field: "served_by",
+        recorded: before ?? record.model,
+        now: after ?? this.scorer.model,
+      });
+    }
+    return { ok: differences.length === 0, called: true, differences };
+  }
+}
+
+/** Builds a decider usable wherever a decision model is taken. */
+export function decisionDecider(
+  baseUrl: string,
+  model: string,
+  apiKey?: string | null,
+  options: DeciderOptions = {},
+): DecisionDecider {
+  return new DecisionDecider(baseUrl, model, apiKey, options);
+}
+
+function questionText(item: NormalItem): string {
+  return Object.values(buildQuestions(item))
+    .map((q) => [q.instructions, ...Object.entries(q.criteria ?? {}).flat()].filter(Boolean).join(" "))
+    .join(" ");
+}

@@ -1,0 +1,35 @@
+import { NOT_STATED, NOT_STATED_DESCRIPTION } from "./constants.js";
+import type { NormalItem, NormalOption } from "./items.js";
+import type { Question } from "./types.js";
+
+/** Suffix of the multi-label `not stated` question. */
+export const NS_SUFFIX = "__ns";
+
+/** Builds the questions of one item, keyed by name suffix, exactly as the wire format sends them. */
+export function buildQuestions(item: NormalItem): Record<string, Question> {
+  if (item.kind === "multi") {
+    const out: Record<string, Question> = {};
+    item.options.forEach((opt, j) => {
+      out[`__${j}`] = { type: "noul", instructions: `${item.question} ${optionClause(opt)}` };
+    });
+    if (item.notStated) {
+      out[NS_SUFFIX] = {
+        type: "noul",
+        instructions: `${item.question} Is the answer not stated in the input? ${NOT_STATED_DESCRIPTION}`,
+      };
+    }
+    return out;
+  }
+  if (item.kind === "yesno" && !item.notStated) {
+    return { "": { type: "noul", instructions: item.question } };
+  }
+  const criteria: Record<string, string | null> = {};
+  for (const opt of item.options) criteria[opt.name] = opt.description;
+  if (item.notStated) criteria[NOT_STATED] = NOT_STATED_DESCRIPTION;
+  return { "": { type: "choice", instructions: item.question, criteria } };
+}
+
+function optionClause(opt: NormalOption): string {
+  const described = opt.description ? ` (${opt.description})` : "";
+  return `Does the option '${opt.name}'${described} apply?`;
+}
