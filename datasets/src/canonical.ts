@@ -1,0 +1,50 @@
+import { createHash } from "node:crypto";
+import type { Example, Task } from "./types.js";
+
+/** JSON with object keys sorted recursively (undefined values dropped, as JSON.stringify does). */
+export function sortedJson(value: unknown): string {
+  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
+  if (Array.isArray(value))
+    return `[${value.map((v) => (v === undefined ? "null" : sortedJson(v))).join(",")}]`;
+  const obj = value as Record<string, unknown>;
+  const keys = Object.keys(obj)
+    .filter((k) => obj[k] !== undefined)
+    .sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${sortedJson(obj[k])}`).join(",")}}`;
+}
+
+function byId(examples: Example[]): Example[] {
+  return [...examples].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+function canonicalExample(e: Example): string {
+  const labels: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(e.labels)) labels[k] = Array.isArray(v) ? [...v].sort() : v;
+  // The state keeps its own key order at every depth: the service reads it in that order.
+  const parts = [`"id":${JSON.stringify(e.id)}`, `"labels":${sortedJson(labels)}`];
+  if (e.meta !== undefined) parts.push(`"meta":${sortedJson(e.meta)}`);
+  parts.push(`"split":${JSON.stringify(e.split)}`, `"state":${JSON.stringify(e.state)}`);
+  return `{${parts.join(",")}}`;
+}
+
+/**
+ * The canonical text of a dataset: `{"examples":[...],"task":{...}}` with object keys sorted recursively,
+ * except inside each state (kept as given: key order is meaningful), examples sorted by id and multi-label
+ * lists sorted.
+ */
+export function canonicalDataset(task: Task, examples: Example[]): string {
+  const sorted = byId(examples);
+  return `{"examples":[${sorted.map(canonicalExample).join(",")}],"task":${sortedJson(task)}}`;
+}
+
+/** Hex SHA-256 of a dataset's canonical content (see `canonicalDataset`). */
+export function datasetHash(task: Task, examples: Example[]): string {
+  const h = createHash("sha256");
+  const sorted = byId(examples);
+  h.update(`{"examples":[`);
+  sorted.forEach((e, i) => {
+    h.update((i > 0 ? "," : "") + canonicalExample(e));
+  });
+  h.update(`],"task":${sortedJson(task)}}`);
+  return h.digest("hex");
+}

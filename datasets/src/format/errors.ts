@@ -1,0 +1,103 @@
+/** What kind of problem a validation error reports. */
+export type ErrorCode =
+  | "file-too-large"
+  | "invalid-utf8"
+  | "invalid-json"
+  | "not-an-object"
+  | "unknown-field"
+  | "missing-id"
+  | "invalid-id"
+  | "duplicate-id"
+  | "missing-state"
+  | "invalid-state"
+  | "empty-state"
+  | "missing-labels"
+  | "invalid-labels"
+  | "unknown-item"
+  | "label-not-option"
+  | "multi-not-list"
+  | "invalid-label"
+  | "invalid-split"
+  | "invalid-meta"
+  | "csv-header"
+  | "csv-ragged-row"
+  | "csv-quote"
+  | "invalid-task";
+
+/** One problem found in a dataset file or example list, with where it is. */
+export interface ValidationError {
+  code: ErrorCode;
+  /** The whole message, location first: `line 4312, column 27, "labels.is_spam": "yse" is not an option ...`. */
+  message: string;
+  /** 1-based line of the file (for CSV: the line where the record starts). */
+  line?: number;
+  /** 1-based column: the character position in a JSONL line, or the column number in a CSV file. */
+  column?: number;
+  /** CSV only: the header name of the column. */
+  columnName?: string;
+  /** Where in the example (or task): "labels.is_spam", "state", "items[2].options". */
+  field?: string;
+  /** 0-based position in the example list (validateDataset). */
+  index?: number;
+  /** The example's id when known. */
+  id?: string;
+}
+
+/** The result of parsing a file: every example, or (when anything is wrong) no examples and the errors. */
+export type ParseResult =
+  | { ok: true; examples: import("../types.js").Example[] }
+  | {
+      ok: false;
+      /** The first `maxErrors` errors, in file order. */
+      errors: ValidationError[];
+      /** How many errors there are in all (errors.length plus the ones left off). */
+      errorCount: number;
+      /** A summary for a person: the count, the listed errors one a line, and how many more. */
+      message: string;
+    };
+
+/** Options of parseJsonl and parseCsv. */
+export interface ParseOptions {
+  /** How many errors to list (default 20); the rest are counted. */
+  maxErrors?: number;
+  /** Largest accepted file in bytes (default 100 MiB). */
+  maxBytes?: number;
+  /** The file's name, used in the summary message. */
+  source?: string;
+}
+
+/** The default size limit of an imported file: 100 MiB. */
+export const DEFAULT_MAX_BYTES = 100 * 1024 * 1024;
+/** The default number of errors listed. */
+export const DEFAULT_MAX_ERRORS = 20;
+
+/** A problem inside one example, before a location is attached. */
+export interface Issue {
+  code: ErrorCode;
+  /** Path in the example: "labels.is_spam", "labels.properties[1]", "state", "" for the whole example. */
+  field: string;
+  /** True when the column should point at the key rather than the value (unknown keys). */
+  atKey?: boolean;
+  text: string;
+}
+
+/** Collects errors, keeping the first `max` and counting the rest. */
+export class ErrorList {
+  readonly shown: ValidationError[] = [];
+  count = 0;
+  constructor(private readonly max: number) {}
+  add(e: ValidationError): void {
+    this.count++;
+    if (this.shown.length < this.max) this.shown.push(e);
+  }
+  /** The failed ParseResult for these errors. */
+  result(source: string | undefined): ParseResult & { ok: false } {
+    const what = source ? `${source}: ` : "";
+    const head = `${what}${this.count} ${this.count === 1 ? "error" : "errors"}, nothing imported${
+      this.count > this.shown.length ? `; the first ${this.shown.length}:` : ":"
+    }`;
+    const lines = this.shown.map((e) => `  ${e.message}`);
+    if (this.count > this.shown.length) lines.push(`  ... and ${this.count - this.shown.length} more`);
+    return { ok: false, errors: this.shown, errorCount: this.count, message: [head, ...lines].join("\n") };
+  }
+}
