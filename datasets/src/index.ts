@@ -1,6 +1,11 @@
 /** Hex SHA-256 of a dataset's canonical content; canonicalDataset gives that content as text. */
 export { canonicalDataset, datasetHash } from "./canonical.js";
+export { parseCsv } from "./format/csv.js";
 export type { ErrorCode, ParseOptions, ParseResult, ValidationError } from "./format/errors.js";
+export { DEFAULT_MAX_BYTES, DEFAULT_MAX_ERRORS } from "./format/errors.js";
+/** Read examples from JSONL or CSV against a task (all or nothing), and check an in-memory list. */
+export { parseJsonl } from "./format/jsonl.js";
+export { validateDataset } from "./format/validate.js";
 /** The bundled datasets: list them, load one (cached), read a bundled task definition. */
 export { bundledTask, listDatasets, loadDataset } from "./registry.js";
 /** The deterministic split of an id (SHA-256 of the id: 50 % train, 25 % calibration, 25 % test). */

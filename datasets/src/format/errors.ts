@@ -81,23 +81,30 @@ export interface Issue {
   text: string;
 }
 
-/** Collects errors, keeping the first `max` and counting the rest. */
-export class ErrorList {
-  readonly shown: ValidationError[] = [];
-  count = 0;
-  constructor(private readonly max: number) {}
-  add(e: ValidationError): void {
-    this.count++;
-    if (this.shown.length < this.max) this.shown.push(e);
-  }
-  /** The failed ParseResult for these errors. */
-  result(source: string | undefined): ParseResult & { ok: false } {
-    const what = source ? `${source}: ` : "";
-    const head = `${what}${this.count} ${this.count === 1 ? "error" : "errors"}, nothing imported${
-      this.count > this.shown.length ? `; the first ${this.shown.length}:` : ":"
-    }`;
-    const lines = this.shown.map((e) => `  ${e.message}`);
-    if (this.count > this.shown.length) lines.push(`  ... and ${this.count - this.shown.length} more`);
-    return { ok: false, errors: this.shown, errorCount: this.count, message: [head, ...lines].join("\n") };
-  }
+/** The failed ParseResult for a list of errors: sorted by line, the first `max` listed, all counted. */
+export function failure(
+  all: ValidationError[],
+  max: number,
+  source: string | undefined,
+): ParseResult & { ok: false } {
+  const sorted = all
+    .map((e, i) => ({ e, i }))
+    .sort((a, b) => (a.e.line ?? 0) - (b.e.line ?? 0) || a.i - b.i)
+    .map((x) => x.e);
+  const shown = sorted.slice(0, Math.max(1, max));
+  const count = sorted.length;
+  const what = source ? `${source}: ` : "";
+  const head = `${what}${count} ${count === 1 ? "error" : "errors"}, nothing imported${
+    count > shown.length ? `; the first ${shown.length}:` : ":"
+  }`;
+  const lines = shown.map((e) => `  ${e.message}`);
+  if (count > shown.length) lines.push(`  ... and ${count - shown.length} more`);
+  return { ok: false, errors: shown, errorCount: count, message: [head, ...lines].join("\n") };
+}
+
+/** "1.5 MB": a byte count for a message. */
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} bytes`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MiB`;
 }

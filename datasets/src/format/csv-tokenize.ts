@@ -1,0 +1,96 @@
+/** One CSV field: its text and whether it was quoted. */
+export interface Cell {
+  text: string;
+  quoted: boolean;
+}
+
+/** One CSV record and the 1-based line where it starts. */
+export interface CsvRecord {
+  line: number;
+  cells: Cell[];
+}
+
+/** A quoting problem at a line and 1-based field number. */
+export interface QuoteProblem {
+  line: number;
+  field: number;
+  text: string;
+}
+
+/**
+ * Split RFC 4180 CSV text into records: comma separators, CRLF or LF line ends, fields in double quotes may
+ * hold commas, line breaks and doubled quotes (""). Quoting mistakes are reported and read leniently.
+ */
+export function tokenizeCsv(text: string): { records: CsvRecord[]; problems: QuoteProblem[] } {
+  const records: CsvRecord[] = [];
+  const problems: QuoteProblem[] = [];
+  let line = 1;
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    const rec: CsvRecord = { line, cells: [] };
+    while (true) {
+      const cell: Cell = { text: "", quoted: false };
+      if (text[i] === '"') {
+        cell.quoted = true;
+        const openLine = line;
+        i++;
+        let closed = false;
+        while (i < n) {
+          const c = text[i];
+          if (c === '"') {
+            if (text[i + 1] === '"') {
+              cell.text += '"';
+              i += 2;
+              continue;
+            }
+            i++;
+            closed = true;
+            break;
+          }
+          if (c === "\n") line++;
+          cell.text += c;
+          i++;
+        }
+        if (!closed) {
+          problems.push({
+            line: openLine,
+            field: rec.cells.length + 1,
+            text: "a quoted value that starts here is never closed: add the closing double quote (the rest of the file was read into this value)",
+          });
+        } else if (i < n && text[i] !== "," && text[i] !== "\n" && text[i] !== "\r") {
+          problems.push({
+            line,
+            field: rec.cells.length + 1,
+            text: 'text after the closing quote of a value; inside a quoted value write a double quote as ""',
+          });
+          while (i < n && text[i] !== "," && text[i] !== "\n" && text[i] !== "\r") cell.text += text[i++];
+        }
+      } else {
+        const start = i;
+        while (i < n && text[i] !== "," && text[i] !== "\n" && text[i] !== "\r") i++;
+        cell.text = text.slice(start, i);
+        if (cell.text.includes('"'))
+          problems.push({
+            line,
+            field: rec.cells.length + 1,
+            text: 'a double quote inside an unquoted value: wrap the whole value in double quotes and write the inner quote as ""',
+          });
+      }
+      rec.cells.push(cell);
+      if (i < n && text[i] === ",") {
+        i++;
+        continue;
+      }
+      break;
+    }
+    if (text[i] === "\r") i++;
+    if (text[i] === "\n") {
+      i++;
+      line++;
+    }
+    const blank = rec.cells.length === 1 && !rec.cells[0].quoted && rec.cells[0].text.trim() === "";
+    if (!blank) records.push(rec);
+  }
+  return { records, problems };
+}
