@@ -1,5 +1,8 @@
 /** Hex SHA-256 of a dataset's canonical content; canonicalDataset gives that content as text. */
 export { canonicalDataset, datasetHash } from "./canonical.js";
+export type { LabelCount } from "./counts.js";
+/** Label counts per split of a dataset, as rows or as a Markdown table. */
+export { labelCounts, labelCountsMarkdown } from "./counts.js";
 export { parseCsv } from "./format/csv.js";
 export type { ErrorCode, ParseOptions, ParseResult, ValidationError } from "./format/errors.js";
 export { DEFAULT_MAX_BYTES, DEFAULT_MAX_ERRORS } from "./format/errors.js";

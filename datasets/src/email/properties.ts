@@ -7,11 +7,12 @@ export type EmailProperty = (typeof EMAIL_PROPERTIES)[number];
 const LINK = /\bhttps?:\/\/[^\s<>"')]+|\bwww\.[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}/i;
 const MONEY_SIGN = /(?:^|[^\w$])(?:US\s?\$|[$£€¥])\s?\d[\d,]*(?:\.\d+)?/;
 const MONEY_WORD =
-  /\b\d[\d,]*(?:\.\d+)?\s?(?:k\s|million\s|billion\s|thousand\s)?(?:dollars?|usd|euros?|eur|pounds sterling|gbp|cents)\b/i;
+  /\b\d[\d,]*(?:\.\d+)?\s?(?:k\s|million\s|billion\s|thousand\s)?(?:dollars?|usd|euros?|eur|pounds\s+sterling|gbp|cents)\b/i;
 const REPLY_SUBJECT = /^(?:\[[^\]]*\]\s*)*(?:re|aw|sv)\s*(?:\[\d+\]|\(\d+\))?\s*:/i;
 const QUOTE = /^[ \t]*>|wrote:[ \t]*$|^-{2,}\s*Original Message\s*-{2,}/im;
 const UNSUBSCRIBE =
-  /unsubscri|opt[- ]?out\b|\bremoved? (?:yourself|you|me) from\b|\bto be removed\b|\bremoval from (?:this|our|the|my) (?:mailing )?list/i;
+  /unsubscri|\bopt[- ]?out\b|\bremoved?\s+(?:yourself|you|me)\s+from\b|\bto\s+be\s+removed\b|\bremoval\s+from\s+(?:this|our|the|my)\s+(?:mailing\s+)?list/i;
+/unsubscri|opt[- ]?out\b|\bremoved? (?:yourself|you|me) from\b|\bto be removed\b|\bremoval from (?:this|our|the|my) (?:mailing )?list/i;
 
 /**
  * The properties of a message, computed from the state text (subject line + body as sent):

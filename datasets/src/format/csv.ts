@@ -173,7 +173,7 @@ export function parseCsv(input: string | Uint8Array, task: Task, opts: ParseOpti
     }
     const { example, id, issues } = checkExample(rowObject(rec.cells, layout, task), index);
     for (const issue of issues) {
-      const col = columnFor(issue.field, layout);
+      const col = issue.code === "missing-id" ? layout.id : columnFor(issue.field, layout);
       const text =
         issue.code === "missing-id" ? `the "id" cell is empty; every example needs a unique id` : issue.text;
       errors.push({

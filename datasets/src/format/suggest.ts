@@ -16,7 +16,7 @@ export function editDistance(a: string, b: string): number {
   return d[a.length][b.length];
 }
 
-/** The candidate closest to `value` when it is plausibly a typo of it (same text up to case, or a few edits). */
+/** The candidate closest to `value` when it is plausibly a typo of it (case, a few edits, or a prefix). */
 export function closest(value: string, candidates: readonly string[]): string | undefined {
   const lower = value.toLowerCase().trim();
   let best: string | undefined;
@@ -30,7 +30,12 @@ export function closest(value: string, candidates: readonly string[]): string | 
   }
   if (best === undefined) return undefined;
   const limit = Math.max(1, Math.min(3, Math.floor(Math.max(lower.length, best.length) / 3)));
-  return bestD <= limit ? best : undefined;
+  if (bestD <= limit) return best;
+  // A shortened or lengthened name ("ident" for "id", "prop" for "properties").
+  return candidates.find((c) => {
+    const l = c.toLowerCase();
+    return Math.min(l.length, lower.length) >= 2 && (l.startsWith(lower) || lower.startsWith(l));
+  });
 }
 
 /** `"a", "b", "c"`: a list of names for a message (at most `max`, then "and N more"). */
