@@ -42,12 +42,20 @@ export function labelCounts(dataset: Pick<Dataset, "task" | "examples">): LabelC
   return rows;
 }
 
-/** The label counts as a Markdown table (item, label, one column per split, total), ending with the example count. */
+/**
+ * The label counts as a Markdown table (item, label, one column per split, total) ending with the example
+ * count, its columns padded the way Markdown formatters align them (text left, numbers right).
+ */
 export function labelCountsMarkdown(dataset: Pick<Dataset, "task" | "examples">): string {
-  const lines = ["| item | label | train | calibration | test | total |", "|---|---|---:|---:|---:|---:|"];
+  const rows: string[][] = [["item", "label", ...SPLITS, "total"]];
   for (const r of labelCounts(dataset))
-    lines.push(`| ${r.item} | ${r.label} | ${SPLITS.map((s) => r.counts[s]).join(" | ")} | ${r.total} |`);
-  const per = SPLITS.map((s) => dataset.examples.filter((e) => e.split === s).length);
-  lines.push(`| **examples** | | ${per.join(" | ")} | ${dataset.examples.length} |`);
-  return lines.join("\n");
+    rows.push([r.item, r.label, ...SPLITS.map((s) => String(r.counts[s])), String(r.total)]);
+  const per = SPLITS.map((s) => String(dataset.examples.filter((e) => e.split === s).length));
+  rows.push(["**examples**", "", ...per, String(dataset.examples.length)]);
+  const widths = rows[0].map((_, c) => Math.max(3, ...rows.map((row) => row[c].length)));
+  const right = (c: number) => c >= 2;
+  const line = (row: string[]) =>
+    `| ${row.map((cell, c) => (right(c) ? cell.padStart(widths[c]) : cell.padEnd(widths[c]))).join(" | ")} |`;
+  const rule = `| ${widths.map((w, c) => (right(c) ? `${"-".repeat(w - 1)}:` : "-".repeat(w))).join(" | ")} |`;
+  return [line(rows[0]), rule, ...rows.slice(1).map(line)].join("\n");
 }
