@@ -1,0 +1,101 @@
+import { checkBins } from "../input.js";
+import { selectRanks } from "../sort.js";
+import type { Binning } from "../types.js";
+
+/** Equal-width bin edges on [0, 1], bit-identical to numpy.linspace(0, 1, bins + 1). */
+export function widthEdges(bins: number): Float64Array {
+  checkBins(bins, "widthEdges");
+  const edges = new Float64Array(bins + 1);
+  const step = 1 / bins;
+  for (let i = 0; i < bins; i++) edges[i] = i * step;
+  edges[bins] = 1;
+  return edges;
+}
+
+/** numpy's "linear" percentile interpolation between two neighbouring order statistics. */
+function lerp(a: number, b: number, t: number): number {
+  const diff = b - a;
+  return t >= 0.5 ? b - diff * (1 - t) : a + diff * t;
+}
+
+/**
+ * Equal-mass bin edges: the sample quantiles at i / bins, bit-identical to
+ * numpy.percentile(values, linspace(0, 1, bins + 1) * 100) as scikit-learn's calibration_curve uses it.
+ */
+export function massEdges(values: ArrayLike<number>, bins: number): Float64Array {
+  checkBins(bins, "massEdges");
+  const n = values.length;
+  if (n === 0) throw new RangeError("massEdges: no values to take quantiles of");
+  const step = 1 / bins;
+  const vIndex: number[] = [];
+  const ranks = new Set<number>();
+  for (let i = 0; i <= bins; i++) {
+    const q = ((i < bins ? i * step : 1) * 100) / 100;
+    const vi = (n - 1) * q;
+    vIndex.push(vi);
+    if (vi >= n - 1) ranks.add(n - 1);
+    else {
+      const lo = Math.floor(vi);
+      ranks.add(lo);
+      ranks.add(lo + 1);
+    }
+  }
+  const sortedRanks = [...ranks].sort((a, b) => a - b);
+  const stats = selectRanks(Float64Array.from(values as ArrayLike<number>), sortedRanks);
+  const at = new Map<number, number>();
+  for (let i = 0; i < sortedRanks.length; i++) at.set(sortedRanks[i], stats[i]);
+  const edges = new Float64Array(bins + 1);
+  for (let i = 0; i <= bins; i++) {
+    const vi = vIndex[i];
+    if (vi >= n - 1) edges[i] = at.get(n - 1)!;
+    else {
+      const lo = Math.floor(vi);
+      edges[i] = lerp(at.get(lo)!, at.get(lo + 1)!, vi - lo);
+    }
+  }
+  return edges;
+}
+
+/** Bin edges for either binning. */
+export function binEdges(values: ArrayLike<number>, bins: number, binning: Binning): Float64Array {
+  if (binning === "width") return widthEdges(bins);
+  if (binning === "mass") return massEdges(values, bins);
+  throw new RangeError(`binning must be "width" or "mass", got ${JSON.stringify(binning)}`);
+}
+
+/**
+ * Bin index of every value: the number of interior edges strictly below it, like
+ * numpy.searchsorted(edges[1:-1], v) (so bins are (e_b, e_b+1], the first one closed at its left end).
+ */
+export function assignBins(values: ArrayLike<number>, edges: Float64Array): Int32Array {
+  const n = values.length;
+  const bins = edges.length - 1;
+  const out = new Int32Array(n);
+  if (bins <= 1) return out;
+  let width = edges[0] === 0 && edges[bins] === 1;
+  for (let b = 1; width && b < bins; b++) if (edges[b] !== b * (1 / bins)) width = false;
+  if (width) {
+    for (let i = 0; i < n; i++) {
+      const v = values[i];
+      let b = Math.floor(v * bins);
+      if (b > bins - 1) b = bins - 1;
+      if (b < 0) b = 0;
+      while (b > 0 && v <= edges[b]) b--;
+      while (b < bins - 1 && v > edges[b + 1]) b++;
+      out[i] = b;
+    }
+    return out;
+  }
+  for (let i = 0; i < n; i++) {
+    const v = values[i];
+    let lo = 1;
+    let hi = bins; // first interior edge index >= v, searched in [1, bins)
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (edges[mid] < v) lo = mid + 1;
+      else hi = mid;
+    }
+    out[i] = lo - 1;
+  }
+  return out;
+}

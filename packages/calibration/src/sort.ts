@@ -1,0 +1,107 @@
+// Sorting helpers for large typed arrays. Internal: not part of the public surface.
+
+const F64 = new Float64Array(1);
+const U32 = new Uint32Array(F64.buffer);
+const LITTLE = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+const HI = LITTLE ? 1 : 0;
+const LO = LITTLE ? 0 : 1;
+
+/** Stable ascending argsort of finite numbers: LSD radix sort on the IEEE-754 bits, O(N). */
+export function argsort(values: ArrayLike<number>): Uint32Array {
+  const n = values.length;
+  let idx = new Uint32Array(n);
+  for (let i = 0; i < n; i++) idx[i] = i;
+  if (n < 64) {
+    const arr = Array.from(idx);
+    arr.sort((a, b) => values[a] - values[b] || a - b);
+    idx.set(arr);
+    return idx;
+  }
+  const hi = new Uint32Array(n);
+  const lo = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    F64[0] = values[i] === 0 ? 0 : values[i]; // -0 sorts with +0
+    let h = U32[HI];
+    let l = U32[LO];
+    if (h & 0x80000000) {
+      h = ~h >>> 0;
+      l = ~l >>> 0;
+    } else {
+      h = (h | 0x80000000) >>> 0;
+    }
+    hi[i] = h;
+    lo[i] = l;
+  }
+  const bits = n > 1 << 17 ? 16 : 8;
+  const buckets = 1 << bits;
+  const mask = buckets - 1;
+  const count = new Uint32Array(buckets);
+  let tmp = new Uint32Array(n);
+  for (let pass = 0; pass < 64 / bits; pass++) {
+    const word = pass * bits < 32 ? lo : hi;
+    const shift = (pass * bits) % 32;
+    count.fill(0);
+    for (let i = 0; i < n; i++) count[(word[i] >>> shift) & mask]++;
+    if (count[(word[0] >>> shift) & mask] === n) continue; // every key shares this digit
+    let sum = 0;
+    for (let b = 0; b < buckets; b++) {
+      const c = count[b];
+      count[b] = sum;
+      sum += c;
+    }
+    for (let i = 0; i < n; i++) {
+      const j = idx[i];
+      tmp[count[(word[j] >>> shift) & mask]++] = j;
+    }
+    const t = idx;
+    idx = tmp;
+    tmp = t;
+  }
+  return idx;
+}
+
+/** The values at the given ascending ranks of `values` (0-based order statistics); `values` is reordered. */
+export function selectRanks(values: Float64Array, ranks: readonly number[]): Float64Array {
+  const out = new Float64Array(ranks.length);
+  const stack: [number, number, number, number][] = [[0, values.length - 1, 0, ranks.length - 1]];
+  while (stack.length > 0) {
+    const [left0, right0, r0, r1] = stack.pop()!;
+    if (r0 > r1) continue;
+    const left = left0;
+    const right = right0;
+    if (right - left < 48 || r1 - r0 > (right - left) >>> 3) {
+      const part = values.subarray(left, right + 1).sort();
+      for (let r = r0; r <= r1; r++) out[r] = part[ranks[r] - left];
+      continue;
+    }
+    // median of three pivot, Hoare partition
+    const mid = (left + right) >>> 1;
+    const a = values[left];
+    const b = values[mid];
+    const c = values[right];
+    const pivot = Math.max(Math.min(a, b), Math.min(Math.max(a, b), c)); // median of three
+    let i = left - 1;
+    let j = right + 1;
+    for (;;) {
+      do i++;
+      while (values[i] < pivot);
+      do j--;
+      while (values[j] > pivot);
+      if (i >= j) break;
+      const t = values[i];
+      values[i] = values[j];
+      values[j] = t;
+    }
+    // [left, j] <= pivot <= [j+1, right]
+    if (j < left || j >= right) {
+      const part = values.subarray(left, right + 1).sort();
+      for (let r = r0; r <= r1; r++) out[r] = part[ranks[r] - left];
+      continue;
+    }
+    let split = r0;
+    while (split <= r1 && ranks[split] <= j) split++;
+    stack.push([left, j, r0, split - 1]);
+    stack.push([j + 1, right, split, r1]);
+  }
+  return out;
+}
