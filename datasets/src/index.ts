@@ -14,6 +14,6 @@ export { bundledTask, listDatasets, loadDataset } from "./registry.js";
 /** The deterministic split of an id (SHA-256 of the id: 50 % train, 25 % calibration, 25 % test). */
 export { splitOf } from "./split.js";
 /** Task definitions: check one, parse one, and the option names an item's label may take. */
-export { itemOptionNames, optionName, parseTask, validateTask } from "./task.js";
+export { itemOptionNames, optionName, parseTask, parseTaskJson, validateTask } from "./task.js";
 export type { Dataset, DatasetInfo, Example, Item, Option, Provenance, Split, State, Task } from "./types.js";
 export { NOT_STATED, SPLITS } from "./types.js";

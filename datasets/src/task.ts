@@ -1,4 +1,5 @@
 import type { ValidationError } from "./format/errors.js";
+import { JsonSyntaxError, parseLocated } from "./format/json-located.js";
 import { describeType, didYouMean, quoteList } from "./format/suggest.js";
 import type { Item, Option, Task } from "./types.js";
 import { NOT_STATED } from "./types.js";
@@ -162,4 +163,31 @@ export function parseTask(
   const errors = validateTask(value);
   if (errors.length > 0) return { ok: false, errors, message: errors.map((e) => e.message).join("\n") };
   return { ok: true, task: value as Task };
+}
+
+/** Parse the text of a task definition file: JSON syntax errors located by line and column, then validateTask. */
+export function parseTaskJson(
+  text: string,
+): { ok: true; task: Task } | { ok: false; errors: ValidationError[]; message: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text.replace(/^\uFEFF/, ""));
+  } catch {
+    let offset = 0;
+    let detail = "not valid JSON";
+    try {
+      parseLocated(text.replace(/^\uFEFF/, ""));
+    } catch (e) {
+      if (e instanceof JsonSyntaxError) {
+        offset = e.offset;
+        detail = `not valid JSON: ${e.message}`;
+      }
+    }
+    const before = text.replace(/^\uFEFF/, "").slice(0, offset);
+    const line = before.split("\n").length;
+    const column = offset - before.lastIndexOf("\n");
+    const message = `line ${line}, column ${column}: ${detail}`;
+    return { ok: false, errors: [{ code: "invalid-json", line, column, message }], message };
+  }
+  return parseTask(value);
 }

@@ -84,6 +84,11 @@ describe("parseCsv: errors, located by line and column name", () => {
     expect(r.errors[4].message).toContain('the "id" cell is empty');
   });
 
+  it("counts lines through quoted values that span lines", () => {
+    const r = failed(parseCsv('id,state,team\r\nm1,"a\r\nb\nc",billing\r\nm2,x,biling\r\n', task));
+    expect(r.errors.map((e) => [e.line, e.code])).toEqual([[5, "label-not-option"]]);
+  });
+
   it("empty states: an empty state cell, or every state.<field> cell empty", () => {
     const r = failed(parseCsv('id,state,team\ne1,"",billing\n', task));
     expect(r.errors[0]).toMatchObject({ code: "empty-state", line: 2, columnName: "state" });

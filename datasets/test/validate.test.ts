@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Example, Task } from "../src/index.js";
-import { parseTask, validateDataset, validateTask } from "../src/index.js";
-import { task } from "./fixtures.js";
+import { parseTask, parseTaskJson, validateDataset, validateTask } from "../src/index.js";
+import { fixtureText, task } from "./fixtures.js";
 
 const ok: Example = { id: "a", state: "text", labels: { team: "billing" }, split: "train" };
 
@@ -75,5 +75,18 @@ describe("validateTask", () => {
     ]);
     const parsed = parseTask(bad as unknown as Task);
     expect(parsed.ok).toBe(false);
+  });
+});
+
+describe("parseTaskJson", () => {
+  it("parses a task file and locates JSON syntax errors by line and column", () => {
+    const good = parseTaskJson(fixtureText("task.json"));
+    expect(good.ok).toBe(true);
+    const r = parseTaskJson('{\n  "name": "x",\n  "items": [\n    {"name": "a",}\n  ]\n}');
+    if (r.ok) throw new Error("expected a syntax error");
+    expect(r.errors[0]).toMatchObject({ code: "invalid-json", line: 4, column: 18 });
+    expect(r.message).toBe(
+      'line 4, column 18: not valid JSON: a trailing comma before "}": remove the last comma',
+    );
   });
 });

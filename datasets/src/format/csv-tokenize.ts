@@ -37,20 +37,21 @@ export function tokenizeCsv(text: string): { records: CsvRecord[]; problems: Quo
         i++;
         let closed = false;
         while (i < n) {
-          const c = text[i];
-          if (c === '"') {
-            if (text[i + 1] === '"') {
-              cell.text += '"';
-              i += 2;
-              continue;
-            }
-            i++;
-            closed = true;
-            break;
+          const q = text.indexOf('"', i);
+          const end = q < 0 ? n : q;
+          const chunk = text.slice(i, end);
+          cell.text += chunk;
+          for (let k = chunk.indexOf("\n"); k >= 0; k = chunk.indexOf("\n", k + 1)) line++;
+          i = end;
+          if (q < 0) break;
+          if (text[q + 1] === '"') {
+            cell.text += '"';
+            i = q + 2;
+            continue;
           }
-          if (c === "\n") line++;
-          cell.text += c;
-          i++;
+          i = q + 1;
+          closed = true;
+          break;
         }
         if (!closed) {
           problems.push({

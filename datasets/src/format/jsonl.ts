@@ -22,6 +22,12 @@ export function decodeInput(
   }
   const badLines = new Set<number>();
   if (typeof input === "string") return { text: input.replace(/^\uFEFF/, ""), badLines };
+  try {
+    // Fast path: the native decoder accepts the bytes; the byte scan runs only to locate bad ones.
+    return { text: new TextDecoder("utf-8", { fatal: true }).decode(input), badLines };
+  } catch {
+    // fall through to locate the invalid sequences
+  }
   for (const b of findInvalidUtf8(input).bad) {
     badLines.add(b.line);
     errors.push({
