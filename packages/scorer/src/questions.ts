@@ -5,8 +5,19 @@ import type { Question } from "./types.js";
 /** Suffix of the multi-label `not stated` question. */
 export const NS_SUFFIX = "__ns";
 
-/** Builds the questions of one item, keyed by name suffix, exactly as the wire format sends them. */
-export function buildQuestions(item: NormalItem): Record<string, Question> {
+const built = new WeakMap<NormalItem, Readonly<Record<string, Question>>>();
+
+/** The questions of one item, keyed by name suffix, exactly as the wire format sends them (built once). */
+export function buildQuestions(item: NormalItem): Readonly<Record<string, Question>> {
+  let questions = built.get(item);
+  if (!questions) {
+    questions = build(item);
+    built.set(item, questions);
+  }
+  return questions;
+}
+
+function build(item: NormalItem): Record<string, Question> {
   if (item.kind === "multi") {
     const out: Record<string, Question> = {};
     item.options.forEach((opt, j) => {

@@ -78,7 +78,7 @@ export class DecisionScorer {
 
   /** The questions of one item, keyed by name suffix (`""`, `__{j}`, `__ns`). */
   questions(item: Item): Record<string, Question> {
-    return buildQuestions(normalizeItem(item));
+    return structuredClone(buildQuestions(normalizeItem(item))) as Record<string, Question>;
   }
 
   /** Log-probabilities of a single-question answer in option order, `not stated` last when allowed. */
