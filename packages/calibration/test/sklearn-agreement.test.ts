@@ -43,3 +43,55 @@ describe("agreement with scikit-learn / numpy (fixtures/reference.json)", () => 
     }
   });
 });
+
+describe("calibrators against scikit-learn / scipy", () => {
+  it("isotonic regression: knots and predictions (inside, outside and on the training points)", async () => {
+    const { isotonicCalibrator } = await import("../src/calibrators/isotonic.js");
+    const iso = isotonicCalibrator();
+    for (const r of ref.isotonic) {
+      const params = iso.fit(binarySet(r.set));
+      expect(maxAbsDiff(params.x, r.x_thresholds), r.set).toBeLessThanOrEqual(TOL);
+      expect(maxAbsDiff(params.y, r.y_thresholds), r.set).toBeLessThanOrEqual(TOL);
+      expect(maxAbsDiff(iso.apply(params, r.test), r.predict_test)).toBeLessThanOrEqual(TOL);
+      expect(maxAbsDiff(iso.apply(params, binarySet(r.set).p), r.predict_train)).toBeLessThanOrEqual(TOL);
+    }
+  });
+
+  it("Platt scaling = unpenalised logistic regression on the logit", async () => {
+    const { plattScaling } = await import("../src/calibrators/platt.js");
+    const platt = plattScaling();
+    for (const r of ref.platt) {
+      const params = platt.fit(binarySet(r.set));
+      expect(Math.abs(params.a - r.a), `${r.set} a`).toBeLessThanOrEqual(TOL);
+      expect(Math.abs(params.b - r.b), `${r.set} b`).toBeLessThanOrEqual(TOL);
+      expect(maxAbsDiff(platt.apply(params, r.test), r.predict_test)).toBeLessThanOrEqual(TOL);
+      expect(maxAbsDiff(platt.apply(params, binarySet(r.set).p), r.predict_train)).toBeLessThanOrEqual(TOL);
+    }
+  });
+
+  it("beta calibration = logistic regression on (ln p, -ln(1 - p))", async () => {
+    const { betaCalibration } = await import("../src/calibrators/beta.js");
+    const beta = betaCalibration();
+    expect(ref.beta.length).toBeGreaterThan(0);
+    for (const r of ref.beta) {
+      const params = beta.fit(binarySet(r.set));
+      expect(Math.abs(params.a - r.a), `${r.set} a`).toBeLessThanOrEqual(TOL);
+      expect(Math.abs(params.b - r.b), `${r.set} b`).toBeLessThanOrEqual(TOL);
+      expect(Math.abs(params.c - r.c), `${r.set} c`).toBeLessThanOrEqual(TOL);
+      expect(maxAbsDiff(beta.apply(params, binarySet(r.set).p), r.predict_train)).toBeLessThanOrEqual(TOL);
+    }
+  });
+
+  it("temperature scaling finds scipy's NLL minimum", async () => {
+    const { temperatureScaling } = await import("../src/calibrators/temperature.js");
+    const { nll } = await import("../src/metrics/nll.js");
+    const ts = temperatureScaling();
+    for (const r of ref.temperature) {
+      const data = multiclassSet(r.set);
+      const params = ts.fit(data);
+      expect(Math.abs(params.temperature - r.temperature), r.set).toBeLessThanOrEqual(1e-6);
+      const calibrated = { probs: ts.apply(params, data), k: data.k, gold: data.gold };
+      expect(Math.abs(nll(calibrated) - r.nll)).toBeLessThanOrEqual(1e-9);
+    }
+  });
+});

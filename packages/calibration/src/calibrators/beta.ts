@@ -1,0 +1,68 @@
+import { NothingLearnedError } from "../errors.js";
+import { checkBinary } from "../input.js";
+import { fitLogistic } from "./logistic.js";
+import { CLIP, checkParam, sigmoid } from "./logit.js";
+import type { BinaryCalibrator, FitWarnings } from "./types.js";
+
+/** Beta calibration params: logit(q) = a ln p - b ln(1 - p) + c, with a, b >= 0. */
+export interface BetaParams extends FitWarnings {
+  a: number;
+  b: number;
+  c: number;
+}
+
+function features(p: ArrayLike<number>, i: number): [number, number] {
+  const q = Math.min(1 - CLIP, Math.max(CLIP, p[i]));
+  return [Math.log(q), -Math.log(1 - q)];
+}
+
+/**
+ * Beta calibration: logit(q) = a ln p - b ln(1 - p) + c by logistic regression on (ln p, -ln(1 - p)); a negative
+ * a or b is refitted at 0, as the authors' betacal does [Kull, Silva Filho & Flach 2017].
+ */
+export function betaCalibration(): BinaryCalibrator<BetaParams> {
+  return {
+    name: "beta",
+    fit(data) {
+      const n = checkBinary(data, "beta.fit");
+      if (n === 0) throw new NothingLearnedError();
+      const lp = new Float64Array(n);
+      const l1p = new Float64Array(n);
+      let pos = 0;
+      for (let i = 0; i < n; i++) {
+        [lp[i], l1p[i]] = features(data.p, i);
+        pos += data.y[i];
+      }
+      let fit = fitLogistic([lp, l1p], data.y);
+      let params: BetaParams;
+      if (fit.coef[0] < 0) {
+        fit = fitLogistic([l1p], data.y);
+        params = { a: 0, b: fit.coef[0], c: fit.intercept };
+      } else if (fit.coef[1] < 0) {
+        fit = fitLogistic([lp], data.y);
+        params = { a: fit.coef[0], b: 0, c: fit.intercept };
+      } else {
+        params = { a: fit.coef[0], b: fit.coef[1], c: fit.intercept };
+      }
+      if (pos === 0 || pos === n) {
+        params.warnings = [
+          `every outcome is ${pos === 0 ? 0 : 1}: the fit is degenerate and pushes everything to it`,
+        ];
+      } else if (!fit.converged) {
+        params.warnings = ["the outcomes are separable by the probability: the fit did not converge"];
+      }
+      return params;
+    },
+    apply(params, p) {
+      const a = checkParam(params.a, "a", "beta.apply");
+      const b = checkParam(params.b, "b", "beta.apply");
+      const c = checkParam(params.c, "c", "beta.apply");
+      const out = new Float64Array(p.length);
+      for (let i = 0; i < p.length; i++) {
+        const [lp, l1p] = features(p, i);
+        out[i] = sigmoid(a * lp + b * l1p + c);
+      }
+      return out;
+    },
+  };
+}

@@ -1,0 +1,55 @@
+import { CLIP } from "./logit.js";
+
+/**
+ * Row-centred clipped log-probabilities d_ij = log(max(p_ij, 1e-6)) - max_j log(max(p_ij, 1e-6)) (all <= 0), and
+ * the gold entry of each row when gold is given. Internal.
+ */
+export function centredLogProbs(
+  probs: Float64Array,
+  n: number,
+  k: number,
+  gold: ArrayLike<number> | null,
+): { d: Float64Array; g: Float64Array } {
+  const d = new Float64Array(n * k);
+  const g = new Float64Array(gold ? n : 0);
+  const logClip = Math.log(CLIP);
+  for (let i = 0, base = 0; i < n; i++, base += k) {
+    let mx = Number.NEGATIVE_INFINITY;
+    for (let j = 0; j < k; j++) {
+      const p = probs[base + j];
+      const l = p > CLIP ? Math.log(p) : logClip;
+      d[base + j] = l;
+      if (l > mx) mx = l;
+    }
+    for (let j = 0; j < k; j++) d[base + j] -= mx;
+    if (gold) g[i] = d[base + gold[i]];
+  }
+  return { d, g };
+}
+
+/** Softmax of beta * d_ij + bias_j row by row (bias optional), into a new N x K array. Internal. */
+export function softmaxRows(
+  d: Float64Array,
+  n: number,
+  k: number,
+  beta: number,
+  bias: ArrayLike<number> | null,
+): Float64Array {
+  const out = new Float64Array(n * k);
+  for (let i = 0, base = 0; i < n; i++, base += k) {
+    let mx = Number.NEGATIVE_INFINITY;
+    for (let j = 0; j < k; j++) {
+      const z = beta * d[base + j] + (bias ? bias[j] : 0);
+      out[base + j] = z;
+      if (z > mx) mx = z;
+    }
+    let s = 0;
+    for (let j = 0; j < k; j++) {
+      const e = Math.exp(out[base + j] - mx);
+      out[base + j] = e;
+      s += e;
+    }
+    for (let j = 0; j < k; j++) out[base + j] /= s;
+  }
+  return out;
+}

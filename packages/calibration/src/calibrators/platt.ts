@@ -1,0 +1,48 @@
+import { NothingLearnedError } from "../errors.js";
+import { checkBinary } from "../input.js";
+import { fitLogistic } from "./logistic.js";
+import { checkParam, logit, sigmoid } from "./logit.js";
+import type { BinaryCalibrator, FitWarnings } from "./types.js";
+
+/** Platt scaling params: q = sigmoid(a * logit(p) + b). */
+export interface PlattParams extends FitWarnings {
+  a: number;
+  b: number;
+}
+
+/**
+ * Platt scaling: q = sigmoid(a * logit(p) + b), a and b by unpenalised maximum likelihood (logit of p clipped to
+ * [1e-6, 1 - 1e-6]) [Platt 1999].
+ */
+export function plattScaling(): BinaryCalibrator<PlattParams> {
+  return {
+    name: "platt",
+    fit(data) {
+      const n = checkBinary(data, "platt.fit");
+      if (n === 0) throw new NothingLearnedError();
+      const x = new Float64Array(n);
+      let pos = 0;
+      for (let i = 0; i < n; i++) {
+        x[i] = logit(data.p[i]);
+        pos += data.y[i];
+      }
+      const fit = fitLogistic([x], data.y);
+      const params: PlattParams = { a: fit.coef[0], b: fit.intercept };
+      if (pos === 0 || pos === n) {
+        params.warnings = [
+          `every outcome is ${pos === 0 ? 0 : 1}: the fit is degenerate and pushes everything to it`,
+        ];
+      } else if (!fit.converged) {
+        params.warnings = ["the outcomes are separable by the probability: the fit did not converge"];
+      }
+      return params;
+    },
+    apply(params, p) {
+      const a = checkParam(params.a, "a", "platt.apply");
+      const b = checkParam(params.b, "b", "platt.apply");
+      const out = new Float64Array(p.length);
+      for (let i = 0; i < p.length; i++) out[i] = sigmoid(a * logit(p[i]) + b);
+      return out;
+    },
+  };
+}

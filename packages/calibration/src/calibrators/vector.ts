@@ -1,0 +1,156 @@
+import { NothingLearnedError } from "../errors.js";
+import { checkLabelled, rowsOf } from "../input.js";
+import { centredLogProbs, softmaxRows } from "./log-probs.js";
+import { checkParam } from "./logit.js";
+import type { FitWarnings, MulticlassCalibrator } from "./types.js";
+
+/** Vector scaling params: q ∝ exp(log(max(p, 1e-6)) / temperature + bias_j), bias[0] = 0. */
+export interface VectorParams extends FitWarnings {
+  temperature: number;
+  bias: number[];
+}
+
+/** L2 penalty on the biases, so an option that is never gold keeps a finite bias. */
+const RIDGE = 1e-4;
+
+interface State {
+  loss: number;
+  grad: Float64Array;
+  hess: Float64Array;
+}
+
+function evaluate(
+  d: Float64Array,
+  gold: ArrayLike<number>,
+  n: number,
+  k: number,
+  theta: Float64Array,
+): State {
+  // theta = [beta, b_1 .. b_{k-1}]; b_0 = 0.
+  const m = k;
+  const grad = new Float64Array(m);
+  const hess = new Float64Array(m * m);
+  const q = new Float64Array(k);
+  let loss = 0;
+  for (let i = 0, base = 0; i < n; i++, base += k) {
+    let mx = Number.NEGATIVE_INFINITY;
+    for (let j = 0; j < k; j++) {
+      const z = theta[0] * d[base + j] + (j > 0 ? theta[j] : 0);
+      q[j] = z;
+      if (z > mx) mx = z;
+    }
+    let s = 0;
+    for (let j = 0; j < k; j++) {
+      q[j] = Math.exp(q[j] - mx);
+      s += q[j];
+    }
+    let mu = 0;
+    let m2 = 0;
+    for (let j = 0; j < k; j++) {
+      q[j] /= s;
+      mu += q[j] * d[base + j];
+      m2 += q[j] * d[base + j] * d[base + j];
+    }
+    const g = gold[i];
+    loss += Math.log(s) + mx - (theta[0] * d[base + g] + (g > 0 ? theta[g] : 0));
+    grad[0] += mu - d[base + g];
+    hess[0] += m2 - mu * mu;
+    for (let j = 1; j < k; j++) {
+      grad[j] += q[j] - (g === j ? 1 : 0);
+      const cross = q[j] * (d[base + j] - mu);
+      hess[j] += cross;
+      hess[j * m] += cross;
+      for (let l = 1; l <= j; l++) {
+        const h = (j === l ? q[j] : 0) - q[j] * q[l];
+        hess[j * m + l] += h;
+        if (l !== j) hess[l * m + j] += h;
+      }
+    }
+  }
+  for (let j = 1; j < k; j++) {
+    loss += 0.5 * RIDGE * theta[j] * theta[j];
+    grad[j] += RIDGE * theta[j];
+    hess[j * m + j] += RIDGE;
+  }
+  return { loss, grad, hess };
+}
+
+function solve(hess: Float64Array, grad: Float64Array, m: number): Float64Array | null {
+  const a = Float64Array.from(hess);
+  const x = Float64Array.from(grad);
+  for (let c = 0; c < m; c++) {
+    let piv = c;
+    for (let r = c + 1; r < m; r++) if (Math.abs(a[r * m + c]) > Math.abs(a[piv * m + c])) piv = r;
+    if (!(Math.abs(a[piv * m + c]) > 1e-300)) return null;
+    if (piv !== c) {
+      for (let k = 0; k < m; k++) [a[c * m + k], a[piv * m + k]] = [a[piv * m + k], a[c * m + k]];
+      [x[c], x[piv]] = [x[piv], x[c]];
+    }
+    for (let r = c + 1; r < m; r++) {
+      const f = a[r * m + c] / a[c * m + c];
+      if (f === 0) continue;
+      for (let k = c; k < m; k++) a[r * m + k] -= f * a[c * m + k];
+      x[r] -= f * x[c];
+    }
+  }
+  for (let r = m - 1; r >= 0; r--) {
+    let s = x[r];
+    for (let k = r + 1; k < m; k++) s -= a[r * m + k] * x[k];
+    x[r] = s / a[r * m + r];
+  }
+  return x;
+}
+
+/**
+ * Vector scaling: one temperature on clipped log-probabilities plus a bias per option, by maximum likelihood
+ * (Newton, tiny ridge 1e-4 on the biases); unlike temperature scaling it can move the argmax [Guo et al. 2017].
+ */
+export function vectorScaling(): MulticlassCalibrator<VectorParams> {
+  return {
+    name: "vector",
+    fit(data) {
+      const n = checkLabelled(data, "vector.fit");
+      if (n === 0) throw new NothingLearnedError();
+      const k = data.k;
+      const { d } = centredLogProbs(data.probs, n, k, null);
+      let theta = new Float64Array(k);
+      theta[0] = 1;
+      let cur = evaluate(d, data.gold, n, k, theta);
+      let converged = false;
+      for (let it = 0; it < 100 && !converged; it++) {
+        const step = solve(cur.hess, cur.grad, k);
+        if (!step) break;
+        let t = 1;
+        let next = theta;
+        let nextState = cur;
+        for (let half = 0; half < 60; half++) {
+          next = theta.map((v, j) => v - t * step[j]);
+          if (next[0] > 0) {
+            nextState = evaluate(d, data.gold, n, k, next);
+            if (nextState.loss <= cur.loss + 1e-12 * Math.abs(cur.loss)) break;
+          }
+          t /= 2;
+        }
+        let size = 0;
+        for (let j = 0; j < k; j++)
+          size = Math.max(size, Math.abs(t * step[j]) / Math.max(1, Math.abs(theta[j])));
+        theta = next;
+        cur = nextState;
+        converged = size < 1e-12;
+      }
+      const params: VectorParams = { temperature: 1 / theta[0], bias: [0, ...Array.from(theta.subarray(1))] };
+      if (!converged) params.warnings = ["the fit did not converge within 100 Newton steps"];
+      return params;
+    },
+    apply(params, m) {
+      const n = rowsOf(m, "vector.apply");
+      const t = checkParam(params.temperature, "temperature", "vector.apply");
+      if (!(t > 0)) throw new RangeError(`vector.apply: params.temperature must be positive, got ${t}`);
+      if (!Array.isArray(params.bias) || params.bias.length !== m.k) {
+        throw new RangeError(`vector.apply: params.bias must hold one number per option (${m.k})`);
+      }
+      params.bias.forEach((b, j) => checkParam(b, `bias[${j}]`, "vector.apply"));
+      return softmaxRows(centredLogProbs(m.probs, n, m.k, null).d, n, m.k, 1 / t, params.bias);
+    },
+  };
+}
