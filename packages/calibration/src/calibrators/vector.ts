@@ -149,7 +149,7 @@ export function vectorScaling(): MulticlassCalibrator<VectorParams> {
       if (!Array.isArray(params.bias) || params.bias.length !== m.k) {
         throw new RangeError(`vector.apply: params.bias must hold one number per option (${m.k})`);
       }
-      params.bias.forEach((b, j) => checkParam(b, `bias[${j}]`, "vector.apply"));
+      for (let j = 0; j < m.k; j++) checkParam(params.bias[j], `bias[${j}]`, "vector.apply");
       return softmaxRows(centredLogProbs(m.probs, n, m.k, null).d, n, m.k, 1 / t, params.bias);
     },
   };
