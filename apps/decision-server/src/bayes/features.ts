@@ -1,0 +1,95 @@
+/**
+ * The features a trained checkpoint reads from a state: word counts for text, numbers, short categorical
+ * values and which fields are present (so a model can learn when a fact is absent).
+ */
+
+import { countWords, scanText } from "../text/tokenize.js";
+
+/** Features of one state. */
+export interface StateFeatures {
+  /** Counts of words from a text state or the long text fields of a mapping. */
+  words: Map<string, number>;
+  /** Numeric fields by dotted path. */
+  numeric: Map<string, number>;
+  /** Short string and boolean fields by dotted path, values lower-cased. */
+  categorical: Map<string, string>;
+  /** Paths of every field with a non-null value. */
+  present: Set<string>;
+}
+
+/** Longest trimmed string (in characters) still read as a category rather than as words. */
+const CATEGORY_CHARS = 40;
+/** Most words a category may have. */
+const CATEGORY_WORDS = 4;
+/** An ISO date (optionally with a time): read as its month, a season-like category. */
+const ISO_DATE = /^\d{4}-(\d{2})-\d{2}(?:[T ][\d:.]+Z?)?$/;
+/** Words longer than this (base64, URLs run together) are left out. */
+const MAX_WORD = 30;
+
+/** Extracts the features of a state; `textWords` returns the state's scanned words (reused when a string). */
+export function extractFeatures(state: unknown, textWords?: () => string[]): StateFeatures {
+  const f: StateFeatures = {
+    words: new Map(),
+    numeric: new Map(),
+    categorical: new Map(),
+    present: new Set(),
+  };
+  if (typeof state === "string") {
+    addWords(f, textWords ? textWords() : scanText(state).words);
+  } else if (Array.isArray(state)) {
+    walkList(f, state);
+  } else if (typeof state === "object" && state !== null) {
+    walk(f, state as Record<string, unknown>, "");
+  } else if (typeof state === "number" || typeof state === "boolean") {
+    addWords(f, [String(state)]);
+  }
+  return f;
+}
+
+function addWords(f: StateFeatures, words: readonly string[]): void {
+  for (const [w, n] of countWords(words)) {
+    if (w.length <= MAX_WORD) f.words.set(w, (f.words.get(w) ?? 0) + n);
+  }
+}
+
+function walkList(f: StateFeatures, list: unknown[]): void {
+  for (const v of list) {
+    if (typeof v === "string") addWords(f, scanText(v).words);
+    else if (Array.isArray(v)) walkList(f, v);
+    else if (typeof v === "object" && v !== null) walk(f, v as Record<string, unknown>, "");
+    else if (typeof v === "number" || typeof v === "boolean") addWords(f, [String(v)]);
+  }
+}
+
+function walk(f: StateFeatures, obj: Record<string, unknown>, prefix: string): void {
+  for (const [key, value] of Object.entries(obj)) {
+    const path = prefix + key;
+    if (value === null || value === undefined) continue;
+    if (typeof value === "number") {
+      if (!Number.isFinite(value)) continue;
+      f.numeric.set(path, value);
+    } else if (typeof value === "boolean") {
+      f.categorical.set(path, String(value));
+    } else if (typeof value === "string") {
+      const trimmed = value.trim();
+      if (trimmed === "") continue;
+      const date = ISO_DATE.exec(trimmed);
+      if (date) {
+        f.categorical.set(`${path}.month`, date[1]);
+        f.present.add(path);
+        continue;
+      }
+      const words = scanText(trimmed).words;
+      if (trimmed.length <= CATEGORY_CHARS && words.length <= CATEGORY_WORDS) {
+        f.categorical.set(path, trimmed.toLowerCase());
+      } else {
+        addWords(f, words);
+      }
+    } else if (Array.isArray(value)) {
+      walkList(f, value);
+    } else if (typeof value === "object") {
+      walk(f, value as Record<string, unknown>, path + ".");
+    }
+    f.present.add(path);
+  }
+}

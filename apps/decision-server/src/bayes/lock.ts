@@ -1,0 +1,61 @@
+/**
+ * A lock file beside the checkpoint cache, so that processes started together (parallel test files) train
+ * once: one trains, the others wait for its cache file. A lock whose process is gone, or that is older
+ * than a minute, is taken over.
+ */
+
+import { mkdir, open, readFile, rm, stat } from "node:fs/promises";
+import { join } from "node:path";
+
+const STALE_MS = 60_000;
+const POLL_MS = 100;
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+async function stale(path: string): Promise<boolean> {
+  try {
+    const [info, text] = await Promise.all([stat(path), readFile(path, "utf8")]);
+    const pid = Number.parseInt(text, 10);
+    return Date.now() - info.mtimeMs > STALE_MS || !(pid > 0 && alive(pid));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Runs `work` holding the lock of `dir`; while another process holds it, polls `ready` (for instance: is
+ * the cache file there?) and returns its value as soon as it is non-null.
+ */
+export async function withLock<T>(
+  dir: string,
+  ready: () => Promise<T | null>,
+  work: () => Promise<T>,
+): Promise<T> {
+  await mkdir(dir, { recursive: true });
+  const path = join(dir, "training.lock");
+  for (;;) {
+    try {
+      const handle = await open(path, "wx");
+      await handle.writeFile(String(process.pid));
+      await handle.close();
+      try {
+        return await work();
+      } finally {
+        await rm(path, { force: true });
+      }
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+    const value = await ready();
+    if (value !== null) return value;
+    if (await stale(path)) await rm(path, { force: true });
+    else await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}

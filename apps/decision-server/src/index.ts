@@ -1,0 +1,14 @@
+/** The reference decision service: real classical models, the wire format, validation and fault injection. */
+
+/** The environment variable that moves the checkpoint cache. */
+export { CACHE_DIR_ENV } from "./bayes/cache.js";
+/** The checkpoint versions, the alias name and its default target. */
+export { DEFAULT_LATEST, LATEST_ALIAS, VERSIONS } from "./bayes/versions.js";
+/** Fault plan types. */
+export type { Fault, FaultPlan, FaultRule } from "./faults/plan.js";
+/** Checks a fault plan object / parses a fault plan file's text (throws FaultPlanError). */
+export { FAULT_KINDS, FaultPlanError, parseFaultPlan, validateFaultPlan } from "./faults/plan.js";
+/** Options, the running handle, and one received request. */
+export type { DecisionServerHandle, DecisionServerOptions, ReceivedRequest } from "./server.js";
+/** Starts the server; resolves once it listens. */
+export { startDecisionServer } from "./server.js";

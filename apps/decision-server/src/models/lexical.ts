@@ -1,0 +1,172 @@
+/**
+ * The zero-shot `lexical` model: word overlap between the state and each option's name and description
+ * (and the question's own words for yes/no and "not stated"), turned into probabilities. Weak and honest.
+ */
+
+import type { OptionSpec, Question } from "../request/types.js";
+import { contentWords } from "../text/stem.js";
+import { scanText } from "../text/tokenize.js";
+import { isNotStated, parseNoul } from "./noul-text.js";
+import type { StateView } from "./state-view.js";
+import type { DecisionModel, Prediction } from "./types.js";
+
+/** Sharpness of the softmax over relevance scores. */
+const BETA = 1.5;
+
+type Terms = Map<string, number>;
+
+interface Plan {
+  /** Scored options (for noul: the one option asked about, or yes/no descriptions). */
+  options: { name: string; terms: Terms }[];
+  /** Index of the `not stated` option in the question's options, or -1. */
+  notStated: number;
+  /** Content stems of the item's question. */
+  questionStems: string[];
+  kind: "choice" | "option" | "not-stated" | "plain" | "binary";
+}
+
+const planCache = new Map<string, Plan>();
+
+function stems(text: string | null): string[] {
+  return text ? contentWords(scanText(text).words) : [];
+}
+
+function termsOf(option: OptionSpec): Terms {
+  const terms: Terms = new Map();
+  for (const s of stems(option.description)) terms.set(s, 1);
+  for (const s of stems(option.name)) terms.set(s, 2);
+  return terms;
+}
+
+/** Weights each term by how few options share it (an inverse document frequency over the options). */
+function weightByRarity(all: Terms[]): void {
+  const df = new Map<string, number>();
+  for (const t of all) for (const s of t.keys()) df.set(s, (df.get(s) ?? 0) + 1);
+  const k = all.length;
+  for (const t of all) for (const [s, w] of t) t.set(s, w * Math.log(1 + k / (df.get(s) ?? 1)));
+}
+
+function buildPlan(q: Question): Plan {
+  if (q.type !== "noul") {
+    const notStated = q.options.findIndex((o) => isNotStated(o.name, o.description));
+    const options = q.options.map((o, i) => ({
+      name: o.name,
+      terms: i === notStated ? new Map() : termsOf(o),
+    }));
+    weightByRarity(options.filter((_, i) => i !== notStated).map((o) => o.terms));
+    return { options, notStated, questionStems: stems(q.instructions), kind: "choice" };
+  }
+  if (q.yes !== undefined || q.no !== undefined) {
+    const options = [
+      { name: "true", terms: termsOf({ name: "", description: q.yes ?? null }) },
+      { name: "false", terms: termsOf({ name: "", description: q.no ?? null }) },
+    ];
+    weightByRarity(options.map((o) => o.terms));
+    return { options, notStated: -1, questionStems: stems(q.instructions), kind: "binary" };
+  }
+  const ask = parseNoul(q.instructions);
+  const questionStems = stems(ask.question);
+  if (ask.kind === "option") {
+    const terms = termsOf({ name: ask.name, description: ask.description });
+    return { options: [{ name: ask.name, terms }], notStated: -1, questionStems, kind: "option" };
+  }
+  return { options: [], notStated: -1, questionStems, kind: ask.kind };
+}
+
+function planFor(q: Question): Plan {
+  const key = `${q.type}\u0000${q.instructions}\u0000${q.options.map((o) => `${o.name}\u0001${o.description}`).join("\u0002")}\u0000${q.yes}\u0000${q.no}`;
+  let plan = planCache.get(key);
+  if (!plan) {
+    if (planCache.size > 5000) planCache.clear();
+    plan = buildPlan(q);
+    planCache.set(key, plan);
+  }
+  return plan;
+}
+
+/** Relevance of weighted terms to the state, and the terms that matched. */
+function relevance(terms: Terms, state: Map<string, number>): { score: number; matched: string[] } {
+  let hit = 0;
+  let total = 0;
+  const matched: string[] = [];
+  for (const [s, w] of terms) {
+    total += w;
+    const n = state.get(s);
+    if (n) {
+      hit += w * (1 + Math.log(n));
+      matched.push(s);
+    }
+  }
+  return { score: total > 0 ? hit / Math.sqrt(total) : 0, matched };
+}
+
+/** Share of the question's content words found in the state (0.5 when the question has none). */
+function coverage(questionStems: string[], state: Map<string, number>): number {
+  if (questionStems.length === 0) return 0.5;
+  let found = 0;
+  for (const s of questionStems) if (state.has(s)) found++;
+  return found / questionStems.length;
+}
+
+function sigmoid(x: number): number {
+  return 1 / (1 + Math.exp(-x));
+}
+
+function softmax(logits: number[]): number[] {
+  const m = Math.max(...logits);
+  const e = logits.map((l) => Math.exp(l - m));
+  const z = e.reduce((a, b) => a + b, 0);
+  return e.map((v) => v / z);
+}
+
+function describeMatches(name: string, matched: string[]): string {
+  return matched.length > 0
+    ? `'${name}' matched ${matched.slice(0, 5).join(", ")}`
+    : `'${name}' matched nothing`;
+}
+
+/** Answers one question from word overlap alone. */
+export function lexicalPredict(view: StateView, q: Question, explain: boolean): Prediction {
+  const plan = planFor(q);
+  const state = view.stems;
+  const cov = coverage(plan.questionStems, state);
+  const covText = `the question's words found in the input: ${Math.round(cov * 100)}%`;
+  if (plan.kind === "option") {
+    const r = relevance(plan.options[0].terms, state);
+    const p = sigmoid(2 * BETA * r.score - 1.5);
+    return {
+      probs: [p],
+      reasoning: explain ? `lexical: ${describeMatches(plan.options[0].name, r.matched)}` : undefined,
+    };
+  }
+  if (plan.kind === "not-stated") {
+    return { probs: [sigmoid(3 * (0.4 - cov))], reasoning: explain ? `lexical: ${covText}` : undefined };
+  }
+  if (plan.kind === "plain") {
+    return { probs: [sigmoid(3 * (cov - 0.4))], reasoning: explain ? `lexical: ${covText}` : undefined };
+  }
+  const rel = plan.options.map((o, i) => (i === plan.notStated ? null : relevance(o.terms, state)));
+  let best = 0;
+  for (const r of rel) if (r && r.score > best) best = r.score;
+  const logits = rel.map((r) => (r ? BETA * r.score : BETA * (0.6 - best) - cov));
+  const probs = softmax(logits);
+  if (plan.kind === "binary")
+    return { probs: [probs[0]], reasoning: explain ? lexicalText(plan, rel) : undefined };
+  return { probs, reasoning: explain ? lexicalText(plan, rel, covText) : undefined };
+}
+
+function lexicalText(plan: Plan, rel: ({ matched: string[] } | null)[], extra?: string): string {
+  const parts = plan.options
+    .map((o, i) => (rel[i] ? describeMatches(o.name, rel[i].matched) : null))
+    .filter((s): s is string => s !== null);
+  if (extra && plan.notStated >= 0) parts.push(extra);
+  return `lexical: ${parts.join("; ")}`;
+}
+
+/** The lexical model as a DecisionModel. */
+export const lexicalModel: DecisionModel = {
+  name: "lexical",
+  description:
+    "zero-shot word overlap between the input and each option's name and description; answers any question, weakly",
+  predict: lexicalPredict,
+};

@@ -1,0 +1,55 @@
+/** Builds the wire-format answer of each question type from a model's probabilities. */
+
+import type { Question } from "../request/types.js";
+
+/** Decimal places of every probability and confidence in a reply. */
+export const DECIMALS = 4;
+const SCALE = 10 ** DECIMALS;
+
+/** Rounds a probability to the reply's precision. */
+export function round(p: number): number {
+  return Math.round(p * SCALE) / SCALE;
+}
+
+/** A record without a prototype (option names such as "__proto__" stay ordinary keys). */
+function dict(): Record<string, number> {
+  return Object.create(null) as Record<string, number>;
+}
+
+function argmax(probs: number[]): number {
+  let best = 0;
+  for (let i = 1; i < probs.length; i++) if (probs[i] > probs[best]) best = i;
+  return best;
+}
+
+/** A wire answer. */
+export type Answer = Record<string, unknown>;
+
+/** The answer to one question: choice, noul (P(yes), no confidence) or score. */
+export function buildAnswer(q: Question, probs: number[]): Answer {
+  if (q.type === "noul") return { type: "noul", noul: round(probs[0]) };
+  const best = argmax(probs);
+  const probabilities = dict();
+  if (q.type === "score") {
+    probs.forEach((p, i) => {
+      probabilities[String(i)] = round(p);
+    });
+    return {
+      type: "score",
+      score: best,
+      legend: q.options[best].name,
+      probabilities,
+      confidence: round(probs[best]),
+    };
+  }
+  q.options.forEach((o, i) => {
+    probabilities[o.name] = round(probs[i]);
+  });
+  return { type: "choice", choice: q.options[best].name, confidence: round(probs[best]), probabilities };
+}
+
+/** The option name an answer chose ("yes"/"no" for noul), for the output token count. */
+export function chosenText(q: Question, probs: number[]): string {
+  if (q.type === "noul") return probs[0] >= 0.5 ? "yes" : "no";
+  return q.options[argmax(probs)].name;
+}

@@ -1,0 +1,61 @@
+/** Answers a validated request with a model: answers, usage, reasoning (the reply minus latency). */
+
+import { StateView } from "../models/state-view.js";
+import type { DecisionModel } from "../models/types.js";
+import type { DecisionRequest, Question } from "../request/types.js";
+import { estimateTokens, scanText } from "../text/tokenize.js";
+import { type Answer, buildAnswer, chosenText } from "./answers.js";
+
+/** Longest reasoning text in characters. */
+const REASONING_CHARS = 600;
+
+const questionTokenCache = new Map<string, number>();
+
+function questionTokens(q: Question): number {
+  const text = [
+    q.instructions,
+    ...q.options.flatMap((o) => [o.name, o.description ?? ""]),
+    q.yes ?? "",
+    q.no ?? "",
+  ].join(" ");
+  let n = questionTokenCache.get(text);
+  if (n === undefined) {
+    if (questionTokenCache.size > 5000) questionTokenCache.clear();
+    n = estimateTokens(scanText(text));
+    questionTokenCache.set(text, n);
+  }
+  return n;
+}
+
+/** The reply body fields computed by a model. */
+export interface Decided {
+  answers: Record<string, Answer>;
+  usage: { input_tokens: number; output_tokens: number; reasoning_tokens: number };
+  reasoning?: Record<string, { thought: boolean; closed: boolean; tokens: number; text: string }>;
+}
+
+/** Runs every question of a request through a model (the state is tokenised once). */
+export function decide(model: DecisionModel, request: DecisionRequest): Decided {
+  const view = new StateView(request.state);
+  const explain = request.options.returnReasoning;
+  const answers: Record<string, Answer> = Object.create(null);
+  const reasoning: NonNullable<Decided["reasoning"]> = Object.create(null);
+  let input = estimateTokens(view.scan);
+  let output = 0;
+  for (const q of request.questions) {
+    const p = model.predict(view, q, explain);
+    answers[q.id] = buildAnswer(q, p.probs);
+    input += questionTokens(q);
+    output += Math.max(1, estimateTokens(scanText(chosenText(q, p.probs))));
+    if (explain) {
+      reasoning[q.id] = {
+        thought: false,
+        closed: true,
+        tokens: 0,
+        text: (p.reasoning ?? "").slice(0, REASONING_CHARS),
+      };
+    }
+  }
+  const usage = { input_tokens: input, output_tokens: output, reasoning_tokens: 0 };
+  return explain ? { answers, usage, reasoning } : { answers, usage };
+}
