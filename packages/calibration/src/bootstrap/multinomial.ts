@@ -1,0 +1,112 @@
+// Exact multinomial resample counts, two resamples at a time packed in a Uint16Array (one byte each), generated
+// fast: independent Poisson(1) counts per item from a 12-bit lookup table, then units added or removed at random
+// until each resample has exactly N draws. Poissonisation: Poisson(1) counts are N' ~ Poisson(N) uniform draws;
+// adding N - N' more uniform draws, or deleting N' - N of the N' draws uniformly at random, leaves N uniform draws,
+// i.e. an exact multinomial(N, 1/N) resample [Efron 1979; Hanley & MacGibbon 2006 for the Poisson view]. Internal.
+
+const CDF: number[] = [];
+{
+  let term = Math.exp(-1);
+  let sum = term;
+  for (let k = 0; k < 40; k++) {
+    CDF.push(sum);
+    term /= k + 1;
+    sum += term;
+  }
+  CDF.push(1);
+}
+
+/** Poisson(1) value of each 12-bit cell (a 4 KiB table stays in L1), or 255 where a cell straddles a CDF step. */
+const CELLS = 4096;
+const TABLE = new Uint8Array(CELLS);
+let TABLE_MAX = 0;
+{
+  let k = 0;
+  for (let u = 0; u < CELLS; u++) {
+    const lo = u / CELLS;
+    const hi = (u + 1) / CELLS;
+    while (CDF[k] <= lo) k++;
+    if (CDF[k] >= hi) {
+      TABLE[u] = k;
+      if (k > TABLE_MAX) TABLE_MAX = k;
+    } else TABLE[u] = 255;
+  }
+}
+
+/** A mulberry32 stream whose state can be read and written by hot loops. */
+export class Stream {
+  state: number;
+  constructor(seed: number) {
+    this.state = Math.trunc(seed) | 0;
+  }
+  u32(): number {
+    this.state = (this.state + 0x6d2b79f5) | 0;
+    const a = this.state;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return (t ^ (t >>> 14)) >>> 0;
+  }
+  float(): number {
+    return ((this.u32() >>> 5) * 67108864 + (this.u32() >>> 6)) / 9007199254740992;
+  }
+  below(n: number): number {
+    return Math.floor(this.float() * n);
+  }
+}
+
+function refine(cell: number, rng: Stream): number {
+  const u = (cell + rng.u32() / 4294967296) / CELLS;
+  let k = 0;
+  while (CDF[k] <= u && k < 40) k++;
+  return Math.min(k, 200);
+}
+
+/**
+ * Fills `counts` with two independent multinomial(N, 1/N) resamples: counts[e] & 255 is resample A's count of item e,
+ * counts[e] >>> 8 resample B's.
+ */
+export function drawCountPair(counts: Uint16Array, rng: Stream, aux: Stream): void {
+  const n = counts.length;
+  let s = rng.state;
+  let w0 = 0;
+  let w1 = 0;
+  let max = TABLE_MAX;
+  for (let e = 0; e < n; e++) {
+    s = (s + 0x6d2b79f5) | 0;
+    let t = Math.imul(s ^ (s >>> 15), 1 | s);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    const r = (t ^ (t >>> 14)) >>> 0;
+    let a = TABLE[r & 0xfff];
+    let b = TABLE[(r >>> 12) & 0xfff];
+    if ((a | b) & 128) {
+      // a 12-bit cell straddling a step of the CDF (7 of 4096): resolve it with more random bits
+      if (a === 255) a = refine(r & 0xfff, aux);
+      if (b === 255) b = refine((r >>> 12) & 0xfff, aux);
+      max = Math.max(max, a, b);
+    }
+    counts[e] = a | (b << 8);
+    w0 += a;
+    w1 += b;
+  }
+  rng.state = s;
+  adjust(counts, 0, w0, max, rng);
+  adjust(counts, 8, w1, max, rng);
+}
+
+function adjust(counts: Uint16Array, shift: number, total: number, max: number, rng: Stream): void {
+  const n = counts.length;
+  const unit = 1 << shift;
+  for (let d = n - total; d > 0; ) {
+    const e = rng.below(n);
+    if (((counts[e] >>> shift) & 255) === 255) continue;
+    counts[e] += unit;
+    d--;
+  }
+  for (let d = total - n; d > 0; ) {
+    const e = rng.below(n);
+    if (rng.float() * max < ((counts[e] >>> shift) & 255)) {
+      counts[e] -= unit;
+      d--;
+    }
+  }
+}

@@ -1,0 +1,159 @@
+import type { ReliabilityBin } from "../binning/reliability.js";
+import { reliabilityBins } from "../binning/reliability.js";
+import { bootstrapOptions } from "../bootstrap/bootstrap.js";
+import {
+  bootstrapRuns,
+  ENGINE_METRICS,
+  type EngineMetric,
+  type Replicates,
+  type RunItems,
+} from "../bootstrap/engine.js";
+import { percentileInterval } from "../bootstrap/percentile.js";
+import { checkBins, checkNonEmpty, isMultiLabel } from "../input.js";
+import { debiasedCalibrationError } from "../metrics/debiased.js";
+import { classwiseEce, ece, mce } from "../metrics/ece.js";
+import { smoothEce } from "../metrics/smooth-ece.js";
+import type { BootstrapOptions, Estimate, Labelled, MultiLabel } from "../types.js";
+import { runItems } from "./items.js";
+
+/** Options of a report: bootstrap (1000 resamples, seed 0, level 0.95), bins (15) and per-bin intervals. */
+export interface ReportOptions extends BootstrapOptions {
+  bins?: number;
+  interval?: "wilson" | "jeffreys";
+  minCount?: number;
+}
+
+/** The headline metrics with their bootstrap intervals. */
+export type HeadlineMetrics = Record<EngineMetric, Estimate>;
+
+/** A question's calibration report: headline metrics with CIs, further point metrics, and reliability bins. */
+export interface CalibrationReport extends HeadlineMetrics {
+  n: number;
+  k: number;
+  kind: "multiclass" | "multi-label";
+  bins: number;
+  resamples: number;
+  seed: number;
+  level: number;
+  /** Mean one-vs-rest (or per-label) ECE, point estimate. */
+  classwiseEce: number;
+  /** Debiased L2 calibration error of the top label, point estimate. */
+  debiasedCalibrationError: number;
+  /** Smooth ECE of the top label and its bandwidth. */
+  smoothEce: { ece: number; sigma: number };
+  reliability: { width: ReliabilityBin[]; mass: ReliabilityBin[] };
+}
+
+function points(items: RunItems, bins: number): Record<EngineMetric, number> {
+  const n = items.conf.length;
+  let acc = 0;
+  let nll = 0;
+  let brier = 0;
+  for (let i = 0; i < n; i++) {
+    acc += items.correct[i];
+    nll += items.nll[i];
+    brier += items.brier[i];
+  }
+  const top = { p: items.conf, y: items.correct };
+  return {
+    accuracy: acc / n,
+    nll: nll / n,
+    brier: brier / n,
+    ece: ece(top, { bins }),
+    eceMass: ece(top, { bins, binning: "mass" }),
+    mce: mce(top, { bins }),
+  };
+}
+
+function estimates(point: Record<EngineMetric, number>, rep: Replicates, level: number): HeadlineMetrics {
+  const out = {} as HeadlineMetrics;
+  for (const m of ENGINE_METRICS) out[m] = [point[m], ...percentileInterval(rep[m], level)];
+  return out;
+}
+
+/**
+ * A question's full report: accuracy, NLL, Brier, ECE (equal-width and equal-mass), MCE with seeded bootstrap
+ * percentile intervals, plus classwise ECE, debiased L2 CE, smooth ECE and both reliability diagrams
+ * [Guo et al. 2017; Nixon et al. 2019; Kull et al. 2019; Kumar et al. 2019; Blasiok & Nakkiran 2023; Efron 1979].
+ */
+export function calibrationReport(d: Labelled | MultiLabel, opts: ReportOptions = {}): CalibrationReport {
+  const o = bootstrapOptions(opts, "calibrationReport");
+  const bins = checkBins(opts.bins ?? 15, "calibrationReport");
+  const items = runItems(d, "calibrationReport");
+  const n = items.conf.length;
+  checkNonEmpty(n, "calibrationReport");
+  const [rep] = bootstrapRuns([items], bins, o.resamples, o.seed);
+  const top = { p: items.conf, y: items.correct };
+  const binOpts = { bins, interval: opts.interval, minCount: opts.minCount, level: o.level };
+  return {
+    n,
+    k: d.k,
+    kind: isMultiLabel(d) ? "multi-label" : "multiclass",
+    bins,
+    resamples: o.resamples,
+    seed: o.seed,
+    level: o.level,
+    ...estimates(points(items, bins), rep, o.level),
+    classwiseEce: classwiseEce(d, { bins }),
+    debiasedCalibrationError: debiasedCalibrationError(top, { bins }),
+    smoothEce: smoothEce(top),
+    reliability: {
+      width: reliabilityBins(top, { ...binOpts, binning: "width" }),
+      mass: reliabilityBins(top, { ...binOpts, binning: "mass" }),
+    },
+  };
+}
+
+/** Two runs on the same items: each run's headline metrics and the paired differences a - b. */
+export interface RunComparison {
+  n: number;
+  a: HeadlineMetrics;
+  b: HeadlineMetrics;
+  delta: HeadlineMetrics;
+}
+
+/** Paired bootstrap comparison of two runs on the same items (same resamples for both) [Efron & Tibshirani 1993]. */
+export function compareRuns(
+  a: Labelled | MultiLabel,
+  b: Labelled | MultiLabel,
+  opts: BootstrapOptions & { bins?: number } = {},
+): RunComparison {
+  const o = bootstrapOptions(opts, "compareRuns");
+  const bins = checkBins(opts.bins ?? 15, "compareRuns");
+  const ia = runItems(a, "compareRuns");
+  const ib = runItems(b, "compareRuns");
+  const n = ia.conf.length;
+  if (ib.conf.length !== n) {
+    throw new RangeError(
+      `compareRuns: run a has ${n} items and run b ${ib.conf.length}; pair them on the same items`,
+    );
+  }
+  checkNonEmpty(n, "compareRuns");
+  return compareItems(ia, ib, bins, o.resamples, o.seed, o.level);
+}
+
+/** Paired comparison of precomputed per-item quantities. Internal. */
+export function compareItems(
+  ia: RunItems,
+  ib: RunItems,
+  bins: number,
+  resamples: number,
+  seed: number,
+  level: number,
+): RunComparison {
+  const [ra, rb] = bootstrapRuns([ia, ib], bins, resamples, seed);
+  const pa = points(ia, bins);
+  const pb = points(ib, bins);
+  const diff = {} as Replicates;
+  const pd = {} as Record<EngineMetric, number>;
+  for (const m of ENGINE_METRICS) {
+    diff[m] = ra[m].map((v, i) => v - rb[m][i]);
+    pd[m] = pa[m] - pb[m];
+  }
+  return {
+    n: ia.conf.length,
+    a: estimates(pa, ra, level),
+    b: estimates(pb, rb, level),
+    delta: estimates(pd, diff, level),
+  };
+}

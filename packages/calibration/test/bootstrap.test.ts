@@ -1,0 +1,164 @@
+import { describe, expect, it } from "vitest";
+import { bootstrap, pairedBootstrap, subset } from "../src/bootstrap/bootstrap.js";
+import { bootstrapRuns } from "../src/bootstrap/engine.js";
+import { drawCountPair, Stream } from "../src/bootstrap/multinomial.js";
+import { percentileInterval } from "../src/bootstrap/percentile.js";
+import { mulberry32 } from "../src/bootstrap/random.js";
+import { ece, mce } from "../src/metrics/ece.js";
+import { runItems } from "../src/report/items.js";
+import { calibrationReport, compareRuns } from "../src/report/report.js";
+import { synthetic } from "./synthetic.js";
+
+describe("mulberry32", () => {
+  it("is deterministic per seed and uniform enough", () => {
+    const a = mulberry32(42);
+    const b = mulberry32(42);
+    const c = mulberry32(43);
+    const xs = Array.from({ length: 5 }, () => a.u32());
+    expect(Array.from({ length: 5 }, () => b.u32())).toEqual(xs);
+    expect(Array.from({ length: 5 }, () => c.u32())).not.toEqual(xs);
+    const r = mulberry32(1);
+    const hist = new Array(10).fill(0);
+    for (let i = 0; i < 100000; i++) hist[r.below(10)]++;
+    for (const h of hist) expect(Math.abs(h - 10000)).toBeLessThan(500);
+  });
+});
+
+describe("exact multinomial counts", () => {
+  it("every resample has exactly N draws, and counts follow Binomial(N, 1/N) ≈ Poisson(1)", () => {
+    const n = 5000;
+    const counts = new Uint16Array(n);
+    const rng = new Stream(9);
+    const aux = new Stream(10);
+    const freq = new Array(8).fill(0);
+    for (let r = 0; r < 40; r++) {
+      drawCountPair(counts, rng, aux);
+      let s0 = 0;
+      let s1 = 0;
+      for (let e = 0; e < n; e++) {
+        s0 += counts[e] & 255;
+        s1 += counts[e] >>> 8;
+        freq[Math.min(7, counts[e] & 255)]++;
+      }
+      expect(s0).toBe(n);
+      expect(s1).toBe(n);
+    }
+    const total = 40 * n;
+    // P(0) = P(1) = e^-1, P(2) = e^-1 / 2, P(3) = e^-1 / 6 (binomial with N = 5000 is within 1e-4 of these)
+    expect(freq[0] / total).toBeCloseTo(Math.exp(-1), 2);
+    expect(freq[1] / total).toBeCloseTo(Math.exp(-1), 2);
+    expect(freq[2] / total).toBeCloseTo(Math.exp(-1) / 2, 2);
+    expect(freq[3] / total).toBeCloseTo(Math.exp(-1) / 6, 2);
+  });
+});
+
+describe("the fast bootstrap engine", () => {
+  it("each replicate equals the metrics recomputed on the expanded resample", () => {
+    const d = synthetic({ n: 700, k: 4, temperature: 1.6, seed: 3 });
+    const items = runItems(d, "test");
+    const expanded: Int32Array[] = [];
+    const reps = bootstrapRuns([items], 10, 6, 5, (counts) => {
+      for (const shift of [0, 8]) {
+        const idx: number[] = [];
+        for (let e = 0; e < counts.length; e++)
+          for (let c = (counts[e] >>> shift) & 255; c > 0; c--) idx.push(e);
+        expanded.push(Int32Array.from(idx));
+      }
+    });
+    // counts are indexed in the engine's order: items sorted by confidence (stable)
+    const order = Array.from(items.conf.keys()).sort((a, b) => items.conf[a] - items.conf[b] || a - b);
+    for (let r = 0; r < 6; r++) {
+      const idx = Int32Array.from(expanded[r], (e) => order[e]);
+      expect(idx.length).toBe(700);
+      const top = subset({ p: items.conf, y: items.correct }, idx);
+      let acc = 0;
+      let nll = 0;
+      let brier = 0;
+      for (const i of idx) {
+        acc += items.correct[i];
+        nll += items.nll[i];
+        brier += items.brier[i];
+      }
+      expect(reps[0].accuracy[r]).toBeCloseTo(acc / 700, 12);
+      expect(reps[0].nll[r]).toBeCloseTo(nll / 700, 12);
+      expect(reps[0].brier[r]).toBeCloseTo(brier / 700, 12);
+      expect(reps[0].ece[r]).toBeCloseTo(ece(top, { bins: 10 }), 12);
+      expect(reps[0].mce[r]).toBeCloseTo(mce(top, { bins: 10 }), 12);
+      expect(reps[0].eceMass[r]).toBeCloseTo(ece(top, { bins: 10, binning: "mass" }), 12);
+    }
+  });
+
+  it("runs on the same items share their resamples (paired)", () => {
+    const a = runItems(synthetic({ n: 400, k: 3, temperature: 1, seed: 1 }), "t");
+    const b = { ...a, nll: a.nll.map((v) => v + 0.5) };
+    const [ra, rb] = bootstrapRuns([a, b], 15, 50, 2);
+    for (let r = 0; r < 50; r++) {
+      expect(rb.nll[r] - ra.nll[r]).toBeCloseTo(0.5, 12);
+      expect(rb.ece[r]).toBe(ra.ece[r]);
+    }
+  });
+});
+
+describe("generic bootstrap", () => {
+  it("is seeded, and its interval covers the point for a mean", () => {
+    const xs = Float64Array.from({ length: 300 }, (_, i) => Math.sin(i) + 1);
+    const mean = (idx: Int32Array) => idx.reduce((s, i) => s + xs[i], 0) / idx.length;
+    const a = bootstrap(xs.length, mean, { resamples: 400, seed: 7 });
+    const b = bootstrap(xs.length, mean, { resamples: 400, seed: 7 });
+    const c = bootstrap(xs.length, mean, { resamples: 400, seed: 8 });
+    expect(a).toEqual(b);
+    expect(a).not.toEqual(c);
+    expect(a[1]).toBeLessThan(a[0]);
+    expect(a[2]).toBeGreaterThan(a[0]);
+    // the standard error of a mean is sd / sqrt(n): the 95% interval is about +- 1.96 of it
+    const sd = Math.sqrt(xs.reduce((s, x) => s + (x - a[0]) ** 2, 0) / xs.length);
+    expect((a[2] - a[1]) / 2).toBeCloseTo((1.96 * sd) / Math.sqrt(xs.length), 1);
+  });
+
+  it("paired differences cancel the shared noise", () => {
+    const xs = Float64Array.from({ length: 200 }, (_, i) => Math.cos(i * 1.7) * 10);
+    const a = (idx: Int32Array) => idx.reduce((s, i) => s + xs[i], 0) / idx.length;
+    const b = (idx: Int32Array) => idx.reduce((s, i) => s + xs[i] - 1, 0) / idx.length;
+    const d = pairedBootstrap(xs.length, a, b, { resamples: 200 });
+    expect(d[0]).toBeCloseTo(1, 12);
+    expect(d[1]).toBeCloseTo(1, 12);
+    expect(d[2]).toBeCloseTo(1, 12);
+  });
+
+  it("percentile intervals interpolate like numpy and drop non-finite replicates", () => {
+    expect(percentileInterval([1, 2, 3, 4, 5], 0.5)).toEqual([2, 4]);
+    const [lo, hi] = percentileInterval([Number.NaN, 0, 10], 0.8);
+    expect(lo).toBeCloseTo(1, 12);
+    expect(hi).toBeCloseTo(9, 12);
+  });
+
+  it("rejects bad options with a clear message", () => {
+    expect(() => bootstrap(10, () => 0, { resamples: 0 })).toThrow(/resamples must be a positive integer/);
+    expect(() => bootstrap(10, () => 0, { level: 1.5 })).toThrow(/level must be in \(0, 1\)/);
+    expect(() => bootstrap(0, () => 0)).toThrow(/n must be a positive item count/);
+  });
+});
+
+describe("calibration report", () => {
+  it("reports every headline metric with an interval around its point", () => {
+    const d = synthetic({ n: 3000, k: 5, temperature: 1.8, seed: 11 });
+    const r = calibrationReport(d, { resamples: 200 });
+    for (const m of ["accuracy", "nll", "brier", "ece", "eceMass", "mce"] as const) {
+      const [p, lo, hi] = r[m];
+      expect(lo, m).toBeLessThanOrEqual(p + 1e-12);
+      expect(hi, m).toBeGreaterThanOrEqual(p - 1e-12);
+      expect(hi).toBeGreaterThan(lo);
+    }
+    expect(r.ece[0]).toBeCloseTo(ece({ p: runItems(d, "t").conf, y: runItems(d, "t").correct }), 12);
+    expect(r.reliability.width).toHaveLength(15);
+    expect(r.reliability.mass.reduce((s, b) => s + b.count, 0)).toBe(3000);
+    expect(r.kind).toBe("multiclass");
+  });
+
+  it("compareRuns: a run against itself differs by exactly 0", () => {
+    const d = synthetic({ n: 500, k: 3, temperature: 1.4, seed: 2 });
+    const c = compareRuns(d, d, { resamples: 100 });
+    for (const m of ["accuracy", "nll", "ece", "eceMass"] as const) expect(c.delta[m]).toEqual([0, 0, 0]);
+    expect(() => compareRuns(d, synthetic({ n: 10, k: 3, temperature: 1, seed: 1 }))).toThrow(/same items/);
+  });
+});
