@@ -11,10 +11,11 @@ import {
 import { percentileInterval } from "../bootstrap/percentile.js";
 import { checkBins, checkNonEmpty, isMultiLabel } from "../input.js";
 import { debiasedCalibrationError } from "../metrics/debiased.js";
-import { classwiseEce, ece, mce } from "../metrics/ece.js";
+import { classwiseEce } from "../metrics/ece.js";
 import { smoothEce } from "../metrics/smooth-ece.js";
 import type { BootstrapOptions, Estimate, Labelled, MultiLabel } from "../types.js";
 import { runItems } from "./items.js";
+import { pointMetrics } from "./points.js";
 
 /** Options of a report: bootstrap (1000 resamples, seed 0, level 0.95), bins (15) and per-bin intervals. */
 export interface ReportOptions extends BootstrapOptions {
@@ -42,27 +43,6 @@ export interface CalibrationReport extends HeadlineMetrics {
   /** Smooth ECE of the top label and its bandwidth. */
   smoothEce: { ece: number; sigma: number };
   reliability: { width: ReliabilityBin[]; mass: ReliabilityBin[] };
-}
-
-function points(items: RunItems, bins: number): Record<EngineMetric, number> {
-  const n = items.conf.length;
-  let acc = 0;
-  let nll = 0;
-  let brier = 0;
-  for (let i = 0; i < n; i++) {
-    acc += items.correct[i];
-    nll += items.nll[i];
-    brier += items.brier[i];
-  }
-  const top = { p: items.conf, y: items.correct };
-  return {
-    accuracy: acc / n,
-    nll: nll / n,
-    brier: brier / n,
-    ece: ece(top, { bins }),
-    eceMass: ece(top, { bins, binning: "mass" }),
-    mce: mce(top, { bins }),
-  };
 }
 
 function estimates(point: Record<EngineMetric, number>, rep: Replicates, level: number): HeadlineMetrics {
@@ -93,7 +73,7 @@ export function calibrationReport(d: Labelled | MultiLabel, opts: ReportOptions 
     resamples: o.resamples,
     seed: o.seed,
     level: o.level,
-    ...estimates(points(items, bins), rep, o.level),
+    ...estimates(pointMetrics(items, bins), rep, o.level),
     classwiseEce: classwiseEce(d, { bins }),
     debiasedCalibrationError: debiasedCalibrationError(top, { bins }),
     smoothEce: smoothEce(top),
@@ -142,8 +122,8 @@ export function compareItems(
   level: number,
 ): RunComparison {
   const [ra, rb] = bootstrapRuns([ia, ib], bins, resamples, seed);
-  const pa = points(ia, bins);
-  const pb = points(ib, bins);
+  const pa = pointMetrics(ia, bins);
+  const pb = pointMetrics(ib, bins);
   const diff = {} as Replicates;
   const pd = {} as Record<EngineMetric, number>;
   for (const m of ENGINE_METRICS) {

@@ -1,0 +1,78 @@
+import { checkNonEmpty } from "../input.js";
+import type { Binary, Labelled, MultiLabel } from "../types.js";
+import { groups, topOf } from "./top.js";
+
+/** The risk-coverage curve: answering items at confidence >= threshold gives this coverage and risk. */
+export interface RiskCoverage {
+  threshold: number[];
+  coverage: number[];
+  risk: number[];
+  /** Area under the curve, ties broken at random in expectation. */
+  aurc: number;
+}
+
+/**
+ * Risk-coverage curve of selective answering by confidence, and its area (AURC: mean over k of the error rate of
+ * the k most confident items, tied items in expectation) [El-Yaniv & Wiener 2010; Geifman et al. 2019].
+ */
+export function riskCoverage(x: Labelled | MultiLabel | Binary): RiskCoverage {
+  const { p, y, n } = topOf(x, "riskCoverage");
+  checkNonEmpty(n, "riskCoverage");
+  const g = groups(p, y, n);
+  const threshold: number[] = [];
+  const coverage: number[] = [];
+  const risk: number[] = [];
+  let aurc = 0;
+  let prevA = 0;
+  let prevE = 0;
+  for (let j = 0; j < g.threshold.length; j++) {
+    const a = g.answered[j];
+    const e = g.errors[j];
+    threshold.push(g.threshold[j]);
+    coverage.push(a / n);
+    risk.push(e / a);
+    const rate = (e - prevE) / (a - prevA);
+    for (let k = prevA + 1; k <= a; k++) aurc += (prevE + (k - prevA) * rate) / k;
+    prevA = a;
+    prevE = e;
+  }
+  return { threshold, coverage, risk, aurc: aurc / n };
+}
+
+/** The largest coverage whose answered-alone risk is at most the target, and its threshold (null if none). */
+export function coverageAtRisk(
+  x: Labelled | MultiLabel | Binary,
+  targetRisk: number,
+): { coverage: number; risk: number; threshold: number | null } {
+  if (!(targetRisk >= 0 && targetRisk <= 1))
+    throw new RangeError(`coverageAtRisk: targetRisk must be in [0, 1], got ${targetRisk}`);
+  const { p, y, n } = topOf(x, "coverageAtRisk");
+  checkNonEmpty(n, "coverageAtRisk");
+  const g = groups(p, y, n);
+  let best = { coverage: 0, risk: 0, threshold: null as number | null };
+  for (let j = 0; j < g.threshold.length; j++) {
+    const r = g.errors[j] / g.answered[j];
+    if (r <= targetRisk) best = { coverage: g.answered[j] / n, risk: r, threshold: g.threshold[j] };
+  }
+  return best;
+}
+
+/** The answered-alone risk at the highest threshold that still answers at least the target coverage. */
+export function riskAtCoverage(
+  x: Labelled | MultiLabel | Binary,
+  targetCoverage: number,
+): { coverage: number; risk: number; threshold: number } {
+  if (!(targetCoverage > 0 && targetCoverage <= 1)) {
+    throw new RangeError(`riskAtCoverage: targetCoverage must be in (0, 1], got ${targetCoverage}`);
+  }
+  const { p, y, n } = topOf(x, "riskAtCoverage");
+  checkNonEmpty(n, "riskAtCoverage");
+  const g = groups(p, y, n);
+  for (let j = 0; j < g.threshold.length; j++) {
+    if (g.answered[j] >= targetCoverage * n - 1e-9) {
+      return { coverage: g.answered[j] / n, risk: g.errors[j] / g.answered[j], threshold: g.threshold[j] };
+    }
+  }
+  const last = g.threshold.length - 1;
+  return { coverage: 1, risk: g.errors[last] / n, threshold: g.threshold[last] };
+}

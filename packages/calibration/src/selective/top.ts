@@ -1,0 +1,55 @@
+import { checkBinary, checkLabelled, isMultiLabel } from "../input.js";
+import type { Binary, Labelled, MultiLabel } from "../types.js";
+import { multiLabelTop, topLabelUnchecked } from "../views.js";
+
+/** Confidence and correctness of each item from multiclass, multi-label or already top-label data. Internal. */
+export function topOf(
+  x: Labelled | MultiLabel | Binary,
+  fn: string,
+): { p: ArrayLike<number>; y: ArrayLike<number>; n: number } {
+  if ((x as Binary).p !== undefined) {
+    const n = checkBinary(x as Binary, fn);
+    return { p: (x as Binary).p, y: (x as Binary).y, n };
+  }
+  if (isMultiLabel(x as Labelled | MultiLabel)) {
+    const t = multiLabelTop(x as MultiLabel);
+    return { ...t, n: t.p.length };
+  }
+  const d = x as Labelled;
+  const n = checkLabelled(d, fn);
+  return { ...topLabelUnchecked(d.probs, n, d.k, d.gold), n };
+}
+
+/** Items grouped by distinct confidence, most confident first, with cumulative answered and error counts. */
+export interface Groups {
+  threshold: Float64Array;
+  answered: Float64Array;
+  errors: Float64Array;
+  n: number;
+}
+
+/** Internal: cumulative answered/error counts when answering every item at confidence >= each distinct value. */
+export function groups(p: ArrayLike<number>, y: ArrayLike<number>, n: number): Groups {
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => p[b] - p[a]);
+  const threshold: number[] = [];
+  const answered: number[] = [];
+  const errors: number[] = [];
+  let a = 0;
+  let e = 0;
+  for (let r = 0; r < n; r++) {
+    const i = order[r];
+    a++;
+    if (y[i] !== 1) e++;
+    if (r === n - 1 || p[order[r + 1]] !== p[i]) {
+      threshold.push(p[i]);
+      answered.push(a);
+      errors.push(e);
+    }
+  }
+  return {
+    threshold: Float64Array.from(threshold),
+    answered: Float64Array.from(answered),
+    errors: Float64Array.from(errors),
+    n,
+  };
+}
