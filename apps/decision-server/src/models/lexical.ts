@@ -119,16 +119,17 @@ function softmax(logits: number[]): number[] {
   return e.map((v) => v / z);
 }
 
-function describeMatches(name: string, matched: string[]): string {
-  return matched.length > 0
-    ? `'${name}' matched ${matched.slice(0, 5).join(", ")}`
-    : `'${name}' matched nothing`;
-}
-
 /** Answers one question from word overlap alone. */
 export function lexicalPredict(view: StateView, q: Question, explain: boolean): Prediction {
   const plan = planFor(q);
   const state = view.stems;
+  const describeMatches = (name: string, matched: string[]): string =>
+    matched.length > 0
+      ? `'${name}' matched ${matched
+          .slice(0, 5)
+          .map((m) => view.sourceOf(m))
+          .join(", ")}`
+      : `'${name}' matched nothing`;
   const cov = coverage(plan.questionStems, state);
   const covText = `the question's words found in the input: ${Math.round(cov * 100)}%`;
   if (plan.kind === "option") {
@@ -150,17 +151,12 @@ export function lexicalPredict(view: StateView, q: Question, explain: boolean): 
   for (const r of rel) if (r && r.score > best) best = r.score;
   const logits = rel.map((r) => (r ? BETA * r.score : BETA * (0.6 - best) - cov));
   const probs = softmax(logits);
-  if (plan.kind === "binary")
-    return { probs: [probs[0]], reasoning: explain ? lexicalText(plan, rel) : undefined };
-  return { probs, reasoning: explain ? lexicalText(plan, rel, covText) : undefined };
-}
-
-function lexicalText(plan: Plan, rel: ({ matched: string[] } | null)[], extra?: string): string {
+  if (!explain) return { probs: plan.kind === "binary" ? [probs[0]] : probs };
   const parts = plan.options
     .map((o, i) => (rel[i] ? describeMatches(o.name, rel[i].matched) : null))
     .filter((s): s is string => s !== null);
-  if (extra && plan.notStated >= 0) parts.push(extra);
-  return `lexical: ${parts.join("; ")}`;
+  if (plan.notStated >= 0) parts.push(covText);
+  return { probs: plan.kind === "binary" ? [probs[0]] : probs, reasoning: `lexical: ${parts.join("; ")}` };
 }
 
 /** The lexical model as a DecisionModel. */

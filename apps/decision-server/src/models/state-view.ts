@@ -1,7 +1,7 @@
 /** One request's state, tokenised once and shared by every question of the request. */
 
 import { extractFeatures, type StateFeatures } from "../bayes/features.js";
-import { contentWords } from "../text/stem.js";
+import { contentWords, isStopWord, stem } from "../text/stem.js";
 import { countWords, type Scan, scanText, stateText } from "../text/tokenize.js";
 
 /** Lazily computed views of a state: its scan, its stemmed content words, its Bayes features. */
@@ -10,6 +10,7 @@ export class StateView {
   #scan: Scan | undefined;
   #stems: Map<string, number> | undefined;
   #features: StateFeatures | undefined;
+  #sources: Map<string, string> | undefined;
 
   constructor(state: unknown) {
     this.state = state;
@@ -25,6 +26,19 @@ export class StateView {
   get stems(): Map<string, number> {
     this.#stems ??= countWords(contentWords(this.scan.words));
     return this.#stems;
+  }
+
+  /** The first word of the state behind a stem (for reasoning texts). */
+  sourceOf(s: string): string {
+    if (!this.#sources) {
+      this.#sources = new Map();
+      for (const w of this.scan.words) {
+        if (isStopWord(w)) continue;
+        const key = stem(w);
+        if (!this.#sources.has(key)) this.#sources.set(key, w);
+      }
+    }
+    return this.#sources.get(s) ?? s;
   }
 
   /** The features the trained checkpoints read. */
