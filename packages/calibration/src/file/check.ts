@@ -1,0 +1,126 @@
+import { isMultiLabel } from "../input.js";
+import { ece } from "../metrics/ece.js";
+import type { Labelled, MultiLabel } from "../types.js";
+import { multiLabelTop, topLabelUnchecked } from "../views.js";
+import { applyQuestion } from "./apply.js";
+import { answeredError } from "./build.js";
+import type { CalibrationFile } from "./schema.js";
+
+/** Why a check failed. */
+export interface CheckReason {
+  code: "fingerprint-changed" | "served-by-changed" | "ece-outside" | "answered-error-outside";
+  question?: string;
+  message: string;
+}
+
+/** One question re-measured under the file's calibration. */
+export interface QuestionCheck {
+  n: number;
+  ece: number;
+  eceInterval: [number, number] | null;
+  answeredError: number | null;
+  answeredErrorInterval: [number, number] | null;
+  coverage: number;
+  ok: boolean;
+}
+
+/** The verdict of checking a new run against a calibration file (ok = false: refit). */
+export interface CheckResult {
+  ok: boolean;
+  reasons: CheckReason[];
+  questions: Record<string, QuestionCheck>;
+  /** Questions of the file the run did not cover (not checked). */
+  skipped: string[];
+}
+
+/** A new run of the same service: its fingerprint, the model versions that answered, and predictions per question. */
+export interface RunToCheck {
+  fingerprint: string;
+  servedBy?: string[];
+  questions: Record<string, Labelled | MultiLabel>;
+}
+
+/**
+ * Checks a new run against a calibration file: fails when the served model changed (fingerprint or served_by), or
+ * when a question's calibrated ECE or answered-alone error falls outside the interval the file recorded.
+ */
+export function checkCalibration(
+  file: CalibrationFile,
+  run: RunToCheck,
+  opts: { bins?: number } = {},
+): CheckResult {
+  const reasons: CheckReason[] = [];
+  if (run.fingerprint !== file.source.fingerprint) {
+    reasons.push({
+      code: "fingerprint-changed",
+      message: `the run's fingerprint ${run.fingerprint} differs from the file's ${file.source.fingerprint}`,
+    });
+  }
+  if (run.servedBy) {
+    const was = [...new Set(file.source.served_by)].sort();
+    const now = [...new Set(run.servedBy)].sort();
+    if (was.join("\u0000") !== now.join("\u0000")) {
+      reasons.push({
+        code: "served-by-changed",
+        message: `the run was served by [${now.join(", ")}], the file was fitted on [${was.join(", ")}]: the service swapped its weights`,
+      });
+    }
+  }
+  for (const name of Object.keys(run.questions)) {
+    if (!file.questions[name]) {
+      throw new RangeError(
+        `checkCalibration: the file has no question ${JSON.stringify(name)} to check the run against`,
+      );
+    }
+  }
+  const questions: Record<string, QuestionCheck> = {};
+  const skipped: string[] = [];
+  for (const [name, q] of Object.entries(file.questions)) {
+    const d = run.questions[name];
+    if (!d) {
+      skipped.push(name);
+      continue;
+    }
+    const after = { ...d, probs: applyQuestion(q, d, name) } as Labelled | MultiLabel;
+    const n = after.probs.length / after.k;
+    const top = isMultiLabel(after)
+      ? multiLabelTop(after)
+      : topLabelUnchecked(after.probs, n, after.k, (after as Labelled).gold);
+    const e = ece(top, { bins: opts.bins ?? 15 });
+    const rec = q.metrics?.after ?? {};
+    const eceI = rec.ece ? ([rec.ece[1], rec.ece[2]] as [number, number]) : null;
+    const minConfidence = q.threshold ? q.threshold.min_confidence : null;
+    const a = answeredError(after, minConfidence, 0.95);
+    const aI = rec.answered_error
+      ? ([rec.answered_error[1], rec.answered_error[2]] as [number, number])
+      : null;
+    let ok = true;
+    if (eceI && (e < eceI[0] || e > eceI[1])) {
+      ok = false;
+      reasons.push({
+        code: "ece-outside",
+        question: name,
+        message: `${name}: calibrated ECE ${e.toFixed(4)} is ${e > eceI[1] ? "above" : "below"} the file's interval [${eceI[0].toFixed(4)}, ${eceI[1].toFixed(4)}]`,
+      });
+    }
+    const ae = a.error ? a.error[0] : null;
+    if (aI && ae !== null && (ae < aI[0] || ae > aI[1])) {
+      ok = false;
+      reasons.push({
+        code: "answered-error-outside",
+        question: name,
+        message: `${name}: answered-alone error ${ae.toFixed(4)} at confidence >= ${minConfidence} is ${ae > aI[1] ? "above" : "below"} the file's interval [${aI[0].toFixed(4)}, ${aI[1].toFixed(4)}]`,
+      });
+    }
+    questions[name] = {
+      n,
+      ece: e,
+      eceInterval: eceI,
+      answeredError: ae,
+      answeredErrorInterval: aI,
+      coverage: a.coverage,
+      ok,
+    };
+  }
+  return { ok: reasons.length === 0, reasons, questions, skipped };
+}

@@ -1,0 +1,290 @@
+import { METHODS, type Method } from "../calibrators/registry.js";
+import { CALIBRATION_SCHEMA, type CalibrationFile, CalibrationFileError, type FileError } from "./schema.js";
+
+const KINDS = ["choice", "yesno", "score", "multi"];
+
+type Obj = Record<string, unknown>;
+const isObj = (x: unknown): x is Obj => x !== null && typeof x === "object" && !Array.isArray(x);
+const isNum = (x: unknown): x is number => typeof x === "number" && Number.isFinite(x);
+const show = (x: unknown) => (x === undefined ? "missing" : JSON.stringify(x));
+
+class Checker {
+  readonly errors: FileError[] = [];
+  add(path: string, message: string): void {
+    this.errors.push({ path, message });
+  }
+  string(o: Obj, key: string, path: string): string | undefined {
+    const v = o[key];
+    if (typeof v !== "string" || v.length === 0) {
+      this.add(`${path}${key}`, `${show(v)}; expected a non-empty string`);
+      return undefined;
+    }
+    return v;
+  }
+  object(o: Obj, key: string, path: string): Obj | undefined {
+    const v = o[key];
+    if (!isObj(v)) {
+      this.add(`${path}${key}`, `${show(v)}; expected an object`);
+      return undefined;
+    }
+    return v;
+  }
+  numbers(
+    v: unknown,
+    path: string,
+    opts: { min?: number; max?: number; length?: number; sorted?: boolean } = {},
+  ): boolean {
+    if (!Array.isArray(v) || !v.every(isNum)) {
+      this.add(path, `${show(v)}; expected an array of finite numbers`);
+      return false;
+    }
+    if (opts.length !== undefined && v.length !== opts.length) {
+      this.add(path, `has ${v.length} numbers; expected ${opts.length}`);
+      return false;
+    }
+    if (v.length === 0) {
+      this.add(path, "is empty; expected at least one number");
+      return false;
+    }
+    if (opts.min !== undefined && v.some((x) => x < opts.min!))
+      this.add(path, `has a value below ${opts.min}`);
+    if (opts.max !== undefined && v.some((x) => x > opts.max!))
+      this.add(path, `has a value above ${opts.max}`);
+    if (opts.sorted && v.some((x, i) => i > 0 && x < v[i - 1])) this.add(path, "must be non-decreasing");
+    return true;
+  }
+  number(o: Obj, key: string, path: string, min?: number, max?: number, exclusiveMin = false): void {
+    const v = o[key];
+    if (!isNum(v)) this.add(`${path}${key}`, `${show(v)}; expected a finite number`);
+    else if (min !== undefined && (exclusiveMin ? v <= min : v < min)) {
+      this.add(`${path}${key}`, `${v}; expected a number ${exclusiveMin ? ">" : ">="} ${min}`);
+    } else if (max !== undefined && v > max) this.add(`${path}${key}`, `${v}; expected a number <= ${max}`);
+  }
+}
+
+function binaryParams(c: Checker, method: Method, p: unknown, path: string): void {
+  if (!isObj(p)) {
+    c.add(path, `${show(p)}; expected the ${method} params object`);
+    return;
+  }
+  const at = `${path}.`;
+  switch (method) {
+    case "platt":
+      c.number(p, "a", at);
+      c.number(p, "b", at);
+      break;
+    case "beta":
+      c.number(p, "a", at, 0);
+      c.number(p, "b", at, 0);
+      c.number(p, "c", at);
+      break;
+    case "temperature":
+      c.number(p, "temperature", at, 0, undefined, true);
+      break;
+    case "isotonic":
+      if (c.numbers(p.x, `${at}x`, { sorted: true })) {
+        c.numbers(p.y, `${at}y`, { min: 0, max: 1, length: (p.x as number[]).length, sorted: true });
+      }
+      break;
+    case "histogram":
+      if (c.numbers(p.values, `${at}values`, { min: 0, max: 1 })) {
+        c.numbers(p.edges, `${at}edges`, { length: (p.values as number[]).length + 1, sorted: true });
+      }
+      break;
+    case "identity":
+      break;
+    default:
+      c.add(path, `method ${method} has no binary form`);
+  }
+}
+
+function questionParams(c: Checker, kind: string, method: Method, k: number, p: Obj, path: string): void {
+  if (method === "identity") return;
+  if (kind === "multi") {
+    if (method === "vector") {
+      c.add(`${path}.method`, '"vector" has no per-label form for multi-label questions; use "platt"');
+      return;
+    }
+    if (!Array.isArray(p.labels) || p.labels.length !== k) {
+      c.add(`${path}.params.labels`, `${show(p.labels)}; expected one params object per option (${k})`);
+      return;
+    }
+    for (let j = 0; j < k; j++) binaryParams(c, method, p.labels[j], `${path}.params.labels[${j}]`);
+    return;
+  }
+  if (method === "temperature") {
+    c.number(p, "temperature", `${path}.params.`, 0, undefined, true);
+    return;
+  }
+  if (method === "vector") {
+    c.number(p, "temperature", `${path}.params.`, 0, undefined, true);
+    c.numbers(p.bias, `${path}.params.bias`, { length: k });
+    return;
+  }
+  if (k === 2) {
+    if (!("positive" in p))
+      c.add(`${path}.params.positive`, `missing; two-option ${method} params hold { positive }`);
+    else binaryParams(c, method, p.positive, `${path}.params.positive`);
+    return;
+  }
+  if (!Array.isArray(p.classes) || p.classes.length !== k) {
+    c.add(`${path}.params.classes`, `${show(p.classes)}; expected one params object per option (${k})`);
+    return;
+  }
+  for (let j = 0; j < k; j++) binaryParams(c, method, p.classes[j], `${path}.params.classes[${j}]`);
+}
+
+function metrics(c: Checker, m: unknown, path: string): void {
+  if (m === undefined) return;
+  if (!isObj(m)) {
+    c.add(path, `${show(m)}; expected { before?, after } of [point, low, high] triples`);
+    return;
+  }
+  for (const side of Object.keys(m)) {
+    if (side !== "before" && side !== "after") {
+      c.add(`${path}.${side}`, 'unknown key; expected "before" or "after"');
+      continue;
+    }
+    const s = m[side];
+    if (!isObj(s)) {
+      c.add(`${path}.${side}`, `${show(s)}; expected an object of metric -> [point, low, high]`);
+      continue;
+    }
+    for (const [name, v] of Object.entries(s)) {
+      const at = `${path}.${side}.${name}`;
+      if (!Array.isArray(v) || v.length !== 3 || !v.every(isNum))
+        c.add(at, `${show(v)}; expected [point, low, high]`);
+      else if (!(v[1] <= v[0] + 1e-12 && v[0] <= v[2] + 1e-12)) c.add(at, "expected low <= point <= high");
+    }
+  }
+}
+
+function question(c: Checker, name: string, q: unknown): void {
+  const path = `questions.${name}`;
+  if (!isObj(q)) {
+    c.add(path, `${show(q)}; expected a question calibration object`);
+    return;
+  }
+  const kind = c.string(q, "kind", `${path}.`);
+  if (kind !== undefined && !KINDS.includes(kind))
+    c.add(`${path}.kind`, `${show(kind)}; expected one of ${KINDS.join(", ")}`);
+  const options = q.options;
+  let k = 0;
+  if (
+    !Array.isArray(options) ||
+    options.length === 0 ||
+    !options.every((o) => typeof o === "string" && o.length > 0)
+  ) {
+    c.add(`${path}.options`, `${show(options)}; expected a non-empty array of option names`);
+  } else {
+    k = options.length;
+    if (new Set(options).size !== k) c.add(`${path}.options`, "has duplicate option names");
+    if (kind !== "multi" && k < 2)
+      c.add(`${path}.options`, "a single-answer question needs at least 2 options");
+  }
+  const method = q.method;
+  if (typeof method !== "string" || !METHODS.includes(method as Method)) {
+    c.add(`${path}.method`, `${show(method)}; expected one of ${METHODS.join(", ")}`);
+  }
+  if (!isObj(q.params)) c.add(`${path}.params`, `${show(q.params)}; expected an object`);
+  else if (kind && KINDS.includes(kind) && k > 0 && METHODS.includes(method as Method)) {
+    questionParams(c, kind, method as Method, k, q.params, path);
+  }
+  if (q.threshold !== undefined) {
+    if (!isObj(q.threshold))
+      c.add(`${path}.threshold`, `${show(q.threshold)}; expected { target_risk, min_confidence }`);
+    else {
+      c.number(q.threshold, "target_risk", `${path}.threshold.`, 0, 1);
+      const mc = q.threshold.min_confidence;
+      if (mc !== null && !(isNum(mc) && mc >= 0 && mc <= 1)) {
+        c.add(
+          `${path}.threshold.min_confidence`,
+          `${show(mc)}; expected a number in [0, 1], or null to escalate all`,
+        );
+      }
+    }
+  }
+  metrics(c, q.metrics, `${path}.metrics`);
+  for (const key of Object.keys(q)) {
+    if (!["kind", "options", "method", "params", "threshold", "metrics"].includes(key))
+      c.add(`${path}.${key}`, "unknown field");
+  }
+}
+
+/** Every problem of a would-be calibration file, each with its path; empty when the file is valid. */
+export function calibrationFileErrors(doc: unknown): FileError[] {
+  const c = new Checker();
+  if (!isObj(doc)) {
+    c.add("(root)", `${show(doc)}; expected a JSON object with "schema": "${CALIBRATION_SCHEMA}"`);
+    return c.errors;
+  }
+  const schema = doc.schema;
+  if (schema !== CALIBRATION_SCHEMA) {
+    if (schema === undefined) c.add("schema", `missing; expected "${CALIBRATION_SCHEMA}"`);
+    else if (typeof schema === "string" && schema.startsWith("decision-workbench/calibration@")) {
+      c.add(
+        "schema",
+        `${show(schema)} is a version this library cannot read; expected "${CALIBRATION_SCHEMA}"`,
+      );
+    } else
+      c.add("schema", `${show(schema)} is not a calibration file schema; expected "${CALIBRATION_SCHEMA}"`);
+    return c.errors;
+  }
+  const created = c.string(doc, "created_at", "");
+  if (
+    created !== undefined &&
+    !/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/.test(created)
+  ) {
+    c.add("created_at", `${show(created)}; expected an ISO 8601 date-time such as "2026-11-21T10:00:00Z"`);
+  }
+  const source = c.object(doc, "source", "");
+  if (source) {
+    for (const key of ["fingerprint", "endpoint", "model", "fit_split", "eval_split"])
+      c.string(source, key, "source.");
+    const sb = source.served_by;
+    if (!Array.isArray(sb) || !sb.every((s) => typeof s === "string")) {
+      c.add("source.served_by", `${show(sb)}; expected an array of model names`);
+    }
+    const ds = c.object(source, "dataset", "source.");
+    if (ds) {
+      c.string(ds, "name", "source.dataset.");
+      const sha = c.string(ds, "sha256", "source.dataset.");
+      if (sha !== undefined && !/^[0-9a-f]{64}$/.test(sha)) {
+        c.add("source.dataset.sha256", `${show(sha)}; expected 64 lowercase hex digits`);
+      }
+    }
+  }
+  const questions = c.object(doc, "questions", "");
+  if (questions) {
+    const names = Object.keys(questions);
+    if (names.length === 0) c.add("questions", "is empty; expected at least one question");
+    for (const name of names) question(c, name, questions[name]);
+  }
+  for (const key of Object.keys(doc)) {
+    if (!["schema", "created_at", "source", "questions"].includes(key)) c.add(key, "unknown field");
+  }
+  return c.errors;
+}
+
+/** Validates a calibration file: { ok: true, file } or { ok: false, errors } with a path and message per problem. */
+export function validateCalibrationFile(
+  doc: unknown,
+): { ok: true; file: CalibrationFile } | { ok: false; errors: FileError[] } {
+  const errors = calibrationFileErrors(doc);
+  return errors.length === 0 ? { ok: true, file: doc as CalibrationFile } : { ok: false, errors };
+}
+
+/** Parses (JSON text) and validates a calibration file, throwing CalibrationFileError listing every problem. */
+export function parseCalibrationFile(input: string | unknown): CalibrationFile {
+  let doc: unknown = input;
+  if (typeof input === "string") {
+    try {
+      doc = JSON.parse(input);
+    } catch (err) {
+      throw new CalibrationFileError([{ path: "(root)", message: `not JSON: ${(err as Error).message}` }]);
+    }
+  }
+  const r = validateCalibrationFile(doc);
+  if (!r.ok) throw new CalibrationFileError(r.errors);
+  return r.file;
+}
