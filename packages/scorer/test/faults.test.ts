@@ -19,6 +19,7 @@ async function faulty(
 ) {
   const server = await referenceServer({
     faults: { rules: [{ on: Array.from({ length: times }, (_, i) => i + 1), fault }] },
+    checkpoints: false,
   });
   const { waits, sleep } = recordingSleep();
   const scorer = new DecisionScorer(server.url, "lexical", undefined, { sleep, ...options });

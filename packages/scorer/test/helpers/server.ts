@@ -4,7 +4,7 @@ import { afterAll } from "vitest";
 
 /** Starts the reference decision server on a free 127.0.0.1 port; it stops after the test file. */
 export async function referenceServer(
-  options: { faults?: FaultPlan; apiKey?: string; alias?: string; port?: number } = {},
+  options: { faults?: FaultPlan; apiKey?: string; alias?: string; port?: number; checkpoints?: boolean } = {},
 ): Promise<DecisionServerHandle> {
   const server = await startDecisionServer({ port: 0, ...options });
   afterAll(() => server.close());
