@@ -13,5 +13,5 @@ export function wilsonInterval(successes: number, n: number, level = 0.95): [num
   const denom = 1 + z2 / n;
   const centre = (phat + z2 / (2 * n)) / denom;
   const half = (z * Math.sqrt((phat * (1 - phat)) / n + z2 / (4 * n * n))) / denom;
-  return [Math.max(0, centre - half), Math.min(1, centre + half)];
+  return [successes === 0 ? 0 : Math.max(0, centre - half), successes === n ? 1 : Math.min(1, centre + half)];
 }
