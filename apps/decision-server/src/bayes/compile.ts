@@ -1,11 +1,11 @@
 /**
  * Turns target statistics into a scoring model with precomputed log-likelihood tables: multinomial naive
- * Bayes over words, Gaussian naive Bayes over numbers, categorical naive Bayes over short values, and a
+ * Bayes over words (counts damped to 1 + ln n), Gaussian naive Bayes over numbers, categorical naive Bayes over short values, and a
  * Bernoulli model of which fields are present. A field absent from a state is left out of the likelihood;
  * its absence speaks only through the presence model.
  */
 
-import type { StateFeatures } from "./features.js";
+import { damp, type StateFeatures } from "./features.js";
 import type { TargetStats } from "./stats.js";
 
 /** Smoothing choices of a checkpoint version. */
@@ -115,8 +115,10 @@ export function logScores(t: CompiledTarget, f: StateFeatures, evidence?: Eviden
   for (const [w, n] of f.words) {
     const row = t.words.get(w);
     if (!row) continue;
-    for (let c = 0; c < k; c++) out[c] += n * row[c];
-    if (evidence) evidence.push({ label: `'${w}'` + (n > 1 ? ` x${n}` : ""), delta: row.map((v) => v * n) });
+    const weight = damp(n);
+    for (let c = 0; c < k; c++) out[c] += weight * row[c];
+    if (evidence)
+      evidence.push({ label: `'${w}'` + (n > 1 ? ` x${n}` : ""), delta: row.map((v) => v * weight) });
   }
   for (const g of t.numeric) {
     const x = f.numeric.get(g.field);

@@ -7,7 +7,7 @@ import { countWords, scanText } from "../text/tokenize.js";
 
 /** Features of one state. */
 export interface StateFeatures {
-  /** Counts of words from a text state or the long text fields of a mapping. */
+  /** Raw counts of words (and shape tokens such as `#amount`) from a text state or long text fields. */
   words: Map<string, number>;
   /** Numeric fields by dotted path. */
   numeric: Map<string, number>;
@@ -36,6 +36,7 @@ export function extractFeatures(state: unknown, textWords?: () => string[]): Sta
   };
   if (typeof state === "string") {
     addWords(f, textWords ? textWords() : scanText(state).words);
+    addShapes(f, state);
   } else if (Array.isArray(state)) {
     walkList(f, state);
   } else if (typeof state === "object" && state !== null) {
@@ -52,10 +53,31 @@ function addWords(f: StateFeatures, words: readonly string[]): void {
   }
 }
 
+/** Shapes that a bag of words loses, kept as tokens: a currency amount, a quoted line, a web address. */
+const SHAPES: [RegExp, string][] = [
+  [/\p{Sc}\s?\d/gu, "#amount"],
+  [/^[ \t]*>/gm, "#quoted-line"],
+  [/\bhttps?:\/\//g, "#url"],
+];
+
+function addShapes(f: StateFeatures, text: string): void {
+  for (const [re, token] of SHAPES) {
+    const n = text.match(re)?.length ?? 0;
+    if (n > 0) f.words.set(token, (f.words.get(token) ?? 0) + n);
+  }
+}
+
+/** The weight of a word seen n times: 1 + ln n, so that long texts do not drown (Rennie et al. 2003). */
+export function damp(n: number): number {
+  return 1 + Math.log(n);
+}
+
 function walkList(f: StateFeatures, list: unknown[]): void {
   for (const v of list) {
-    if (typeof v === "string") addWords(f, scanText(v).words);
-    else if (Array.isArray(v)) walkList(f, v);
+    if (typeof v === "string") {
+      addWords(f, scanText(v).words);
+      addShapes(f, v);
+    } else if (Array.isArray(v)) walkList(f, v);
     else if (typeof v === "object" && v !== null) walk(f, v as Record<string, unknown>, "");
     else if (typeof v === "number" || typeof v === "boolean") addWords(f, [String(v)]);
   }
@@ -84,6 +106,7 @@ function walk(f: StateFeatures, obj: Record<string, unknown>, prefix: string): v
         f.categorical.set(path, trimmed.toLowerCase());
       } else {
         addWords(f, words);
+        addShapes(f, trimmed);
       }
     } else if (Array.isArray(value)) {
       walkList(f, value);

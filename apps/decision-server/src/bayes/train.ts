@@ -2,7 +2,7 @@
 
 import { compileTarget, logScores } from "./compile.js";
 import type { LoadedDataset } from "./dataset-types.js";
-import { extractFeatures, type StateFeatures } from "./features.js";
+import { damp, extractFeatures, type StateFeatures } from "./features.js";
 import { addExample, emptyStats, type TargetStats } from "./stats.js";
 import { type TargetSpec, targetsOf } from "./targets.js";
 import { fitTemperature } from "./temperature.js";
@@ -127,7 +127,7 @@ export function trainVersions(
       .filter((e) => e.split === "train")
       .map((e) => {
         const features = extractFeatures(e.state);
-        return { features, words: interner.row(features.words), labels: e.labels, hash: idHash(e.id) };
+        return { features, words: interner.row(features.words, damp), labels: e.labels, hash: idHash(e.id) };
       });
     const specs: Spec[] = ds.task.items.flatMap((item) =>
       targetsOf(item).map((spec) => ({ spec, item: item.name })),

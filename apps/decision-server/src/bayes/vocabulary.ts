@@ -1,6 +1,6 @@
 /** Word interning and vocabulary pruning for training: each example's words become (id, count) arrays. */
 
-/** The words of one example as parallel arrays of word ids and counts. */
+/** The words of one example as parallel arrays of word ids and (damped) counts. */
 export interface WordRow {
   ids: Int32Array;
   counts: Float64Array;
@@ -11,8 +11,8 @@ export class Interner {
   readonly words: string[] = [];
   readonly #ids = new Map<string, number>();
 
-  /** The (id, count) arrays of a word-count map. */
-  row(counts: Map<string, number>): WordRow {
+  /** The (id, weight) arrays of a word-count map, each count turned into a weight by `weigh`. */
+  row(counts: Map<string, number>, weigh: (n: number) => number): WordRow {
     const ids = new Int32Array(counts.size);
     const out = new Float64Array(counts.size);
     let i = 0;
@@ -24,7 +24,7 @@ export class Interner {
         this.#ids.set(w, id);
       }
       ids[i] = id;
-      out[i++] = n;
+      out[i++] = weigh(n);
     }
     return { ids, counts: out };
   }
