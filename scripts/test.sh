@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Runs every test of the workspace from nothing: installs, builds, then one vitest run over all projects.
+# Runs every test of the workspace from nothing: installs (pnpm, packages, Debian's Chromium), builds,
+# type-checks and lints, then one vitest run over all projects.
 # Extra arguments go to vitest (for example --reporter=json --outputFile=results.json).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-tools.sh --browser
 pnpm run build >&2
+pnpm run typecheck >&2
+pnpm exec biome check . >&2
 pnpm exec vitest run "$@"
