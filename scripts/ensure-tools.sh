@@ -2,6 +2,7 @@
 # Installs what a fresh machine lacks: pnpm 12, the workspace's packages (better-sqlite3 builds from source
 # against Node's own headers) and, when asked with --browser, Debian's Chromium for the end-to-end tests.
 set -euo pipefail
+export TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1 TURBO_NO_UPDATE_NOTIFIER=1
 cd "$(dirname "$0")/.."
 
 if ! command -v pnpm >/dev/null 2>&1 || [[ "$(pnpm -v 2>/dev/null)" != 12.* ]]; then

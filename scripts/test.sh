@@ -3,6 +3,7 @@
 # type-checks and lints, then one vitest run over all projects.
 # Extra arguments go to vitest (for example --reporter=json --outputFile=results.json).
 set -euo pipefail
+export TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1 TURBO_NO_UPDATE_NOTIFIER=1
 cd "$(dirname "$0")/.."
 bash scripts/ensure-tools.sh --browser
 pnpm run build >&2
