@@ -153,7 +153,7 @@ describe("binary calibrators", () => {
     expect(params.x).toEqual([0.1, 0.2, 0.3, 0.4]);
     expect(params.y).toEqual([0, 0.5, 0.5, 1]);
     const q = iso.apply(params, [0, 0.15, 0.25, 0.35, 1]);
-    [0, 0.25, 0.5, 0.75, 1].forEach((v, i) => expect(q[i]).toBeCloseTo(v, 15));
+    for (const [i, v] of [0, 0.25, 0.5, 0.75, 1].entries()) expect(q[i]).toBeCloseTo(v, 15);
     expect(params.warnings?.[0]).toMatch(/4 items \(fewer than about 1000\)/);
     expect(iso.fit(binaryData(1500, 1, (q) => q)).warnings).toBeUndefined();
   });

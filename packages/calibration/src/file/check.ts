@@ -28,6 +28,8 @@ export interface QuestionCheck {
 export interface CheckResult {
   ok: boolean;
   reasons: CheckReason[];
+  /** Values below their interval when not failing on them (better than recorded, e.g. a larger run). */
+  notes: string[];
   questions: Record<string, QuestionCheck>;
   /** Questions of the file the run did not cover (not checked). */
   skipped: string[];
@@ -42,14 +44,17 @@ export interface RunToCheck {
 
 /**
  * Checks a new run against a calibration file: fails when the served model changed (fingerprint or served_by), or
- * when a question's calibrated ECE or answered-alone error falls outside the interval the file recorded.
+ * when a question's calibrated ECE or answered-alone error rises above the interval the file recorded (with
+ * `twoSided`, also when it falls below; otherwise that is only noted, since a larger run has a smaller ECE).
  */
 export function checkCalibration(
   file: CalibrationFile,
   run: RunToCheck,
-  opts: { bins?: number } = {},
+  opts: { bins?: number; twoSided?: boolean } = {},
 ): CheckResult {
   const reasons: CheckReason[] = [];
+  const notes: string[] = [];
+  const twoSided = opts.twoSided ?? false;
   if (run.fingerprint !== file.source.fingerprint) {
     reasons.push({
       code: "fingerprint-changed",
@@ -95,23 +100,19 @@ export function checkCalibration(
       ? ([rec.answered_error[1], rec.answered_error[2]] as [number, number])
       : null;
     let ok = true;
-    if (eceI && (e < eceI[0] || e > eceI[1])) {
-      ok = false;
-      reasons.push({
-        code: "ece-outside",
-        question: name,
-        message: `${name}: calibrated ECE ${e.toFixed(4)} is ${e > eceI[1] ? "above" : "below"} the file's interval [${eceI[0].toFixed(4)}, ${eceI[1].toFixed(4)}]`,
-      });
-    }
+    const judge = (code: CheckReason["code"], what: string, v: number, iv: [number, number]) => {
+      if (v >= iv[0] && v <= iv[1]) return;
+      const above = v > iv[1];
+      const message = `${name}: ${what} ${v.toFixed(4)} is ${above ? "above" : "below"} the file's interval [${iv[0].toFixed(4)}, ${iv[1].toFixed(4)}]`;
+      if (above || twoSided) {
+        ok = false;
+        reasons.push({ code, question: name, message });
+      } else notes.push(message);
+    };
+    if (eceI) judge("ece-outside", "calibrated ECE", e, eceI);
     const ae = a.error ? a.error[0] : null;
-    if (aI && ae !== null && (ae < aI[0] || ae > aI[1])) {
-      ok = false;
-      reasons.push({
-        code: "answered-error-outside",
-        question: name,
-        message: `${name}: answered-alone error ${ae.toFixed(4)} at confidence >= ${minConfidence} is ${ae > aI[1] ? "above" : "below"} the file's interval [${aI[0].toFixed(4)}, ${aI[1].toFixed(4)}]`,
-      });
-    }
+    if (aI && ae !== null)
+      judge("answered-error-outside", `answered-alone error at confidence >= ${minConfidence}`, ae, aI);
     questions[name] = {
       n,
       ece: e,
@@ -122,5 +123,5 @@ export function checkCalibration(
       ok,
     };
   }
-  return { ok: reasons.length === 0, reasons, questions, skipped };
+  return { ok: reasons.length === 0, reasons, notes, questions, skipped };
 }

@@ -1,0 +1,241 @@
+import { describe, expect, it } from "vitest";
+import {
+  applyCalibration,
+  buildCalibrationFile,
+  CALIBRATION_SCHEMA,
+  type CalibrationFile,
+  CalibrationFileError,
+  calibrateQuestion,
+  calibrationFileErrors,
+  checkCalibration,
+  ece,
+  parseCalibrationFile,
+  temperatureScaling,
+  topLabel,
+  validateCalibrationFile,
+} from "../src/index.js";
+import { synthetic } from "./synthetic.js";
+
+const source = {
+  fingerprint: "decision|http://127.0.0.1:8009/v1/decision|workbench-latest",
+  endpoint: "http://127.0.0.1:8009/v1/decision",
+  model: "workbench-latest",
+  served_by: ["bayes-2"],
+  dataset: { name: "spam-assassin", sha256: "a".repeat(64) },
+  fit_split: "calibration",
+  eval_split: "test",
+};
+
+const example = {
+  schema: "decision-workbench/calibration@1",
+  created_at: "2026-11-21T10:00:00Z",
+  source,
+  questions: {
+    is_spam: {
+      kind: "yesno",
+      options: ["yes", "no"],
+      method: "temperature",
+      params: { temperature: 1.83 },
+      threshold: { target_risk: 0.05, min_confidence: 0.91 },
+      metrics: { before: { ece: [0.081, 0.072, 0.09] }, after: { ece: [0.012, 0.008, 0.017] } },
+    },
+  },
+};
+
+describe("validating a calibration file", () => {
+  it("accepts the design document's example", () => {
+    const r = validateCalibrationFile(example);
+    expect(r.ok).toBe(true);
+    expect(parseCalibrationFile(JSON.stringify(example)).questions.is_spam.method).toBe("temperature");
+  });
+  it("a missing, unknown or newer schema is a clear error", () => {
+    const { schema: _, ...noSchema } = example;
+    expect(calibrationFileErrors(noSchema)).toEqual([
+      { path: "schema", message: `missing; expected "${CALIBRATION_SCHEMA}"` },
+    ]);
+    expect(
+      calibrationFileErrors({ ...example, schema: "decision-workbench/calibration@2" })[0].message,
+    ).toMatch(
+      /"decision-workbench\/calibration@2" is a version this library cannot read; expected "decision-workbench\/calibration@1"/,
+    );
+    expect(calibrationFileErrors({ ...example, schema: "netcal/v3" })[0].message).toMatch(
+      /is not a calibration file schema/,
+    );
+    expect(() => parseCalibrationFile("{not json")).toThrow(/not JSON/);
+    expect(() => parseCalibrationFile([])).toThrow(CalibrationFileError);
+  });
+  it("every missing or malformed field is reported with its path", () => {
+    const bad = JSON.parse(JSON.stringify(example));
+    delete bad.source.fingerprint;
+    bad.source.dataset.sha256 = "xyz";
+    bad.created_at = "yesterday";
+    bad.questions.is_spam.method = "magic";
+    bad.questions.is_spam.threshold.min_confidence = 1.5;
+    bad.questions.is_spam.metrics.after.ece = [0.5, 0.1];
+    bad.questions.is_spam.extra = true;
+    const errors = calibrationFileErrors(bad);
+    const paths = errors.map((e) => e.path);
+    expect(paths).toEqual([
+      "created_at",
+      "source.fingerprint",
+      "source.dataset.sha256",
+      "questions.is_spam.method",
+      "questions.is_spam.threshold.min_confidence",
+      "questions.is_spam.metrics.after.ece",
+      "questions.is_spam.extra",
+    ]);
+    expect(errors[1].message).toBe("missing; expected a non-empty string");
+    expect(errors[3].message).toMatch(/"magic"; expected one of identity, temperature, vector/);
+    try {
+      parseCalibrationFile(bad);
+      expect.unreachable();
+    } catch (err) {
+      expect(err).toBeInstanceOf(CalibrationFileError);
+      expect((err as CalibrationFileError).errors).toEqual(errors);
+      expect((err as Error).message).toMatch(/^invalid calibration file: created_at: /);
+    }
+  });
+  it("params are checked against the method and the option count", () => {
+    const q = (over: object) => ({ ...example, questions: { q: { ...example.questions.is_spam, ...over } } });
+    expect(calibrationFileErrors(q({ params: { temperature: -1 } }))[0]).toEqual({
+      path: "questions.q.params.temperature",
+      message: "-1; expected a number > 0",
+    });
+    expect(calibrationFileErrors(q({ method: "platt", params: { classes: [] } }))[0].path).toBe(
+      "questions.q.params.positive",
+    );
+    expect(
+      calibrationFileErrors(
+        q({
+          kind: "choice",
+          options: ["a", "b", "c"],
+          method: "vector",
+          params: { temperature: 1, bias: [0, 1] },
+        }),
+      )[0],
+    ).toEqual({ path: "questions.q.params.bias", message: "has 2 numbers; expected 3" });
+    expect(
+      calibrationFileErrors(q({ kind: "multi", options: ["x", "y"], method: "vector", params: {} }))[0].path,
+    ).toBe("questions.q.method");
+    expect(
+      calibrationFileErrors(
+        q({ method: "isotonic", params: { positive: { x: [0.1, 0.5], y: [0.9, 0.2] } } }),
+      )[0],
+    ).toEqual({ path: "questions.q.params.positive.y", message: "must be non-decreasing" });
+  });
+});
+
+function run(seed: number, temperature: number, n = 3000) {
+  return synthetic({ n, k: 2, temperature, seed });
+}
+
+describe("building, applying and checking", () => {
+  const fit = run(1, 0.5);
+  const evalSplit = run(2, 0.5);
+  const entry = calibrateQuestion(fit, evalSplit, {
+    kind: "yesno",
+    options: ["yes", "no"],
+    method: "temperature",
+    targetRisk: 0.1,
+    resamples: 200,
+  });
+  const file = buildCalibrationFile({
+    source,
+    questions: { is_spam: entry },
+    createdAt: "2026-11-21T10:00:00Z",
+  });
+
+  it("calibrateQuestion fits, thresholds and measures before and after", () => {
+    expect(entry.method).toBe("temperature");
+    expect((entry.params as { temperature: number }).temperature).toBeGreaterThan(1.5);
+    expect(entry.threshold?.target_risk).toBe(0.1);
+    expect(entry.threshold?.min_confidence).toBeGreaterThan(0.5);
+    const { before, after } = entry.metrics!;
+    expect(after!.ece[0]).toBeLessThan(before!.ece[0]);
+    expect(after!.answered_error[0]).toBeLessThan(0.15);
+    expect(Object.keys(after!)).toEqual([
+      "ece",
+      "ece_mass",
+      "mce",
+      "nll",
+      "brier",
+      "accuracy",
+      "answered_error",
+      "coverage",
+    ]);
+  });
+
+  it("the built file is valid JSON that round-trips", () => {
+    expect(file.schema).toBe(CALIBRATION_SCHEMA);
+    const again = parseCalibrationFile(JSON.stringify(file));
+    expect(again).toEqual(file);
+    expect(() =>
+      buildCalibrationFile({
+        source: { ...source, served_by: "bayes-2" as unknown as string[] },
+        questions: {},
+      }),
+    ).toThrow(/source.served_by: "bayes-2"; expected an array of model names; questions: is empty/);
+  });
+
+  it("applyCalibration reproduces the fitted calibrator", () => {
+    const ts = temperatureScaling();
+    const expected = ts.apply(entry.params as { temperature: number }, evalSplit);
+    expect(Array.from(applyCalibration(file, "is_spam", evalSplit))).toEqual(Array.from(expected));
+    expect(() => applyCalibration(file, "nope", evalSplit)).toThrow(/no question "nope"; it has is_spam/);
+    expect(() => applyCalibration(file, "is_spam", { probs: new Float64Array(3), k: 3 })).toThrow(
+      /has 2 options \(yes, no\) but the probabilities have 3 columns/,
+    );
+  });
+
+  it("check passes on a new run of the same model", () => {
+    const r = checkCalibration(file, {
+      fingerprint: source.fingerprint,
+      servedBy: ["bayes-2"],
+      questions: { is_spam: run(3, 0.5, 20000) },
+    });
+    expect(r.reasons).toEqual([]);
+    expect(r.ok).toBe(true);
+    expect(r.questions.is_spam.ok).toBe(true);
+    // a 20000-item run has a smaller ECE than the 3000-item interval: noted, and a failure only when two-sided
+    expect(r.notes[0]).toMatch(/^is_spam: calibrated ECE 0\.\d{4} is below the file's interval/);
+    const strict = checkCalibration(
+      file,
+      { fingerprint: source.fingerprint, questions: { is_spam: run(3, 0.5, 20000) } },
+      { twoSided: true },
+    );
+    expect(strict.ok).toBe(false);
+    expect(strict.reasons[0].code).toBe("ece-outside");
+  });
+
+  it("check fails when the served model changed, naming why", () => {
+    const r = checkCalibration(file, {
+      fingerprint: "decision|http://127.0.0.1:8009/v1/decision|other",
+      servedBy: ["bayes-3"],
+      questions: {},
+    });
+    expect(r.ok).toBe(false);
+    expect(r.reasons.map((x) => x.code)).toEqual(["fingerprint-changed", "served-by-changed"]);
+    expect(r.reasons[1].message).toMatch(/served by \[bayes-3\], the file was fitted on \[bayes-2\]/);
+    expect(r.skipped).toEqual(["is_spam"]);
+  });
+
+  it("check fails when the calibrated ECE or the answered-alone error leaves its interval", () => {
+    // new weights: much more overconfident; the old temperature no longer fits
+    const drifted = run(4, 0.15, 20000);
+    const r = checkCalibration(file, { fingerprint: source.fingerprint, questions: { is_spam: drifted } });
+    expect(r.ok).toBe(false);
+    const codes = r.reasons.map((x) => x.code);
+    expect(codes).toContain("ece-outside");
+    expect(codes).toContain("answered-error-outside");
+    const q = r.questions.is_spam;
+    expect(q.ece).toBeGreaterThan(q.eceInterval![1]);
+    expect(q.ece).toBeCloseTo(
+      ece(topLabel({ ...drifted, probs: applyCalibration(file, "is_spam", drifted) })),
+      15,
+    );
+    expect(r.reasons[0].message).toMatch(/^is_spam: calibrated ECE 0\.\d{4} is above the file's interval/);
+    expect(() =>
+      checkCalibration(file as CalibrationFile, { fingerprint: "x", questions: { other: drifted } }),
+    ).toThrow(/no question "other"/);
+  });
+});
