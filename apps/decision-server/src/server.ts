@@ -30,6 +30,8 @@ export interface DecisionServerOptions {
   bodyLimit?: number;
   /** Serve the trained checkpoints (default true); false serves `lexical` only and starts at once. */
   checkpoints?: boolean;
+  /** Keep every POST /v1/decision in `requests` (default true; the CLI turns it off to bound memory). */
+  record?: boolean;
   /** Folder of the checkpoint cache (default `$DECISION_SERVER_CACHE_DIR` or `<repo>/.data/decision-server`). */
   cacheDir?: string;
 }
@@ -47,7 +49,7 @@ export interface ReceivedRequest {
 export interface DecisionServerHandle {
   /** "http://127.0.0.1:PORT": the base_url; the endpoint is url + "/v1/decision". */
   url: string;
-  /** Every POST /v1/decision received, in order. */
+  /** Every POST /v1/decision received, in order (empty when `record` is false). */
   requests: ReceivedRequest[];
   close(): Promise<void>;
 }
@@ -81,11 +83,16 @@ export async function startDecisionServer(opts: DecisionServerOptions = {}): Pro
   const registry: ModelRegistry = buildRegistry(checkpoints, opts.alias ?? DEFAULT_LATEST);
   const apiKey = opts.apiKey;
   const requests: ReceivedRequest[] = [];
+  const record = opts.record !== false;
+  let received = 0;
   const aborter = new AbortController();
 
-  const app = Fastify({ logger: false, bodyLimit, forceCloseConnections: true, return503OnClosing: false });
+  const app = Fastify({ logger: false, bodyLimit, return503OnClosing: false });
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser("*", { parseAs: "string", bodyLimit }, (_req, body, done) => done(null, body));
+  const asText = (_req: unknown, body: string | Buffer, done: (err: null, body: string | Buffer) => void) =>
+    done(null, body);
+  app.addContentTypeParser("application/json", { parseAs: "string", bodyLimit }, asText);
+  app.addContentTypeParser("*", { parseAs: "string", bodyLimit }, asText);
 
   app.setNotFoundHandler((_req, reply) => sendJson(reply, 404, { detail: "not found" }));
   app.setErrorHandler((error: { statusCode?: number; message: string }, _req, reply) => {
@@ -122,8 +129,9 @@ export async function startDecisionServer(opts: DecisionServerOptions = {}): Pro
   app.post("/v1/decision", async (req, reply) => {
     const started = performance.now();
     const body = typeof req.body === "string" ? req.body : "";
-    requests.push({ headers: req.headers, body, at: Date.now() });
-    const fault = pick(requests.length);
+    received++;
+    if (record) requests.push({ headers: req.headers, body, at: Date.now() });
+    const fault = pick(received);
     if (fault) {
       const handled = await transportFault(fault, req, reply, aborter.signal);
       if (handled) return reply;
@@ -166,7 +174,9 @@ export async function startDecisionServer(opts: DecisionServerOptions = {}): Pro
     requests,
     close: async () => {
       aborter.abort();
-      await app.close();
+      const closing = app.close();
+      app.server.closeAllConnections();
+      await closing;
     },
   };
 }

@@ -45,15 +45,21 @@ export function checkpointModel(
       checkpoints.push({ dataset: ds.name, question: t.label, temperature: t.temperature });
     }
   }
-  const keyCache = new Map<Question["instructions"], string>();
+  const keyCache = new Map<string, string>();
+  const noulKeyCache = new Map<string, string>();
 
   function keyOf(q: Question): string {
-    const cacheKey = `${q.type}\u0000${q.instructions}\u0000${q.options.map((o) => o.name).join("\u0001")}`;
-    let key = keyCache.get(cacheKey);
+    const cache = q.type === "noul" ? noulKeyCache : keyCache;
+    let cacheKey = q.instructions;
+    if (q.type !== "noul") {
+      cacheKey = `${q.type}\u0000${cacheKey}`;
+      for (const o of q.options) cacheKey += `\u0000${o.name}`;
+    }
+    let key = cache.get(cacheKey);
     if (key === undefined) {
-      if (keyCache.size > 5000) keyCache.clear();
+      if (cache.size > 5000) cache.clear();
       key = questionKey(q);
-      keyCache.set(cacheKey, key);
+      cache.set(cacheKey, key);
     }
     return key;
   }

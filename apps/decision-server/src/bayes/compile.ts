@@ -150,10 +150,15 @@ export function logScores(t: CompiledTarget, f: StateFeatures, evidence?: Eviden
 /** Softmax of log-scores divided by a temperature. */
 export function softmaxT(scores: Float64Array, temperature: number): number[] {
   let m = Number.NEGATIVE_INFINITY;
-  for (const s of scores) if (s > m) m = s;
-  const e = Array.from(scores, (s) => Math.exp((s - m) / temperature));
-  const z = e.reduce((a, b) => a + b, 0);
-  return e.map((v) => v / z);
+  for (let i = 0; i < scores.length; i++) if (scores[i] > m) m = scores[i];
+  const out = new Array<number>(scores.length);
+  let z = 0;
+  for (let i = 0; i < scores.length; i++) {
+    out[i] = Math.exp((scores[i] - m) / temperature);
+    z += out[i];
+  }
+  for (let i = 0; i < out.length; i++) out[i] /= z;
+  return out;
 }
 
 /** Class probabilities of a state. */

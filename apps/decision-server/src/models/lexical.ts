@@ -73,15 +73,25 @@ function buildPlan(q: Question): Plan {
   return { options: [], notStated: -1, questionStems, kind: ask.kind };
 }
 
-function planFor(q: Question): Plan {
-  const key = `${q.type}\u0000${q.instructions}\u0000${q.options.map((o) => `${o.name}\u0001${o.description}`).join("\u0002")}\u0000${q.yes}\u0000${q.no}`;
-  let plan = planCache.get(key);
+const noulPlanCache = new Map<string, Plan>();
+
+function cached(cache: Map<string, Plan>, key: string, q: Question): Plan {
+  let plan = cache.get(key);
   if (!plan) {
-    if (planCache.size > 5000) planCache.clear();
+    if (cache.size > 5000) cache.clear();
     plan = buildPlan(q);
-    planCache.set(key, plan);
+    cache.set(key, plan);
   }
   return plan;
+}
+
+function planFor(q: Question): Plan {
+  if (q.type === "noul" && q.yes === undefined && q.no === undefined) {
+    return cached(noulPlanCache, q.instructions, q);
+  }
+  let key = `${q.type}\u0000${q.instructions}\u0000${q.yes}\u0000${q.no}`;
+  for (const o of q.options) key += `\u0000${o.name}\u0001${o.description}`;
+  return cached(planCache, key, q);
 }
 
 /** Relevance of weighted terms to the state, and the terms that matched. */

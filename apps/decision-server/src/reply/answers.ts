@@ -11,9 +11,11 @@ export function round(p: number): number {
   return Math.round(p * SCALE) / SCALE;
 }
 
-/** A record without a prototype (option names such as "__proto__" stay ordinary keys). */
-function dict(): Record<string, number> {
-  return Object.create(null) as Record<string, number>;
+/** Sets a key of a plain object, "__proto__" included (as an ordinary own property). */
+export function setKey<T>(obj: Record<string, T>, key: string, value: T): void {
+  if (key === "__proto__")
+    Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  else obj[key] = value;
 }
 
 function argmax(probs: number[]): number {
@@ -29,10 +31,10 @@ export type Answer = Record<string, unknown>;
 export function buildAnswer(q: Question, probs: number[]): Answer {
   if (q.type === "noul") return { type: "noul", noul: round(probs[0]) };
   const best = argmax(probs);
-  const probabilities = dict();
+  const probabilities: Record<string, number> = {};
   if (q.type === "score") {
     probs.forEach((p, i) => {
-      probabilities[String(i)] = round(p);
+      probabilities[i] = round(p);
     });
     return {
       type: "score",
@@ -43,7 +45,7 @@ export function buildAnswer(q: Question, probs: number[]): Answer {
     };
   }
   q.options.forEach((o, i) => {
-    probabilities[o.name] = round(probs[i]);
+    setKey(probabilities, o.name, round(probs[i]));
   });
   return { type: "choice", choice: q.options[best].name, confidence: round(probs[best]), probabilities };
 }

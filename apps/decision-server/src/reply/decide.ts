@@ -3,27 +3,20 @@
 import { StateView } from "../models/state-view.js";
 import type { DecisionModel } from "../models/types.js";
 import type { DecisionRequest, Question } from "../request/types.js";
-import { estimateTokens, scanText } from "../text/tokenize.js";
-import { type Answer, buildAnswer, chosenText } from "./answers.js";
+import { countTokens, estimateTokens } from "../text/tokenize.js";
+import { type Answer, buildAnswer, chosenText, setKey } from "./answers.js";
 
 /** Longest reasoning text in characters. */
 const REASONING_CHARS = 600;
 
-const questionTokenCache = new Map<string, number>();
-
 function questionTokens(q: Question): number {
-  const text = [
-    q.instructions,
-    ...q.options.flatMap((o) => [o.name, o.description ?? ""]),
-    q.yes ?? "",
-    q.no ?? "",
-  ].join(" ");
-  let n = questionTokenCache.get(text);
-  if (n === undefined) {
-    if (questionTokenCache.size > 5000) questionTokenCache.clear();
-    n = estimateTokens(scanText(text));
-    questionTokenCache.set(text, n);
+  let n = countTokens(q.instructions);
+  for (const o of q.options) {
+    n += countTokens(o.name);
+    if (o.description) n += countTokens(o.description);
   }
+  if (q.yes) n += countTokens(q.yes);
+  if (q.no) n += countTokens(q.no);
   return n;
 }
 
@@ -38,15 +31,15 @@ export interface Decided {
 export function decide(model: DecisionModel, request: DecisionRequest): Decided {
   const view = new StateView(request.state);
   const explain = request.options.returnReasoning;
-  const answers: Record<string, Answer> = Object.create(null);
-  const reasoning: NonNullable<Decided["reasoning"]> = Object.create(null);
+  const answers: Record<string, Answer> = {};
+  const reasoning: NonNullable<Decided["reasoning"]> = {};
   let input = estimateTokens(view.scan);
   let output = 0;
   for (const q of request.questions) {
     const p = model.predict(view, q, explain);
-    answers[q.id] = buildAnswer(q, p.probs);
+    setKey(answers, q.id, buildAnswer(q, p.probs));
     input += questionTokens(q);
-    output += Math.max(1, estimateTokens(scanText(chosenText(q, p.probs))));
+    output += Math.max(1, countTokens(chosenText(q, p.probs)));
     if (explain) {
       reasoning[q.id] = {
         thought: false,

@@ -7,18 +7,16 @@ import type { DecisionRequest, OptionSpec, Question, ServerOptions } from "./typ
 /** Most options a choice question or levels a score question may have. */
 export const MAX_OPTIONS = 255;
 
-const QUESTION_TYPES = ["choice", "noul", "score"] as const;
-const QUESTION_FIELDS = new Set(["type", "instructions", "criteria"]);
 const SERVER_OPTIONS = ["think", "max_think", "nothink_threshold", "return_reasoning"];
 
 /** Parses the raw body text; malformed JSON is a 422 that quotes the parser. */
 export function parseBody(text: string): unknown {
-  if (text.trim() === "") {
-    throw invalid("request body is empty: send a JSON object with model, state and questions");
-  }
   try {
     return JSON.parse(text);
   } catch (error) {
+    if (text.trim() === "") {
+      throw invalid("request body is empty: send a JSON object with model, state and questions");
+    }
     throw invalid(`request body is not valid JSON: ${(error as Error).message}`);
   }
 }
@@ -70,14 +68,17 @@ function validateQuestion(id: string, q: unknown): Question {
       `question '${id}' must be an object with type, instructions and (for choice and score) criteria, got ${jsonType(q)}`,
     );
   }
-  const unknown = Object.keys(q).filter((k) => !QUESTION_FIELDS.has(k));
+  const unknown: string[] = [];
+  for (const k in q) {
+    if (k !== "type" && k !== "instructions" && k !== "criteria") unknown.push(k);
+  }
   if (unknown.length > 0) {
     throw invalid(
       `question '${id}' has unknown fields: ${pyList(unknown)}; a question has only type, instructions and criteria`,
     );
   }
   const type = q.type;
-  if (typeof type !== "string" || !(QUESTION_TYPES as readonly string[]).includes(type)) {
+  if (type !== "choice" && type !== "noul" && type !== "score") {
     const got = type === undefined ? "has no type" : `has unknown type ${JSON.stringify(type)}`;
     throw invalid(`question '${id}' ${got}; type must be one of 'choice', 'noul', 'score'`);
   }
@@ -88,14 +89,16 @@ function validateQuestion(id: string, q: unknown): Question {
       }`,
     );
   }
-  const base = { id, instructions: q.instructions };
-  if (type === "choice") return { ...base, type, options: choiceCriteria(id, q.criteria) };
-  if (type === "score") return { ...base, type, options: scoreLevels(id, q.criteria) };
-  return { ...base, type: "noul", options: [], ...noulCriteria(id, q) };
+  const instructions = q.instructions;
+  if (type === "choice") return { id, type, instructions, options: choiceCriteria(id, q.criteria) };
+  if (type === "score") return { id, type, instructions, options: scoreLevels(id, q.criteria) };
+  if (!("criteria" in q)) return { id, type, instructions, options: [] };
+  return { id, type, instructions, options: [], ...noulCriteria(id, q.criteria) };
 }
 
 function choiceCriteria(id: string, criteria: unknown): OptionSpec[] {
-  const size = isObject(criteria) ? Object.keys(criteria).length : -1;
+  const entries = isObject(criteria) ? Object.entries(criteria) : [];
+  const size = entries.length;
   if (!isObject(criteria) || size < 1 || size > MAX_OPTIONS) {
     const got = isObject(criteria) ? `${size} options` : jsonType(criteria === undefined ? null : criteria);
     throw invalid(
@@ -104,14 +107,17 @@ function choiceCriteria(id: string, criteria: unknown): OptionSpec[] {
       }`,
     );
   }
-  return Object.entries(criteria).map(([name, description]) => {
+  const options: OptionSpec[] = new Array(size);
+  for (let i = 0; i < size; i++) {
+    const [name, description] = entries[i];
     if (description !== null && typeof description !== "string") {
       throw invalid(
         `question '${id}': the description of option '${name}' must be a string or null, got ${jsonType(description)}`,
       );
     }
-    return { name, description };
-  });
+    options[i] = { name, description };
+  }
+  return options;
 }
 
 function scoreLevels(id: string, criteria: unknown): OptionSpec[] {
@@ -133,9 +139,7 @@ function scoreLevels(id: string, criteria: unknown): OptionSpec[] {
   });
 }
 
-function noulCriteria(id: string, q: Record<string, unknown>): { yes?: string | null; no?: string | null } {
-  if (!("criteria" in q)) return {};
-  const c = q.criteria;
+function noulCriteria(id: string, c: unknown): { yes?: string | null; no?: string | null } {
   const keys = isObject(c) ? Object.keys(c) : [];
   const ok =
     isObject(c) &&

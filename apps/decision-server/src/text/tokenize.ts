@@ -1,7 +1,6 @@
 /** Tokenisation shared by every model: lower-case words, punctuation counts, the usage estimate. */
 
-const TOKEN = /[\p{L}\p{N}]+|[^\p{L}\p{N}\s]/gu;
-const WORD_START = /[\p{L}\p{N}]/u;
+const TOKEN = /([\p{L}\p{N}]+)|[^\p{L}\p{N}\s]/gu;
 
 /** Words of a text in order, lower-cased; punctuation marks are counted, not kept. */
 export interface Scan {
@@ -13,9 +12,10 @@ export interface Scan {
 export function scanText(text: string): Scan {
   const words: string[] = [];
   let punctuation = 0;
-  for (const match of text.toLowerCase().matchAll(TOKEN)) {
-    const token = match[0];
-    if (WORD_START.test(token[0])) words.push(token);
+  const lower = text.toLowerCase();
+  TOKEN.lastIndex = 0;
+  for (let m = TOKEN.exec(lower); m !== null; m = TOKEN.exec(lower)) {
+    if (m[1] !== undefined) words.push(m[1]);
     else punctuation++;
   }
   return { words, punctuation };
@@ -24,6 +24,28 @@ export function scanText(text: string): Scan {
 /** The contract's estimate of model tokens: (words + punctuation) * 1.3. */
 export function estimateTokens(scan: Scan): number {
   return Math.ceil((scan.words.length + scan.punctuation) * 1.3);
+}
+
+/**
+ * The same token estimate as `estimateTokens(scanText(text))` without building the word list: one pass
+ * over the characters (any non-ASCII character counts as a letter).
+ */
+export function countTokens(text: string): number {
+  let words = 0;
+  let punctuation = 0;
+  let inWord = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const letter = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c > 127;
+    if (letter) {
+      if (!inWord) words++;
+      inWord = true;
+    } else {
+      inWord = false;
+      if (c !== 32 && c !== 9 && c !== 10 && c !== 13) punctuation++;
+    }
+  }
+  return Math.ceil((words + punctuation) * 1.3);
 }
 
 /** Counts of each word. */
