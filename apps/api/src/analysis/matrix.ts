@@ -29,8 +29,14 @@ export interface ItemData {
   /** Probability columns: the options, plus `not stated` last for a single-label item that allows it. */
   columns: string[];
   k: number;
-  /** Every row. */
+  /** Every row: example, decision, gold and confidence (NaN when none). */
   exampleIds: string[];
+  answers: (string | string[] | null)[];
+  golds: (string | string[] | null)[];
+  confidence: Float64Array;
+  /** Per row: index into servedNames of the model version that answered (-1 when not named). */
+  served: Int16Array;
+  servedNames: string[];
   status: Uint8Array;
   split: Uint8Array;
   /** Per row: USABLE, or why it is not measured (ESCALATED_ROW, INVALID: probabilities missing or out of range, UNLABELLED). */
@@ -63,6 +69,11 @@ export function itemData(spec: ItemSpec, rows: readonly PredictionRow[]): ItemDa
   const status = new Uint8Array(n);
   const split = new Uint8Array(n);
   const exampleIds = new Array<string>(n);
+  const answers = new Array<string | string[] | null>(n);
+  const golds = new Array<string | string[] | null>(n);
+  const confidence = new Float64Array(n);
+  const served = new Int16Array(n);
+  const servedNames: string[] = [];
   const rowOf = new Int32Array(n);
   const probs = new Float64Array(n * k);
   const gold = new Int32Array(multi ? 0 : n);
@@ -75,6 +86,14 @@ export function itemData(spec: ItemSpec, rows: readonly PredictionRow[]): ItemDa
   for (let i = 0; i < n; i++) {
     const r = rows[i];
     exampleIds[i] = r.exampleId;
+    answers[i] = r.answer ?? null;
+    golds[i] = r.gold ?? null;
+    confidence[i] = typeof r.confidence === "number" ? r.confidence : Number.NaN;
+    if (r.servedBy) {
+      let c = servedNames.indexOf(r.servedBy);
+      if (c < 0) c = servedNames.push(r.servedBy) - 1;
+      served[i] = c;
+    } else served[i] = -1;
     const s = STATUS_CODE[r.status] ?? ESCALATED;
     status[i] = s;
     const sp = SPLIT_NAMES.indexOf(r.split);
@@ -146,6 +165,11 @@ export function itemData(spec: ItemSpec, rows: readonly PredictionRow[]): ItemDa
     columns,
     k,
     exampleIds,
+    answers,
+    golds,
+    confidence,
+    served,
+    servedNames,
     status,
     split,
     use,
@@ -173,6 +197,10 @@ export function restrictRows(d: ItemData, keep: (row: number) => boolean): ItemD
   const n = d.status.length;
   const newRow = new Int32Array(n).fill(-1);
   const exampleIds: string[] = [];
+  const answers: (string | string[] | null)[] = [];
+  const golds: (string | string[] | null)[] = [];
+  const confidence: number[] = [];
+  const served: number[] = [];
   const status: number[] = [];
   const split: number[] = [];
   const use: number[] = [];
@@ -180,6 +208,10 @@ export function restrictRows(d: ItemData, keep: (row: number) => boolean): ItemD
     if (!keep(i)) continue;
     newRow[i] = exampleIds.length;
     exampleIds.push(d.exampleIds[i]);
+    answers.push(d.answers[i]);
+    golds.push(d.golds[i]);
+    confidence.push(d.confidence[i]);
+    served.push(d.served[i]);
     status.push(d.status[i]);
     split.push(d.split[i]);
     use.push(d.use[i]);
@@ -190,6 +222,10 @@ export function restrictRows(d: ItemData, keep: (row: number) => boolean): ItemD
     {
       ...d,
       exampleIds,
+      answers,
+      golds,
+      confidence: Float64Array.from(confidence),
+      served: Int16Array.from(served),
       status: Uint8Array.from(status),
       split: Uint8Array.from(split),
       use: Uint8Array.from(use),
@@ -237,4 +273,11 @@ export function selectUsable(
     rowOf[t] = rowIndex(u);
   }
   return { ...d, m, rowOf, probs, gold, labels, goldUnknown, predUnknown, notStatedP };
+}
+
+/** The distinct model versions that answered the rows (the replies' served_by), sorted. */
+export function servedModels(d: ItemData): string[] {
+  const seen = new Uint8Array(d.servedNames.length);
+  for (let i = 0; i < d.served.length; i++) if (d.served[i] >= 0) seen[d.served[i]] = 1;
+  return d.servedNames.filter((_, c) => seen[c] === 1).sort();
 }

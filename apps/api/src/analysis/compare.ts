@@ -1,0 +1,153 @@
+import { compareRuns, type HeadlineMetrics } from "@decision-workbench/calibration";
+import { type Bin, binsOf } from "./bins.js";
+import { type ItemData, selectUsable } from "./matrix.js";
+import { autoResamples, type CI } from "./metrics.js";
+import { libraryData, topView } from "./views.js";
+
+/** One run to compare: its id, requested model, the models that answered, and the item's typed rows. */
+export interface CompareRun {
+  id: string;
+  model: string;
+  servedBy: string[];
+  data: ItemData;
+}
+
+/** An example whose answer or status differs between the runs. */
+export interface FlippedRow {
+  exampleId: string;
+  gold: string | string[] | null;
+  answers: (string | string[] | null)[];
+  statuses: string[];
+}
+
+/** Two or more runs on the same item: paired metric deltas against the first run, overlaid bins, flipped items. */
+export interface Comparison {
+  item: string;
+  split: string;
+  runs: { id: string; model: string; servedBy: string[] }[];
+  /** True when the runs were answered by different model versions. */
+  servedModelDiffers: boolean;
+  /** Examples usable in every run: the paired metrics and bins are computed on these. */
+  n: number;
+  resamples: number;
+  metrics: { name: string; values: CI[]; deltas: { run: string; vs: string; delta: CI }[] }[];
+  bins: Bin[][];
+  flipped: { total: number; compared: number; offset: number; rows: FlippedRow[] };
+}
+
+/** The headline metrics compared, in display order. */
+export const COMPARED_METRICS = ["accuracy", "ece", "eceMass", "mce", "brier", "nll"] as const;
+
+const STATUS_NAMES = ["answered", "unknown", "escalated"];
+
+function sameAnswer(a: string | string[] | null, b: string | string[] | null): boolean {
+  if (Array.isArray(a) && Array.isArray(b)) {
+    if (a.length !== b.length) return false;
+    const sa = [...a].sort();
+    const sb = [...b].sort();
+    return sa.every((x, i) => x === sb[i]);
+  }
+  return a === b;
+}
+
+function setKey(xs: string[]): string {
+  return [...new Set(xs)].sort().join("\u0000");
+}
+
+/**
+ * Compares runs of the same dataset on one item. Metrics: each run's headline metrics with CIs and the paired
+ * bootstrap difference run - first run on the examples usable in all runs (the calibration library's compareRuns,
+ * same resamples for both). Flipped: examples present in every run whose status or answer differs.
+ */
+export function compareItem(
+  runs: CompareRun[],
+  opts: { split: string; bins?: number; resamples?: number; seed?: number; offset?: number; limit?: number },
+): Comparison {
+  if (runs.length < 2) throw new RangeError(`compare needs at least two runs, got ${runs.length}`);
+  const bins = opts.bins ?? 15;
+  const seed = opts.seed ?? 0;
+  const base = runs[0].data;
+  // examples usable in every run, in the first run's order
+  const usableAt = runs.map((r) => {
+    const m = new Map<string, number>();
+    for (let u = 0; u < r.data.m; u++) m.set(r.data.exampleIds[r.data.rowOf[u]], u);
+    return m;
+  });
+  const shared: string[] = [];
+  for (let u = 0; u < base.m; u++) {
+    const id = base.exampleIds[base.rowOf[u]];
+    if (usableAt.every((m) => m.has(id))) shared.push(id);
+  }
+  const aligned = runs.map((r, i) =>
+    selectUsable(
+      r.data,
+      shared.map((id) => usableAt[i].get(id)!),
+      (u) => r.data.rowOf[u],
+    ),
+  );
+  const resamples = opts.resamples ?? autoResamples(shared.length);
+  const metrics: Comparison["metrics"] = COMPARED_METRICS.map((name) => ({ name, values: [], deltas: [] }));
+  if (shared.length > 0) {
+    const baseData = libraryData(aligned[0]);
+    let baseValues: HeadlineMetrics | null = null;
+    for (let i = 1; i < runs.length; i++) {
+      const c = compareRuns(libraryData(aligned[i]), baseData, { bins, resamples, seed });
+      if (baseValues === null) {
+        baseValues = c.b;
+        COMPARED_METRICS.forEach((name, j) => {
+          metrics[j].values.push(c.b[name]);
+        });
+      }
+      COMPARED_METRICS.forEach((name, j) => {
+        metrics[j].values.push(c.a[name]);
+        metrics[j].deltas.push({ run: runs[i].id, vs: runs[0].id, delta: c.delta[name] });
+      });
+    }
+  }
+  const overlay = aligned.map((d) => binsOf(topView(d), { bins, binning: "width", interval: "wilson" }));
+  // flipped: every example present in all runs, whatever its status
+  const rowAt = runs.map((r) => {
+    const m = new Map<string, number>();
+    r.data.exampleIds.forEach((id, i) => {
+      m.set(id, i);
+    });
+    return m;
+  });
+  const offset = opts.offset ?? 0;
+  const limit = opts.limit ?? 200;
+  const rows: FlippedRow[] = [];
+  let total = 0;
+  let compared = 0;
+  for (let i = 0; i < base.exampleIds.length; i++) {
+    const id = base.exampleIds[i];
+    const at = rowAt.map((m) => m.get(id));
+    if (at.some((x) => x === undefined)) continue;
+    compared++;
+    const statuses = runs.map((r, j) => r.data.status[at[j]!]);
+    const answers = runs.map((r, j) => r.data.answers[at[j]!]);
+    const flipped =
+      statuses.some((s) => s !== statuses[0]) || answers.some((a) => !sameAnswer(a, answers[0]));
+    if (!flipped) continue;
+    if (total >= offset && rows.length < limit) {
+      rows.push({
+        exampleId: id,
+        gold: base.golds[i],
+        answers,
+        statuses: statuses.map((s) => STATUS_NAMES[s]),
+      });
+    }
+    total++;
+  }
+  const served = runs.map((r) => setKey(r.servedBy.length > 0 ? r.servedBy : [r.model]));
+  return {
+    item: base.spec.name,
+    split: opts.split,
+    runs: runs.map((r) => ({ id: r.id, model: r.model, servedBy: r.servedBy })),
+    servedModelDiffers: served.some((s) => s !== served[0]),
+    n: shared.length,
+    resamples,
+    metrics,
+    bins: overlay,
+    flipped: { total, compared, offset, rows },
+  };
+}

@@ -1,0 +1,152 @@
+import {
+  bootstrap,
+  type CalibrationReport,
+  calibrationReport,
+  classwiseEce,
+  debiasedCalibrationError,
+  type Labelled,
+  type MultiLabel,
+  multiLabelScores,
+  multiLabelTop,
+  offByOneAccuracy,
+  optionScores,
+  rps,
+  smoothEce,
+  subset,
+  topLabel,
+} from "@decision-workbench/calibration";
+import type { ItemData } from "./matrix.js";
+import { libraryData } from "./views.js";
+
+/** A number with its bootstrap interval: [point, low, high]. */
+export type CI = [number, number, number];
+/** A secondary number: its interval is null when it was not resampled (see `ci`). */
+export type MaybeCI = [number, number | null, number | null];
+
+/** An item's metrics: the headline ones always with CIs, the secondary ones with CIs when resampled. */
+export interface Metrics {
+  accuracy: CI;
+  ece: CI;
+  eceMass: CI;
+  mce: CI;
+  brier: CI;
+  nll: CI;
+  classwiseEce: MaybeCI;
+  smoothEce: MaybeCI;
+  debiasedL2: MaybeCI;
+  /** Score items: ranked probability score and off-by-one accuracy over the levels. */
+  rps?: MaybeCI;
+  offByOne?: MaybeCI;
+  /** Multi-label micro F1; macro F1 for every kind (single-label micro F1 is the accuracy). */
+  microF1?: MaybeCI;
+  macroF1?: MaybeCI;
+}
+
+/** Which secondary metrics get a bootstrap interval: auto (small items, smooth ECE excluded), all, or none. */
+export type CiMode = "auto" | "all" | "headline";
+
+/** Resample counts and seed of the metrics. */
+export interface MetricOptions {
+  bins: number;
+  /** Headline resamples; absent: 1000 up to 20,000 items, fewer above (at least 200) so reports stay fast. */
+  resamples?: number;
+  seed: number;
+  interval: "wilson" | "jeffreys";
+  ci: CiMode;
+}
+
+/** Largest items x columns for which the secondary metrics are resampled in "auto" mode. */
+export const AUTO_SECONDARY_SIZE = 20_000;
+const AUTO_SECONDARY_RESAMPLES = 200;
+
+/** Default headline resamples for n items: 1000 up to 20,000 items, then about 2e7 / n (never below 200). */
+export function autoResamples(n: number): number {
+  if (n <= 20_000) return 1000;
+  return Math.max(200, Math.round(2e7 / n / 100) * 100);
+}
+
+function topOf(d: Labelled | MultiLabel) {
+  return (d as MultiLabel).labels !== undefined ? multiLabelTop(d as MultiLabel) : topLabel(d as Labelled);
+}
+
+/** The levels-only view of a score item (rows whose gold is `not stated` dropped, levels renormalised). */
+export function ordinalData(d: ItemData): Labelled | null {
+  if (d.spec.kind !== "score" || d.multi) return null;
+  const levels = d.spec.options.length;
+  const rows: number[] = [];
+  for (let u = 0; u < d.m; u++) if (d.gold[u] < levels) rows.push(u);
+  if (rows.length === 0 || levels < 2) return null;
+  const probs = new Float64Array(rows.length * levels);
+  const gold = new Int32Array(rows.length);
+  for (let t = 0; t < rows.length; t++) {
+    const u = rows[t];
+    let s = 0;
+    for (let j = 0; j < levels; j++) s += d.probs[u * d.k + j];
+    for (let j = 0; j < levels; j++) probs[t * levels + j] = s > 0 ? d.probs[u * d.k + j] / s : 1 / levels;
+    gold[t] = d.gold[u];
+  }
+  return { probs, k: levels, gold };
+}
+
+type Stat = (x: Labelled | MultiLabel) => number;
+
+/** The headline metrics (the library's calibration report) and the secondary metrics of the usable rows (m > 0). */
+export function itemMetrics(
+  d: ItemData,
+  o: MetricOptions,
+): { metrics: Metrics; report: CalibrationReport; resamples: { headline: number; secondary: number } } {
+  const data = libraryData(d);
+  const resamples = o.resamples ?? autoResamples(d.m);
+  const report = calibrationReport(data, { bins: o.bins, resamples, seed: o.seed, interval: o.interval });
+  const secondary: Record<
+    string,
+    { data: Labelled | MultiLabel; stat: Stat; smooth?: boolean; point?: number }
+  > = {
+    classwiseEce: { data, stat: (x) => classwiseEce(x, { bins: o.bins }), point: report.classwiseEce },
+    smoothEce: { data, stat: (x) => smoothEce(topOf(x)).ece, smooth: true, point: report.smoothEce.ece },
+    debiasedL2: {
+      data,
+      stat: (x) => debiasedCalibrationError(topOf(x), { bins: o.bins }),
+      point: report.debiasedCalibrationError,
+    },
+  };
+  if (d.multi) {
+    secondary.microF1 = { data, stat: (x) => multiLabelScores(x as MultiLabel).microF1 };
+    secondary.macroF1 = { data, stat: (x) => multiLabelScores(x as MultiLabel).macroF1 };
+  } else {
+    secondary.macroF1 = { data, stat: (x) => optionScores(x as Labelled).macroF1 };
+  }
+  const ord = ordinalData(d);
+  if (ord) {
+    secondary.rps = { data: ord, stat: (x) => rps(x as Labelled) };
+    secondary.offByOne = { data: ord, stat: (x) => offByOneAccuracy(x as Labelled) };
+  }
+  const small = d.m * d.k <= AUTO_SECONDARY_SIZE;
+  const secondaryResamples =
+    o.ci === "all" ? resamples : o.ci === "auto" && small ? Math.min(resamples, AUTO_SECONDARY_RESAMPLES) : 0;
+  const metrics: Record<string, MaybeCI> = {
+    accuracy: report.accuracy,
+    ece: report.ece,
+    eceMass: report.eceMass,
+    mce: report.mce,
+    brier: report.brier,
+    nll: report.nll,
+  };
+  for (const [name, s] of Object.entries(secondary)) {
+    const n = s.data.probs.length / s.data.k;
+    const resample = secondaryResamples > 0 && (o.ci === "all" || !s.smooth);
+    if (resample) {
+      metrics[name] = bootstrap(n, (idx) => s.stat(subset(s.data, idx)), {
+        resamples: secondaryResamples,
+        seed: o.seed,
+      });
+    } else {
+      metrics[name] = [s.point ?? s.stat(s.data), null, null];
+    }
+  }
+  return {
+    metrics: metrics as unknown as Metrics,
+    report,
+    resamples: { headline: resamples, secondary: secondaryResamples },
+  };
+}

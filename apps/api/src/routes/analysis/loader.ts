@@ -1,0 +1,150 @@
+/** Loads a run's predictions once per item as typed arrays, and caches them (and reports) by the run's version. */
+
+import type { Split } from "@decision-workbench/datasets";
+import { type ItemSpec, inferSpec, taskSpecs } from "../../analysis/item-spec.js";
+import { type ItemData, itemData, restrictSplits } from "../../analysis/matrix.js";
+import { ApiError, notFound } from "../../errors.js";
+import type { PredictionRow, RunRow, Storage } from "../../storage/types.js";
+
+/** Optional storage members used when the storage offers them (the SQLite storage does). */
+interface Extras {
+  getStoredRun?: (
+    id: string,
+  ) => Promise<{ counters?: { answered: number; unknown: number; escalated: number } } | undefined>;
+}
+
+/** A small least-recently-used map. */
+export class Lru<V> {
+  private readonly map = new Map<string, V>();
+  constructor(private readonly max: number) {}
+  get(key: string): V | undefined {
+    const v = this.map.get(key);
+    if (v !== undefined) {
+      this.map.delete(key);
+      this.map.set(key, v);
+    }
+    return v;
+  }
+  set(key: string, v: V): void {
+    this.map.delete(key);
+    this.map.set(key, v);
+    while (this.map.size > this.max) this.map.delete(this.map.keys().next().value as string);
+  }
+  delete(key: string): void {
+    this.map.delete(key);
+  }
+}
+
+/** A run with its items' specs and the version its cached data are valid for. */
+export interface LoadedRun {
+  run: RunRow;
+  specs: ItemSpec[];
+  /** Changes whenever predictions are added (status and prediction count). */
+  version: string;
+}
+
+/** The split values a query may name: one split, or "all". */
+export type SplitChoice = Split | "all";
+
+/** The splits of a choice (null = all rows). */
+export function splitsOf(choice: SplitChoice): Split[] | null {
+  return choice === "all" ? null : [choice];
+}
+
+/** Data access for the analysis routes: runs, item specs and typed item data, cached per run version. */
+export class AnalysisData {
+  private readonly items = new Lru<Promise<ItemData>>(24);
+  /** Caches of computed payloads (reports, comparisons), keyed by run versions and options. */
+  readonly payloads = new Lru<Promise<unknown>>(64);
+
+  constructor(readonly storage: Storage) {}
+
+  /** The run, or a 404 that says how to find one. */
+  async run(id: string): Promise<LoadedRun> {
+    const run = await this.storage.getRun(id);
+    if (!run) throw notFound("run", id, "list the runs with GET /api/runs");
+    const version = await this.version(run);
+    const task = await this.storage.getTask(run.dataset);
+    let specs: ItemSpec[];
+    if (task) specs = taskSpecs(task);
+    else {
+      const rows = await this.storage.listPredictions(run.id);
+      specs = [...new Set(rows.map((r) => r.item))].map((name) =>
+        inferSpec(
+          name,
+          rows.filter((r) => r.item === name),
+        ),
+      );
+    }
+    return { run, specs, version };
+  }
+
+  private async version(run: RunRow): Promise<string> {
+    const extra = this.storage as Storage & Extras;
+    if (typeof extra.getStoredRun === "function") {
+      const stored = await extra.getStoredRun(run.id);
+      const c = stored?.counters;
+      if (c) return `${run.status}|${c.answered + c.unknown + c.escalated}`;
+    }
+    // Without a prediction count, only runs that no longer change are cached.
+    if (run.status === "running" || run.status === "queued")
+      return `${run.status}|${Date.now()}|${Math.random()}`;
+    return `${run.status}|${run.finishedAt ?? ""}`;
+  }
+
+  /** The spec of an item of the run (the first item when none is named), or a 400 listing the items. */
+  spec(loaded: LoadedRun, item: string | undefined): ItemSpec {
+    if (loaded.specs.length === 0) {
+      throw new ApiError(
+        409,
+        "no_predictions",
+        `run ${loaded.run.id} has no predictions yet; wait for it to answer`,
+      );
+    }
+    if (item === undefined) return loaded.specs[0];
+    const spec = loaded.specs.find((s) => s.name === item);
+    if (!spec) {
+      throw new ApiError(
+        400,
+        "invalid_request",
+        `run ${loaded.run.id} has no item ${JSON.stringify(item)}; its items are ${loaded.specs.map((s) => s.name).join(", ")}`,
+      );
+    }
+    return spec;
+  }
+
+  /** Every row of one item of the run (all splits), as typed arrays; loaded once per run version. */
+  itemData(loaded: LoadedRun, spec: ItemSpec): Promise<ItemData> {
+    const key = `${loaded.run.id}|${loaded.version}|${spec.name}`;
+    let p = this.items.get(key);
+    if (!p) {
+      p = this.storage
+        .listPredictions(loaded.run.id, { item: spec.name })
+        .then((rows: PredictionRow[]) => itemData(spec, rows));
+      p.catch(() => this.items.delete(key));
+      this.items.set(key, p);
+    }
+    return p;
+  }
+
+  /** One item's rows on the chosen split. */
+  async itemSplit(loaded: LoadedRun, spec: ItemSpec, split: SplitChoice): Promise<ItemData> {
+    return restrictSplits(await this.itemData(loaded, spec), splitsOf(split));
+  }
+
+  /** A cached computation keyed by `key` (which must include the run versions). */
+  cached<T>(key: string, compute: () => Promise<T> | T): Promise<T> {
+    let p = this.payloads.get(key) as Promise<T> | undefined;
+    if (!p) {
+      p = Promise.resolve().then(compute);
+      p.catch(() => this.payloads.delete(key));
+      this.payloads.set(key, p);
+    }
+    return p;
+  }
+}
+
+/** The split a report shows by default: test when the run has it, else all rows. */
+export function defaultSplit(run: RunRow): SplitChoice {
+  return run.splits.includes("test") ? "test" : "all";
+}

@@ -1,0 +1,176 @@
+/** Reports, the items endpoint and report.json. */
+
+import type { FastifyInstance } from "fastify";
+import { correctness, type ItemsFilter, selectRows } from "../../analysis/items.js";
+import { type ItemReport, itemReport, type ReportOptions } from "../../analysis/report.js";
+import type { PredictionRow } from "../../storage/types.js";
+import { type AnalysisData, defaultSplit, type SplitChoice, splitsOf } from "./loader.js";
+import { errors, itemsQuery, payload, reportAllQuery, reportQuery, runParams } from "./schemas.js";
+
+const tags = ["reports"];
+
+interface ReportQuery extends Omit<ReportOptions, "seed"> {
+  item?: string;
+  split?: SplitChoice;
+}
+
+/** One row of the items endpoint. */
+export interface ItemRow {
+  exampleId: string;
+  split: string;
+  state: unknown;
+  gold: string | string[] | null;
+  status: string;
+  answer: string | string[] | null;
+  confidence: number | null;
+  probabilities: Record<string, number> | null;
+  /** 1 right, 0 wrong, null not measured (escalated, no output or no gold). */
+  correct: boolean | null;
+  reason: string | null;
+  reasoning: unknown;
+  servedBy: string | null;
+}
+
+function reportKey(q: ReportQuery): string {
+  return [
+    q.bins ?? 15,
+    q.binning ?? "width",
+    q.view ?? "top",
+    q.resamples ?? "auto",
+    q.interval ?? "wilson",
+    q.ci ?? "auto",
+  ].join("|");
+}
+
+/** Registers GET /api/runs/:id/report, /api/runs/:id/report.json and /api/runs/:id/items. */
+export function reportRoutes(app: FastifyInstance, data: AnalysisData): void {
+  async function report(runId: string, q: ReportQuery): Promise<ItemReport> {
+    const loaded = await data.run(runId);
+    const spec = data.spec(loaded, q.item);
+    const split = q.split ?? defaultSplit(loaded.run);
+    return data.cached(`report|${runId}|${loaded.version}|${spec.name}|${split}|${reportKey(q)}`, async () =>
+      itemReport(await data.itemSplit(loaded, spec, split), split, {
+        bins: q.bins,
+        binning: q.binning,
+        view: q.view,
+        resamples: q.resamples,
+        interval: q.interval,
+        ci: q.ci,
+      }),
+    );
+  }
+
+  app.get<{ Params: { id: string }; Querystring: ReportQuery }>(
+    "/api/runs/:id/report",
+    {
+      schema: {
+        tags,
+        summary: "One item's report: metrics with CIs, bins, per-option scores, histogram, curves",
+        params: runParams,
+        querystring: reportQuery,
+        response: { 200: payload("ItemReport (API.md)"), ...errors },
+      },
+    },
+    async (req) => report(req.params.id, req.query),
+  );
+
+  app.get<{ Params: { id: string }; Querystring: ReportQuery }>(
+    "/api/runs/:id/report.json",
+    {
+      schema: {
+        tags: ["exports"],
+        summary: "Every item's report, as a download",
+        params: runParams,
+        querystring: reportAllQuery,
+        response: { 200: payload("{ run, split, items: ItemReport[] }"), ...errors },
+      },
+    },
+    async (req, reply) => {
+      const loaded = await data.run(req.params.id);
+      const split = req.query.split ?? defaultSplit(loaded.run);
+      const items: ItemReport[] = [];
+      for (const spec of loaded.specs)
+        items.push(await report(req.params.id, { ...req.query, item: spec.name, split }));
+      const r = loaded.run;
+      reply.header("content-disposition", `attachment; filename="${r.id}-report.json"`);
+      return {
+        run: {
+          id: r.id,
+          dataset: r.dataset,
+          datasetHash: r.datasetHash,
+          endpoint: r.endpoint,
+          model: r.model,
+          fingerprint: r.fingerprint,
+          status: r.status,
+          splits: r.splits,
+        },
+        split,
+        items,
+      };
+    },
+  );
+
+  app.get<{
+    Params: { id: string };
+    Querystring: {
+      item?: string;
+      split?: SplitChoice;
+      filter?: ItemsFilter;
+      label?: string;
+      offset?: number;
+      limit?: number;
+    };
+  }>(
+    "/api/runs/:id/items",
+    {
+      schema: {
+        tags,
+        summary:
+          "The run's decisions on one item, filtered and paged, with state, probabilities and reasoning",
+        params: runParams,
+        querystring: itemsQuery,
+        response: { 200: payload("{ total, offset, rows: ItemRow[] }"), ...errors },
+      },
+    },
+    async (req) => {
+      const q = req.query;
+      const loaded = await data.run(req.params.id);
+      const spec = data.spec(loaded, q.item);
+      const split = q.split ?? "all";
+      const d = await data.itemSplit(loaded, spec, split);
+      const filter = q.filter ?? "all";
+      const at = `${loaded.run.id}|${loaded.version}|${spec.name}|${split}`;
+      const correct = await data.cached(`correct|${at}`, () => correctness(d));
+      const selected = await data.cached(`items|${at}|${filter}|${q.label ?? ""}`, () =>
+        selectRows(d, { filter, label: q.label, correct }),
+      );
+      const offset = q.offset ?? 0;
+      const limit = q.limit ?? 50;
+      const page = selected.slice(offset, offset + limit);
+      const ids = page.map((i) => d.exampleIds[i]);
+      const filterWithIds = { item: spec.name, split: splitsOf(split) ?? undefined, exampleIds: ids };
+      const fetched = await data.storage.listPredictions(loaded.run.id, filterWithIds);
+      const byId = new Map<string, PredictionRow>();
+      for (const r of fetched) byId.set(r.exampleId, r);
+      const states = await data.storage.getStates(loaded.run.dataset, ids);
+      const rows: ItemRow[] = page.map((i) => {
+        const r = byId.get(d.exampleIds[i]);
+        return {
+          exampleId: d.exampleIds[i],
+          split: r?.split ?? "",
+          state: states.get(d.exampleIds[i]) ?? null,
+          gold: d.golds[i],
+          status: r?.status ?? "escalated",
+          answer: d.answers[i],
+          confidence: Number.isNaN(d.confidence[i]) ? null : d.confidence[i],
+          probabilities: r?.probabilities ?? null,
+          correct: correct[i] < 0 ? null : correct[i] === 1,
+          reason: r?.reason ?? null,
+          reasoning: r?.record?.reasoning ?? null,
+          servedBy: r?.servedBy ?? null,
+        };
+      });
+      return { total: selected.length, offset, rows };
+    },
+  );
+}
