@@ -1,5 +1,5 @@
-import type { DecisionRecord } from "@decision-workbench/scorer";
 import type { Split, State, Task } from "@decision-workbench/datasets";
+import type { DecisionRecord } from "@decision-workbench/scorer";
 
 export type { Split };
 
@@ -77,4 +77,163 @@ export interface Storage {
   saveCalibration(row: CalibrationRow): Promise<void>;
   getCalibration(id: string): Promise<CalibrationRow | undefined>;
   listCalibrations(filter?: { runId?: string }): Promise<CalibrationRow[]>;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Extensions owned by the API core (servers, uploads, run bookkeeping). Everything above is read by the
+// analysis code and keeps its shape.
+// ---------------------------------------------------------------------------------------------------------
+
+/** A stored decision server. The API key and the full base URL are kept encrypted (see secrets/). */
+export interface ServerRow {
+  id: string;
+  name: string;
+  /** The base URL without credentials, query or fragment (what is shown). */
+  baseUrl: string;
+  /** The full base URL as given (credentials and query included), encrypted. */
+  baseUrlSecret: string;
+  /** The endpoint the scorer shows: `{baseUrl}/v1/decision`, no credentials or query. */
+  endpoint: string;
+  models: string[];
+  /** The encrypted API key, or null when none is set. */
+  apiKeySecret: string | null;
+  extraBody: Record<string, unknown>;
+  timeout: number;
+  retries: number;
+  backoff: number;
+  deterministic: boolean;
+  embedded: boolean;
+  createdAt: string;
+}
+
+/** An uploaded dataset's header (its examples are stored beside it). */
+export interface UploadRow {
+  name: string;
+  task: Task;
+  hash: string;
+  examples: number;
+  splits: Record<Split, number>;
+  createdAt: string;
+}
+
+/** One stored example of an uploaded dataset. */
+export interface ExampleRow {
+  id: string;
+  state: State;
+  labels: Record<string, string | string[]>;
+  meta?: Record<string, unknown>;
+  split: Split;
+}
+
+/** A page of examples. */
+export interface ExamplePage {
+  total: number;
+  examples: ExampleRow[];
+}
+
+/** Running sums of a run, updated in the same transaction as each answered example. */
+export interface RunCounters {
+  /** Examples stored (each with all of its items). */
+  done: number;
+  /** Decisions (example x item) answered, Unknown ("not stated") and escalated. */
+  answered: number;
+  unknown: number;
+  escalated: number;
+  /** Examples whose request did not answer at all (every item escalated). */
+  errors: number;
+  inputTokens: number;
+  outputTokens: number;
+  reasoningTokens: number;
+  cost: number;
+  /** Milliseconds the engine has spent working on this run, summed over sessions. */
+  activeMs: number;
+}
+
+/** A run as stored, with its bookkeeping. */
+export interface StoredRun extends RunRow {
+  serverName: string;
+  /** Examples the run covers (after splits and limit). */
+  total: number;
+  /** The process that works on the run while it is `running` (null otherwise). */
+  ownerPid: number | null;
+  counters: RunCounters;
+  /** The headline cached when the run finished (null while running or after a resume). */
+  headline: { accuracy: number | null; ece: number | null } | null;
+}
+
+/** What the engine stores for one answered example: the request's facts and one row per item. */
+export interface ExampleResult {
+  runId: string;
+  exampleId: string;
+  /** The example's position in the run (dataset order after splits and limit): predictions are listed in it. */
+  ordinal: number;
+  split: Split;
+  /** The request's measured time (the scorer's record `ms`). */
+  ms: number;
+  servedBy: string | null;
+  inputTokens: number;
+  outputTokens: number;
+  reasoningTokens: number;
+  cost: number;
+  /** True when the request did not answer (every item escalated). */
+  failed: boolean;
+  predictions: PredictionRow[];
+}
+
+/** The full storage used by the API core: the analysis members plus servers, uploads and runs. */
+export interface WorkbenchStorage extends Storage {
+  // servers
+  listServers(): Promise<ServerRow[]>;
+  getServer(id: string): Promise<ServerRow | undefined>;
+  insertServer(row: ServerRow): Promise<void>;
+  updateServer(row: ServerRow): Promise<void>;
+  deleteServer(id: string): Promise<void>;
+  /** How many runs name this server. */
+  countRunsOfServer(id: string): Promise<number>;
+
+  // uploaded datasets (bundled ones come from the datasets package)
+  listUploads(): Promise<UploadRow[]>;
+  getUpload(name: string): Promise<UploadRow | undefined>;
+  /** Stores a dataset and all its examples in one transaction. */
+  insertUpload(row: UploadRow, examples: ExampleRow[]): Promise<void>;
+  deleteUpload(name: string): Promise<void>;
+  /** Examples of an upload in file order, optionally one split, with a case-insensitive text filter. */
+  pageExamples(
+    name: string,
+    opts: { split?: Split; offset: number; limit: number; q?: string },
+  ): Promise<ExamplePage>;
+  /** Every example of an upload, in file order. */
+  allExamples(name: string): Promise<ExampleRow[]>;
+  /** How many runs use this dataset. */
+  countRunsOfDataset(name: string): Promise<number>;
+
+  // runs
+  insertRun(run: StoredRun): Promise<void>;
+  getStoredRun(id: string): Promise<StoredRun | undefined>;
+  listStoredRuns(filter?: { dataset?: string; status?: RunStatus }): Promise<StoredRun[]>;
+  /** Sets status (and the given fields) of a run. */
+  updateRun(
+    id: string,
+    patch: Partial<
+      Pick<StoredRun, "status" | "error" | "startedAt" | "finishedAt" | "ownerPid" | "headline" | "total">
+    >,
+  ): Promise<void>;
+  /** Adds working time to a run's counters. */
+  addActiveMs(id: string, ms: number): Promise<void>;
+  /** Stores one answered example (its predictions, its request facts, the run's counters) in one transaction. */
+  recordExample(result: ExampleResult): Promise<void>;
+  /** Ids of the examples of a run already stored. */
+  doneExampleIds(runId: string): Promise<Set<string>>;
+  /** Request times of a run in milliseconds, ascending. */
+  latencies(runId: string): Promise<number[]>;
+  /** The distinct models that served a run (served_by when named, else the requested model). */
+  servedModels(runId: string): Promise<string[]>;
+  /** Deletes a run, its predictions and its calibrations. */
+  deleteRun(id: string): Promise<void>;
+
+  /** `PRAGMA integrity_check`: "ok" when the file is sound. */
+  integrityCheck(): Promise<string>;
+  /** The SQLite file's path. */
+  readonly path: string;
+  close(): Promise<void>;
 }

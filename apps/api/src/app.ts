@@ -1,0 +1,97 @@
+/** buildApp: the Fastify app of the workbench (routes, schemas, errors, token, OpenAPI, the web app). */
+
+import swagger from "@fastify/swagger";
+import swaggerUi from "@fastify/swagger-ui";
+import { Ajv, type Options as AjvOptions } from "ajv";
+import formatsModule from "ajv-formats";
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import type { RunEngine } from "./engine/engine.js";
+import { errorHandler, notFoundHandler } from "./errors.js";
+import { analysisRoutes } from "./routes/analysis/index.js";
+import { requireToken } from "./routes/auth.js";
+import { datasetRoutes } from "./routes/datasets.js";
+import { runRoutes } from "./routes/runs.js";
+import { serverRoutes } from "./routes/servers.js";
+import { closeEventStreams } from "./routes/sse.js";
+import { serveWebApp } from "./routes/static.js";
+import type { SecretBox } from "./secrets/box.js";
+import type { WorkbenchStorage } from "./storage/types.js";
+
+/** Largest JSON body of every route but dataset uploads. */
+export const BODY_LIMIT = 1024 * 1024;
+
+/** What buildApp needs. */
+export interface AppOptions {
+  storage: WorkbenchStorage;
+  engine: RunEngine;
+  secrets: SecretBox;
+  /** When set, every /api request needs `Authorization: Bearer <token>`. */
+  token?: string | null;
+  /** The built web app to serve at `/` (apps/web/dist), when it exists. */
+  webDir?: string;
+  /** Fastify's logger option (default: off). Logged requests never carry a query string or headers. */
+  logger?: FastifyServerOptions["logger"];
+}
+
+type AddFormats = (ajv: Ajv) => unknown;
+const addFormats: AddFormats =
+  (formatsModule as unknown as { default?: AddFormats }).default ?? (formatsModule as unknown as AddFormats);
+
+/** Two validators: bodies are strict (no type coercion), query strings and params coerce text to numbers. */
+function validators(): { body: Ajv; other: Ajv } {
+  const common: AjvOptions = {
+    useDefaults: true,
+    removeAdditional: false,
+    allErrors: false,
+    verbose: true,
+    strict: false,
+  };
+  const body = new Ajv({ ...common, coerceTypes: false });
+  const other = new Ajv({ ...common, coerceTypes: "array" });
+  addFormats(body);
+  addFormats(other);
+  return { body, other };
+}
+
+/** Builds the workbench app (not listening yet). */
+export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    bodyLimit: BODY_LIMIT,
+    forceCloseConnections: true,
+    return503OnClosing: false,
+  });
+  const ajv = validators();
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    (httpPart === "body" ? ajv.body : ajv.other).compile(schema),
+  );
+  app.setErrorHandler(errorHandler);
+  app.addHook("onClose", async () => closeEventStreams());
+
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: "Decision workbench API",
+        version: "0.1.0",
+        description:
+          "Servers, datasets, runs, reports, calibrations, compare and exports. See apps/api/API.md.",
+      },
+      components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: "/docs" });
+
+  if (opts.token) requireToken(app, opts.token);
+
+  const ctx = { storage: opts.storage, engine: opts.engine, secrets: opts.secrets };
+  await app.register(serverRoutes, { ctx });
+  await app.register(datasetRoutes, { ctx });
+  await app.register(runRoutes, { ctx });
+
+  // The analysis half (reports, items, calibrations, compare, exports) lives in routes/analysis/.
+  await app.register(analysisRoutes, { storage: opts.storage });
+
+  const fallback = opts.webDir ? await serveWebApp(app, opts.webDir) : undefined;
+  app.setNotFoundHandler((req, reply) => fallback?.(req, reply) ?? notFoundHandler(req, reply));
+  return app;
+}

@@ -1,0 +1,45 @@
+/** Flag parsing for the workbench command (node:util parseArgs, with messages that say what would be right). */
+
+import { parseArgs } from "node:util";
+
+/** A bad command line; the message says what would be right. */
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+/** Flag specs: name -> string or boolean, multiple when repeatable. */
+export type FlagSpec = Record<string, { type: "string" | "boolean"; multiple?: boolean; short?: string }>;
+
+/** Parses `argv` against `spec`; UsageError on an unknown flag or a missing value. */
+export function parseFlags<T extends object>(
+  command: string,
+  argv: string[],
+  spec: FlagSpec,
+  positionals = false,
+): { flags: T; positionals: string[] } {
+  try {
+    const parsed = parseArgs({ args: argv, options: spec, strict: true, allowPositionals: positionals });
+    return { flags: parsed.values as T, positionals: parsed.positionals };
+  } catch (err) {
+    const flags = Object.keys(spec)
+      .map((f) => `--${f}`)
+      .join(", ");
+    throw new UsageError(`workbench ${command}: ${(err as Error).message}. Its flags: ${flags}`);
+  }
+}
+
+/** A whole number flag within bounds. */
+export function intFlag(
+  value: string | undefined,
+  name: string,
+  min: number,
+  max: number,
+): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new UsageError(
+      `--${name} must be a whole number from ${min} to ${max}; got ${JSON.stringify(value)}`,
+    );
+  }
+  return Number(value);
+}

@@ -1,0 +1,185 @@
+/** `workbench run`: one run against a server URL, stored in the data folder, with a progress bar. */
+
+import { join } from "node:path";
+import { catalogNames } from "../catalog/names.js";
+import { DB_FILE, defaultDataDir } from "../config.js";
+import { CONCURRENCY, newId, RunEngine } from "../engine/engine.js";
+import type { RunSummary } from "../engine/types.js";
+import { ApiError } from "../errors.js";
+import { SecretBox } from "../secrets/box.js";
+import { loadSecretKey } from "../secrets/key.js";
+import { fullBaseUrl, secretContext } from "../servers/connect.js";
+import { checkServerInput, type ServerInput, serverRow } from "../servers/view.js";
+import { openStorage, type SqliteStorage } from "../storage/sqlite.js";
+import type { Split } from "../storage/types.js";
+import { intFlag, parseFlags, UsageError } from "./args.js";
+import { ProgressPrinter } from "./progress.js";
+
+interface RunFlags {
+  dataset?: string;
+  server?: string;
+  model?: string;
+  "api-key-env"?: string;
+  split?: string[];
+  concurrency?: string;
+  "max-len"?: string;
+  limit?: string;
+  "data-dir"?: string;
+  timeout?: string;
+  retries?: string;
+}
+
+/** Finds the stored server with this exact base URL (reusing its id), or adds one; keeps its key current. */
+async function serverFor(
+  storage: SqliteStorage,
+  box: SecretBox,
+  baseUrl: string,
+  model: string,
+  apiKey: string | undefined,
+  settings: Pick<ServerInput, "timeout" | "retries">,
+): Promise<string> {
+  for (const s of await storage.listServers()) {
+    let full: string;
+    try {
+      full = fullBaseUrl(s, box);
+    } catch {
+      continue;
+    }
+    if (full !== baseUrl.trim()) continue;
+    await storage.updateServer({
+      ...s,
+      models: s.models.includes(model) ? s.models : [...s.models, model],
+      apiKeySecret: apiKey === undefined ? null : box.encrypt(apiKey, secretContext(s.id, "apiKey")),
+      timeout: settings.timeout ?? s.timeout,
+      retries: settings.retries ?? s.retries,
+    });
+    return s.id;
+  }
+  const input: ServerInput = {
+    name: new URL(baseUrl).host,
+    baseUrl,
+    models: [model],
+    apiKey: apiKey ?? null,
+    ...settings,
+  };
+  let endpoint: string;
+  try {
+    endpoint = checkServerInput(input);
+  } catch (err) {
+    if (err instanceof ApiError) throw new UsageError(`--server: ${err.message}`);
+    throw err;
+  }
+  const row = serverRow(newId("srv"), input, endpoint, box);
+  await storage.insertServer(row);
+  return row.id;
+}
+
+function printSummary(s: RunSummary): void {
+  const p = s.progress;
+  const fmt = (x: number | null) => (x === null ? "n/a" : x.toFixed(4));
+  process.stdout.write(
+    [
+      `run ${s.id} ${s.status}: ${p.done}/${p.total} examples of ${s.dataset} (${s.splits.join(", ")}) on ${s.model}${
+        s.servedBy.length ? ` (served by ${s.servedBy.join(", ")})` : ""
+      }`,
+      `decisions: answered ${p.answered}, unknown ${p.unknown}, escalated ${p.escalated}; requests that failed: ${p.errors}`,
+      `accuracy ${fmt(s.headline.accuracy)}, ECE ${fmt(s.headline.ece)}; latency p50 ${p.latency.p50} ms, p90 ${p.latency.p90} ms, p99 ${p.latency.p99} ms; ${p.examplesPerSecond.toFixed(1)} examples/s`,
+      `tokens in ${p.usage.input_tokens}, out ${p.usage.output_tokens}, reasoning ${p.usage.reasoning_tokens}; cost ${p.cost}`,
+    ].join("\n") + "\n",
+  );
+}
+
+/** Runs `workbench run`; exit code 0 when done, 1 when the run failed (a ServiceError), 130 when interrupted. */
+export async function runCommand(argv: string[]): Promise<number> {
+  const { flags } = parseFlags<RunFlags>("run", argv, {
+    dataset: { type: "string" },
+    server: { type: "string" },
+    model: { type: "string" },
+    "api-key-env": { type: "string" },
+    split: { type: "string", multiple: true },
+    concurrency: { type: "string" },
+    "max-len": { type: "string" },
+    limit: { type: "string" },
+    "data-dir": { type: "string" },
+    timeout: { type: "string" },
+    retries: { type: "string" },
+  });
+  for (const required of ["dataset", "server", "model"] as const) {
+    if (!flags[required]) {
+      throw new UsageError(
+        `workbench run needs --${required}; for example: workbench run --dataset penguins --server http://127.0.0.1:8009 --model workbench-latest`,
+      );
+    }
+  }
+  let apiKey: string | undefined;
+  if (flags["api-key-env"]) {
+    apiKey = process.env[flags["api-key-env"]];
+    if (!apiKey)
+      throw new UsageError(
+        `--api-key-env ${flags["api-key-env"]}: that environment variable is not set or empty`,
+      );
+  }
+  const splits = (flags.split ?? ["calibration,test"])
+    .flatMap((s) => s.split(","))
+    .map((s) => s.trim()) as Split[];
+  const concurrency = intFlag(flags.concurrency, "concurrency", CONCURRENCY.min, CONCURRENCY.max);
+  const maxLen = intFlag(flags["max-len"], "max-len", 16, 1_000_000);
+  const limit = intFlag(flags.limit, "limit", 1, Number.MAX_SAFE_INTEGER);
+  const timeout = intFlag(flags.timeout, "timeout", 1, 3600);
+  const retries = intFlag(flags.retries, "retries", 0, 20);
+  const dataDir = flags["data-dir"] ?? defaultDataDir();
+  const box = new SecretBox(loadSecretKey(dataDir));
+  const storage = openStorage(join(dataDir, DB_FILE));
+  const engine = new RunEngine({ storage, secrets: box });
+  try {
+    const known = await catalogNames(storage);
+    if (!known.includes(flags.dataset as string)) {
+      throw new UsageError(
+        `--dataset ${JSON.stringify(flags.dataset)} is not a dataset; choose one of ${known.join(", ")}`,
+      );
+    }
+    const serverId = await serverFor(storage, box, flags.server as string, flags.model as string, apiKey, {
+      ...(timeout !== undefined ? { timeout } : {}),
+      ...(retries !== undefined ? { retries } : {}),
+    });
+    let created: RunSummary;
+    try {
+      created = await engine.create({
+        dataset: flags.dataset as string,
+        serverId,
+        model: flags.model as string,
+        splits,
+        ...(concurrency !== undefined ? { concurrency } : {}),
+        ...(maxLen !== undefined ? { maxLen } : {}),
+        ...(limit !== undefined ? { limit } : {}),
+      });
+    } catch (err) {
+      if (err instanceof ApiError) throw new UsageError(err.message);
+      throw err;
+    }
+    const printer = new ProgressPrinter(process.stderr);
+    process.stderr.write(`run ${created.id}: ${created.progress.total} examples\n`);
+    let interrupted = false;
+    const onSignal = () => {
+      interrupted = true;
+      process.stderr.write("\ninterrupted: cancelling the run (answers in flight are stored)\n");
+      void engine.cancel(created.id).catch(() => {});
+    };
+    process.once("SIGINT", onSignal);
+    const unfollow = engine.follow(created.id, { progress: (p) => printer.update(p) });
+    await engine.settle(created.id);
+    unfollow?.();
+    process.off("SIGINT", onSignal);
+    const summary = await engine.summary(created.id);
+    printer.end(summary.progress);
+    printSummary(summary);
+    if (summary.status === "failed") {
+      process.stderr.write(`run ${summary.id} failed: ${summary.error}\n`);
+      return 1;
+    }
+    return interrupted ? 130 : 0;
+  } finally {
+    await engine.close();
+    await storage.close();
+  }
+}

@@ -1,0 +1,60 @@
+/** `workbench serve`: the reference server, the API and the web app; prints `listening on URL` first. */
+
+import { ConfigError, type ServeFlags, serveConfig } from "../config.js";
+import { parseFlags, UsageError } from "./args.js";
+import { startWorkbench } from "./serve.js";
+
+/** Runs `workbench serve`; resolves when it has stopped (SIGINT / SIGTERM). */
+export async function serveCommand(argv: string[]): Promise<number> {
+  const { flags } = parseFlags<ServeFlags>("serve", argv, {
+    port: { type: "string" },
+    host: { type: "string" },
+    token: { type: "string" },
+    "data-dir": { type: "string" },
+    "reference-port": { type: "string" },
+    "no-reference": { type: "boolean" },
+    "log-level": { type: "string" },
+  });
+  let config: ReturnType<typeof serveConfig>;
+  try {
+    config = serveConfig(flags);
+  } catch (err) {
+    if (err instanceof ConfigError) throw new UsageError(err.message);
+    throw err;
+  }
+  const log = (m: string) => process.stderr.write(`${m}\n`);
+  const wb = await startWorkbench(config, {
+    log,
+    logger: {
+      level: config.logLevel,
+      stream: process.stderr,
+      serializers: {
+        req: (req: { method: string; url: string; ip?: string }) => ({
+          method: req.method,
+          url: req.url.split("?")[0],
+          remoteAddress: req.ip,
+        }),
+      },
+    },
+  });
+  process.stdout.write(`listening on ${wb.url}\n`);
+  log(`data folder ${config.dataDir}${config.webDir ? "" : " (no built web app: run pnpm build)"}`);
+  if (wb.resumed.length) log(`resumed ${wb.resumed.length} interrupted run(s)`);
+  return new Promise<number>((resolve) => {
+    let stopping = false;
+    const stop = (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      log(`${signal}: storing answers in flight, then stopping`);
+      wb.close().then(
+        () => resolve(0),
+        (err) => {
+          log(`shutdown failed: ${(err as Error).message}`);
+          resolve(1);
+        },
+      );
+    };
+    process.once("SIGINT", () => stop("SIGINT"));
+    process.once("SIGTERM", () => stop("SIGTERM"));
+  });
+}

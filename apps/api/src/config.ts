@@ -1,0 +1,129 @@
+/** Where the workbench keeps its data and how it listens: flags first, then environment variables, then defaults. */
+
+import { existsSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** Environment variables the workbench reads. */
+export const ENV = {
+  dataDir: "WORKBENCH_DATA_DIR",
+  port: "WORKBENCH_PORT",
+  host: "WORKBENCH_HOST",
+  token: "WORKBENCH_TOKEN",
+  referencePort: "WORKBENCH_REFERENCE_PORT",
+  logLevel: "WORKBENCH_LOG_LEVEL",
+} as const;
+
+/** The default API port. */
+export const DEFAULT_PORT = 8710;
+/** The only bind address that needs no token. */
+export const LOOPBACK = "127.0.0.1";
+/** The database file's name inside the data folder. */
+export const DB_FILE = "workbench.sqlite";
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+/** The repository root (the folder holding pnpm-workspace.yaml), or undefined outside a checkout. */
+export function repoRoot(): string | undefined {
+  let dir = here;
+  for (;;) {
+    if (existsSync(join(dir, "pnpm-workspace.yaml"))) return dir;
+    const up = dirname(dir);
+    if (up === dir) return undefined;
+    dir = up;
+  }
+}
+
+/** `$WORKBENCH_DATA_DIR`, else `<repo>/.data/workbench`, else `./.data/workbench`. */
+export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
+  const fromEnv = env[ENV.dataDir];
+  if (fromEnv) return resolve(fromEnv);
+  return join(repoRoot() ?? process.cwd(), ".data", "workbench");
+}
+
+/** The built web app (`apps/web/dist`) when it exists. */
+export function defaultWebDir(): string | undefined {
+  const dir = join(here, "..", "..", "web", "dist");
+  return existsSync(join(dir, "index.html")) ? dir : undefined;
+}
+
+/** Settings of `workbench serve`. */
+export interface ServeConfig {
+  dataDir: string;
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  /** Bearer token every /api request must carry; required unless host is 127.0.0.1. */
+  token: string | null;
+  /** The embedded reference server: off, or on at this port (0 = a free port, or the one used last time). */
+  reference: { enabled: boolean; port: number };
+  webDir: string | undefined;
+  logLevel: string;
+}
+
+/** Flags of `workbench serve` (strings as typed). */
+export interface ServeFlags {
+  "data-dir"?: string;
+  host?: string;
+  port?: string;
+  token?: string;
+  "reference-port"?: string;
+  "no-reference"?: boolean;
+  "log-level"?: string;
+}
+
+/** A bad setting; the message names the flag or variable and what would be right. */
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+function port(text: string | undefined, what: string, fallback: number): number {
+  if (text === undefined || text === "") return fallback;
+  if (!/^\d+$/.test(text) || Number(text) > 65535) {
+    throw new ConfigError(
+      `${what} must be a port number from 0 to 65535 (0 picks a free port); got ${JSON.stringify(text)}`,
+    );
+  }
+  return Number(text);
+}
+
+const LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
+
+/** Reads flags and environment into a ServeConfig; throws ConfigError on a bad value. */
+export function serveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = process.env): ServeConfig {
+  const host = flags.host ?? env[ENV.host] ?? LOOPBACK;
+  const tokenText = flags.token ?? env[ENV.token] ?? "";
+  const token = tokenText === "" ? null : tokenText;
+  if (token !== null && (token.length < 16 || /\s/.test(token))) {
+    throw new ConfigError(
+      "the token (--token or WORKBENCH_TOKEN) must be at least 16 characters without spaces",
+    );
+  }
+  if (host !== LOOPBACK && token === null) {
+    throw new ConfigError(
+      `binding to ${host} needs a bearer token: pass --token <secret> or set WORKBENCH_TOKEN (only ${LOOPBACK} may go without one)`,
+    );
+  }
+  const logLevel = flags["log-level"] ?? env[ENV.logLevel] ?? "info";
+  if (!LEVELS.includes(logLevel)) {
+    throw new ConfigError(
+      `the log level must be one of ${LEVELS.join(", ")}; got ${JSON.stringify(logLevel)}`,
+    );
+  }
+  return {
+    dataDir: flags["data-dir"] ? resolve(flags["data-dir"]) : defaultDataDir(env),
+    host,
+    port: port(flags.port ?? env[ENV.port], "--port / WORKBENCH_PORT", DEFAULT_PORT),
+    token,
+    reference: {
+      enabled: !flags["no-reference"],
+      port: port(
+        flags["reference-port"] ?? env[ENV.referencePort],
+        "--reference-port / WORKBENCH_REFERENCE_PORT",
+        0,
+      ),
+    },
+    webDir: defaultWebDir(),
+    logLevel,
+  };
+}

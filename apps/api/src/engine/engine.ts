@@ -1,0 +1,476 @@
+/** The run engine: starts, cancels, resumes and deletes runs, and tells listeners how they go. */
+
+import { randomBytes } from "node:crypto";
+import { SPLITS } from "@decision-workbench/datasets";
+import { ValueError } from "@decision-workbench/scorer";
+import { ApiError, conflict, notFound } from "../errors.js";
+import type { SecretBox } from "../secrets/box.js";
+import { deciderFor } from "../servers/connect.js";
+import type { Split, StoredRun, WorkbenchStorage } from "../storage/types.js";
+import { headlineMetrics } from "./headline.js";
+import { type JobOutcome, RunJob } from "./job.js";
+import { percentiles } from "./percentiles.js";
+import { replayRun } from "./replay.js";
+import { selectExamples } from "./selection.js";
+import type { Headline, Progress, ReplayResult, RunInput, RunSummary } from "./types.js";
+
+/** A short random id with a prefix: `run_…`, `srv_…`, `cal_…`. */
+export function newId(prefix: string): string {
+  return `${prefix}_${randomBytes(9).toString("base64url")}`;
+}
+
+/** Default and bounds of a run's concurrency. */
+export const CONCURRENCY = { default: 16, min: 1, max: 256 } as const;
+
+/** Listener of a run's events. */
+export interface RunListener {
+  progress?(progress: Progress): void;
+  done?(summary: RunSummary): void;
+}
+
+/** Options of the engine. */
+export interface EngineOptions {
+  storage: WorkbenchStorage;
+  secrets: SecretBox;
+  /** The process that owns the runs this engine works on (default: this one). */
+  pid?: number;
+  /** Where the engine reports runs that start, resume, fail or finish. */
+  log?: (message: string) => void;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Runs of one storage, worked on by this process. */
+export class RunEngine {
+  private readonly storage: WorkbenchStorage;
+  private readonly secrets: SecretBox;
+  private readonly pid: number;
+  private readonly log: (message: string) => void;
+  private readonly jobs = new Map<string, RunJob>();
+  private readonly headlines = new Map<string, { done: number; at: number; value: Headline }>();
+  private closing = false;
+
+  constructor(opts: EngineOptions) {
+    this.storage = opts.storage;
+    this.secrets = opts.secrets;
+    this.pid = opts.pid ?? process.pid;
+    this.log = opts.log ?? (() => {});
+  }
+
+  /** Checks the input, stores a new run and starts it. Throws ApiError on bad input. */
+  async create(input: RunInput): Promise<RunSummary> {
+    const server = await this.storage.getServer(input.serverId);
+    if (!server) throw notFound("server", input.serverId, "list the servers with GET /api/servers");
+    if (!server.models.includes(input.model)) {
+      throw new ApiError(
+        400,
+        "invalid_request",
+        `model ${JSON.stringify(input.model)} is not one of server "${server.name}"'s models (${server.models
+          .map((m) => JSON.stringify(m))
+          .join(", ")}); add it to the server first (PATCH /api/servers/${server.id})`,
+      );
+    }
+    const splits: Split[] = dedupe<Split>(input.splits ?? ["calibration", "test"]);
+    for (const s of splits) {
+      if (!(SPLITS as readonly string[]).includes(s)) {
+        throw new ApiError(
+          400,
+          "invalid_request",
+          `split ${JSON.stringify(s)} is not one of ${SPLITS.join(", ")}`,
+        );
+      }
+    }
+    const concurrency = input.concurrency ?? CONCURRENCY.default;
+    const limit = input.limit ?? null;
+    const maxLen = input.maxLen ?? null;
+    const options = input.options ?? {};
+    const selection = await selectExamples(this.storage, input.dataset, splits, limit);
+    if (!selection) {
+      throw notFound("dataset", input.dataset, "list the datasets with GET /api/datasets");
+    }
+    if (selection.examples.length === 0) {
+      throw new ApiError(
+        400,
+        "invalid_request",
+        `dataset ${JSON.stringify(input.dataset)} has no examples in the split(s) ${splits.join(", ")}; choose other splits`,
+      );
+    }
+    let decider: ReturnType<typeof deciderFor>;
+    try {
+      decider = deciderFor(server, this.secrets, input.model, { options, maxLen });
+    } catch (err) {
+      if (err instanceof ValueError) throw new ApiError(400, "invalid_request", err.message);
+      throw err;
+    }
+    const run: StoredRun = {
+      id: newId("run"),
+      dataset: input.dataset,
+      datasetHash: selection.hash,
+      serverId: server.id,
+      serverName: server.name,
+      endpoint: decider.endpoint,
+      model: input.model,
+      fingerprint: decider.fingerprint,
+      splits,
+      concurrency,
+      maxLen,
+      options,
+      limit,
+      status: "queued",
+      error: null,
+      createdAt: new Date().toISOString(),
+      startedAt: null,
+      finishedAt: null,
+      ownerPid: null,
+      total: selection.examples.length,
+      counters: {
+        done: 0,
+        answered: 0,
+        unknown: 0,
+        escalated: 0,
+        errors: 0,
+        inputTokens: 0,
+        outputTokens: 0,
+        reasoningTokens: 0,
+        cost: 0,
+        activeMs: 0,
+      },
+      headline: null,
+    };
+    await this.storage.insertRun(run);
+    await this.launch(run.id);
+    return this.summary(run.id);
+  }
+
+  /** Starts (or restarts) work on a stored run; the status becomes `running`. */
+  private async launch(runId: string): Promise<void> {
+    if (this.closing)
+      throw new ApiError(503, "shutting_down", "the workbench is shutting down; try again after it restarts");
+    const run = await this.mustGet(runId);
+    const fail = async (error: string) => {
+      await this.storage.updateRun(runId, {
+        status: "failed",
+        error,
+        finishedAt: new Date().toISOString(),
+        ownerPid: null,
+      });
+      this.log(`run ${runId} failed: ${error}`);
+    };
+    const server = await this.storage.getServer(run.serverId);
+    if (!server)
+      return fail(`the run's server (${run.serverName}) was deleted; start a new run on another server`);
+    const selection = await selectExamples(this.storage, run.dataset, run.splits, run.limit);
+    if (!selection) return fail(`the run's dataset ${JSON.stringify(run.dataset)} was deleted`);
+    if (selection.hash !== run.datasetHash) {
+      return fail(
+        `the dataset ${JSON.stringify(run.dataset)} changed since the run started (hash ${run.datasetHash.slice(0, 12)}, now ${selection.hash.slice(0, 12)}); start a new run`,
+      );
+    }
+    let decider: ReturnType<typeof deciderFor>;
+    try {
+      decider = deciderFor(server, this.secrets, run.model, { options: run.options, maxLen: run.maxLen });
+    } catch (err) {
+      return fail((err as Error).message);
+    }
+    const done = await this.storage.doneExampleIds(runId);
+    const pending = selection.examples.filter((s) => !done.has(s.example.id));
+    await this.storage.updateRun(runId, {
+      status: "running",
+      error: null,
+      startedAt: run.startedAt ?? new Date().toISOString(),
+      finishedAt: null,
+      ownerPid: this.pid,
+      headline: null,
+    });
+    const fresh = await this.mustGet(runId);
+    this.headlines.delete(runId);
+    const job = new RunJob({
+      storage: this.storage,
+      run: fresh,
+      decider,
+      items: selection.items,
+      pending,
+      latencies: await this.storage.latencies(runId),
+      onSettled: (outcome) => this.settled(runId, outcome),
+    });
+    this.jobs.set(runId, job);
+    this.log(
+      `run ${runId} ${done.size ? `resumed (${done.size} of ${run.total} already stored)` : "started"}`,
+    );
+  }
+
+  private settled(runId: string, outcome: JobOutcome): void {
+    this.log(`run ${runId} ${outcome === "closed" ? "paused for shutdown" : outcome}`);
+    this.headlines.delete(runId);
+    void this.finishEvents(runId, outcome);
+  }
+
+  private async finishEvents(runId: string, outcome: JobOutcome): Promise<void> {
+    const job = this.jobs.get(runId);
+    try {
+      if (outcome === "done") {
+        const headline = await this.computeHeadline(runId);
+        await this.storage.updateRun(runId, { headline });
+      }
+      const summary = outcome === "closed" ? undefined : await this.summary(runId);
+      if (summary) job?.emit("summary", summary);
+    } catch {
+      // storage closed during shutdown
+    } finally {
+      if (this.jobs.get(runId) === job) this.jobs.delete(runId);
+    }
+  }
+
+  /** Stops a running run; answers in flight are still stored. */
+  async cancel(runId: string): Promise<RunSummary> {
+    const run = await this.mustGet(runId);
+    const job = this.jobs.get(runId);
+    if (job && !job.stopped) {
+      await job.cancel();
+      return this.summary(runId);
+    }
+    if (run.status === "running" || run.status === "queued") {
+      if (run.ownerPid !== null && run.ownerPid !== this.pid && alive(run.ownerPid)) {
+        throw conflict(
+          `run ${runId} is worked on by another workbench process (pid ${run.ownerPid}); cancel it there`,
+          "run_owned_elsewhere",
+        );
+      }
+      await this.storage.updateRun(runId, {
+        status: "cancelled",
+        finishedAt: new Date().toISOString(),
+        ownerPid: null,
+      });
+      return this.summary(runId);
+    }
+    throw conflict(
+      `run ${runId} is already ${run.status}; only a queued or running run can be cancelled`,
+      "run_not_running",
+    );
+  }
+
+  /** Continues a cancelled, failed or interrupted run with the examples it has not stored yet. */
+  async resume(runId: string): Promise<RunSummary> {
+    const run = await this.mustGet(runId);
+    const job = this.jobs.get(runId);
+    if (job && !job.stopped) throw conflict(`run ${runId} is already running`, "run_running");
+    if (run.status === "done") {
+      throw conflict(
+        `run ${runId} is done: every example is stored; start a new run to ask again`,
+        "run_done",
+      );
+    }
+    if (
+      (run.status === "running" || run.status === "queued") &&
+      run.ownerPid !== null &&
+      run.ownerPid !== this.pid &&
+      alive(run.ownerPid)
+    ) {
+      throw conflict(
+        `run ${runId} is worked on by another workbench process (pid ${run.ownerPid})`,
+        "run_owned_elsewhere",
+      );
+    }
+    if (job) await job.finished;
+    await this.launch(runId);
+    return this.summary(runId);
+  }
+
+  /** Resumes every run left `running` or `queued` by a process that is gone; returns their ids. */
+  async resumeInterrupted(): Promise<string[]> {
+    const ids: string[] = [];
+    for (const status of ["running", "queued"] as const) {
+      for (const run of await this.storage.listStoredRuns({ status })) {
+        if (this.jobs.has(run.id)) continue;
+        if (run.ownerPid !== null && run.ownerPid !== this.pid && alive(run.ownerPid)) continue;
+        await this.launch(run.id);
+        ids.push(run.id);
+      }
+    }
+    return ids;
+  }
+
+  /** Deletes a run (cancelling it first), its predictions and its calibrations. */
+  async delete(runId: string): Promise<void> {
+    const run = await this.mustGet(runId);
+    const job = this.jobs.get(runId);
+    if (job) {
+      await job.cancel();
+      await job.finished;
+    } else if (
+      (run.status === "running" || run.status === "queued") &&
+      run.ownerPid !== null &&
+      run.ownerPid !== this.pid &&
+      alive(run.ownerPid)
+    ) {
+      throw conflict(
+        `run ${runId} is worked on by another workbench process (pid ${run.ownerPid}); cancel it there first`,
+        "run_owned_elsewhere",
+      );
+    }
+    await this.storage.deleteRun(runId);
+    this.headlines.delete(runId);
+  }
+
+  /** True while this process works on the run. */
+  isActive(runId: string): boolean {
+    const job = this.jobs.get(runId);
+    return job !== undefined && !job.stopped;
+  }
+
+  /** Runs this process is working on. */
+  activeRuns(): string[] {
+    return [...this.jobs.keys()].filter((id) => this.isActive(id));
+  }
+
+  /** Waits until a run's current job (if any) has settled and its final summary is out. */
+  async settle(runId: string): Promise<void> {
+    const job = this.jobs.get(runId);
+    if (!job) return;
+    await job.finished;
+    while (this.jobs.get(runId) === job) await new Promise((r) => setTimeout(r, 5));
+  }
+
+  /**
+   * Follows a run: `progress` after each stored example (unthrottled: callers throttle), `done` with the
+   * final summary. Returns the unsubscribe function, or null when the run is not being worked on here.
+   */
+  follow(runId: string, listener: RunListener): (() => void) | null {
+    const job = this.jobs.get(runId);
+    if (!job) return null;
+    const onProgress = () => listener.progress?.(job.progress());
+    const onSummary = (summary: RunSummary) => listener.done?.(summary);
+    job.on("progress", onProgress);
+    job.on("summary", onSummary);
+    return () => {
+      job.off("progress", onProgress);
+      job.off("summary", onSummary);
+    };
+  }
+
+  /** Re-checks a finished run (see replay.ts). */
+  async replay(runId: string): Promise<ReplayResult> {
+    const run = await this.mustGet(runId);
+    if (this.isActive(runId))
+      throw conflict(`run ${runId} is still running; replay it once it has stopped`, "run_running");
+    const server = await this.storage.getServer(run.serverId);
+    if (!server)
+      throw conflict(
+        `the run's server (${run.serverName}) was deleted, so it cannot be replayed`,
+        "server_deleted",
+      );
+    return replayRun(this.storage, this.secrets, run, server);
+  }
+
+  /** The summary of a run. */
+  async summary(runId: string): Promise<RunSummary> {
+    return this.summarize(await this.mustGet(runId));
+  }
+
+  /** Summaries of runs, newest first. */
+  async list(filter: { dataset?: string; status?: StoredRun["status"] } = {}): Promise<RunSummary[]> {
+    const runs = await this.storage.listStoredRuns(filter);
+    return Promise.all(runs.map((r) => this.summarize(r)));
+  }
+
+  /** Progress of a run: live when this process works on it, else from storage. */
+  async progress(run: StoredRun): Promise<Progress> {
+    const job = this.jobs.get(run.id);
+    if (job && !job.stopped) return job.progress();
+    const c = run.counters;
+    const latencies = await this.storage.latencies(run.id);
+    return {
+      total: run.total,
+      done: c.done,
+      answered: c.answered,
+      unknown: c.unknown,
+      escalated: c.escalated,
+      errors: c.errors,
+      usage: {
+        input_tokens: c.inputTokens,
+        output_tokens: c.outputTokens,
+        reasoning_tokens: c.reasoningTokens,
+      },
+      cost: c.cost,
+      latency: percentiles(latencies),
+      examplesPerSecond: c.activeMs > 0 ? c.done / (c.activeMs / 1000) : 0,
+    };
+  }
+
+  private async summarize(run: StoredRun): Promise<RunSummary> {
+    const [progress, servedBy, headline] = await Promise.all([
+      this.progress(run),
+      this.storage.servedModels(run.id),
+      this.headline(run),
+    ]);
+    return {
+      id: run.id,
+      dataset: run.dataset,
+      datasetHash: run.datasetHash,
+      serverId: run.serverId,
+      serverName: run.serverName,
+      endpoint: run.endpoint,
+      model: run.model,
+      servedBy,
+      fingerprint: run.fingerprint,
+      splits: run.splits,
+      concurrency: run.concurrency,
+      maxLen: run.maxLen,
+      options: run.options,
+      limit: run.limit,
+      status: run.status,
+      error: run.error,
+      createdAt: run.createdAt,
+      startedAt: run.startedAt,
+      finishedAt: run.finishedAt,
+      progress,
+      headline,
+    };
+  }
+
+  private async headline(run: StoredRun): Promise<Headline> {
+    if (run.headline && run.status === "done") return run.headline;
+    const done = this.jobs.get(run.id)?.progress().done ?? run.counters.done;
+    const cached = this.headlines.get(run.id);
+    const now = Date.now();
+    if (cached && (cached.done === done || (this.isActive(run.id) && now - cached.at < 5000))) {
+      return cached.value;
+    }
+    const value = await this.computeHeadline(run.id);
+    this.headlines.set(run.id, { done, at: now, value });
+    return value;
+  }
+
+  private async computeHeadline(runId: string): Promise<Headline> {
+    const run = await this.mustGet(runId);
+    const split: Split[] = run.splits.includes("test") ? ["test"] : run.splits;
+    const rows = await this.storage.listPredictions(runId, { split });
+    return headlineMetrics(rows);
+  }
+
+  private async mustGet(runId: string): Promise<StoredRun> {
+    const run = await this.storage.getStoredRun(runId);
+    if (!run) throw notFound("run", runId, "list the runs with GET /api/runs");
+    return run;
+  }
+
+  /** Stops taking examples, waits for answers in flight to be stored, and leaves the runs to resume later. */
+  async close(): Promise<void> {
+    this.closing = true;
+    const jobs = [...this.jobs.values()];
+    await Promise.all(jobs.map((j) => j.close()));
+    await Promise.all(jobs.map((j) => j.finished));
+    for (const id of [...this.jobs.keys()]) await this.settle(id);
+  }
+}
+
+function dedupe<T>(xs: T[]): T[] {
+  return [...new Set(xs)];
+}

@@ -1,0 +1,182 @@
+/**
+ * One run at work: a bounded pool of workers, one request per example (the scorer's batch call for all
+ * items), one transaction per answered example, progress events, cancel, and a ServiceError stops it.
+ */
+
+import { EventEmitter } from "node:events";
+import { performance } from "node:perf_hooks";
+import type { Item } from "@decision-workbench/datasets";
+import { type DecisionDecider, ServiceError } from "@decision-workbench/scorer";
+import type { RunCounters, StoredRun, WorkbenchStorage } from "../storage/types.js";
+import { LatencyLog } from "./percentiles.js";
+import { exampleResult } from "./record.js";
+import type { Selected } from "./selection.js";
+import type { Progress } from "./types.js";
+
+/** How a job ended. */
+export type JobOutcome = "done" | "cancelled" | "failed" | "closed";
+
+/** What a job needs. */
+export interface JobDeps {
+  storage: WorkbenchStorage;
+  run: StoredRun;
+  decider: DecisionDecider;
+  items: Item[];
+  /** Examples still to ask, in run order. */
+  pending: Selected[];
+  /** Request times already stored (ascending or not). */
+  latencies: number[];
+  /** Called once when the job has settled (status written). */
+  onSettled?: (outcome: JobOutcome) => void;
+}
+
+/**
+ * Emits `progress` after each stored example and `done` (with the outcome) once settled. The promise of
+ * `finished` resolves after every request in flight has been answered and stored.
+ */
+export class RunJob extends EventEmitter {
+  readonly runId: string;
+  readonly finished: Promise<JobOutcome>;
+  private readonly deps: JobDeps;
+  private readonly counters: RunCounters;
+  private readonly latency: LatencyLog;
+  private readonly total: number;
+  private stopping = false;
+  private outcome: JobOutcome | null = null;
+  private doneThisSession = 0;
+  private readonly startedAt = performance.now();
+  private next = 0;
+
+  constructor(deps: JobDeps) {
+    super();
+    this.setMaxListeners(0);
+    this.deps = deps;
+    this.runId = deps.run.id;
+    this.counters = { ...deps.run.counters };
+    this.latency = new LatencyLog(deps.latencies);
+    this.total = deps.run.total;
+    this.finished = this.work();
+  }
+
+  /** Live progress. */
+  progress(): Progress {
+    const c = this.counters;
+    const seconds = (performance.now() - this.startedAt) / 1000;
+    return {
+      total: this.total,
+      done: c.done,
+      answered: c.answered,
+      unknown: c.unknown,
+      escalated: c.escalated,
+      errors: c.errors,
+      usage: {
+        input_tokens: c.inputTokens,
+        output_tokens: c.outputTokens,
+        reasoning_tokens: c.reasoningTokens,
+      },
+      cost: c.cost,
+      latency: this.latency.percentiles(),
+      examplesPerSecond: seconds > 0 ? this.doneThisSession / seconds : 0,
+    };
+  }
+
+  /** True once the job stops taking examples (cancelled, failed, closing or all asked). */
+  get stopped(): boolean {
+    return this.outcome !== null;
+  }
+
+  /** Stops taking examples; answers in flight are still stored. The status becomes `cancelled` at once. */
+  async cancel(): Promise<void> {
+    await this.stop("cancelled", null);
+  }
+
+  /** Stops taking examples and leaves the run `running` for the next start to resume (shutdown). */
+  async close(): Promise<void> {
+    if (this.outcome !== null) return;
+    this.outcome = "closed";
+    this.stopping = true;
+  }
+
+  private async stop(outcome: "cancelled" | "failed", error: string | null): Promise<void> {
+    if (this.outcome !== null) return;
+    this.outcome = outcome;
+    this.stopping = true;
+    await this.deps.storage.updateRun(this.runId, {
+      status: outcome,
+      error,
+      finishedAt: new Date().toISOString(),
+      ownerPid: null,
+    });
+    this.emit("progress");
+  }
+
+  private async worker(): Promise<void> {
+    const { pending, decider, items, storage } = this.deps;
+    while (!this.stopping && this.next < pending.length) {
+      const sel = pending[this.next++];
+      let decisions: Awaited<ReturnType<DecisionDecider["decideAll"]>>;
+      try {
+        decisions = await decider.decideAll(sel.example.state, items);
+      } catch (err) {
+        const message =
+          err instanceof ServiceError
+            ? err.message
+            : `example ${JSON.stringify(sel.example.id)} could not be asked: ${(err as Error).message}`;
+        await this.stop("failed", message);
+        return;
+      }
+      const result = exampleResult(this.runId, sel, items, decisions);
+      try {
+        await storage.recordExample(result);
+      } catch (err) {
+        await this.stop(
+          "failed",
+          `the answer to example ${JSON.stringify(sel.example.id)} could not be stored: ${(err as Error).message}`,
+        );
+        return;
+      }
+      const c = this.counters;
+      c.done++;
+      for (const p of result.predictions) {
+        if (p.status === "answered") c.answered++;
+        else if (p.status === "unknown") c.unknown++;
+        else c.escalated++;
+      }
+      if (result.failed) c.errors++;
+      c.inputTokens += result.inputTokens;
+      c.outputTokens += result.outputTokens;
+      c.reasoningTokens += result.reasoningTokens;
+      c.cost += result.cost;
+      this.latency.add(result.ms);
+      this.doneThisSession++;
+      this.emit("progress");
+    }
+  }
+
+  private async work(): Promise<JobOutcome> {
+    const { storage, run, pending } = this.deps;
+    const workers = Math.max(1, Math.min(run.concurrency, pending.length));
+    await Promise.all(Array.from({ length: workers }, () => this.worker()));
+    const elapsed = performance.now() - this.startedAt;
+    if (this.outcome === null) this.outcome = "done";
+    const outcome = this.outcome;
+    try {
+      await storage.addActiveMs(this.runId, elapsed);
+      if (outcome === "done") {
+        await storage.updateRun(this.runId, {
+          status: "done",
+          error: null,
+          finishedAt: new Date().toISOString(),
+          ownerPid: null,
+        });
+      } else if (outcome === "closed") {
+        await storage.updateRun(this.runId, { ownerPid: null });
+      }
+    } catch {
+      // The storage is closing: the run stays as stored, and the next start resumes it.
+    }
+    this.deps.onSettled?.(outcome);
+    this.emit("done", outcome);
+    return outcome;
+  }
+}

@@ -1,0 +1,79 @@
+/** The shapes the engine shows: progress and run summaries (API.md `Progress`, `RunSummary`). */
+
+import type { RunStatus, Split } from "../storage/types.js";
+
+/** Live or final progress of a run. */
+export interface Progress {
+  /** Examples the run covers. */
+  total: number;
+  /** Examples stored. */
+  done: number;
+  /** Decisions (example x item) answered, Unknown and escalated. */
+  answered: number;
+  unknown: number;
+  escalated: number;
+  /** Examples whose request did not answer (every item escalated). */
+  errors: number;
+  usage: { input_tokens: number; output_tokens: number; reasoning_tokens: number };
+  cost: number;
+  /** Request time percentiles, milliseconds. */
+  latency: { p50: number; p90: number; p99: number };
+  examplesPerSecond: number;
+}
+
+/** Accuracy and ECE over every item (test split when the run has one). */
+export interface Headline {
+  accuracy: number | null;
+  ece: number | null;
+}
+
+/** What GET /api/runs/:id answers. */
+export interface RunSummary {
+  id: string;
+  dataset: string;
+  datasetHash: string;
+  serverId: string;
+  serverName: string;
+  endpoint: string;
+  model: string;
+  servedBy: string[];
+  fingerprint: string;
+  splits: Split[];
+  concurrency: number;
+  maxLen: number | null;
+  options: Record<string, unknown>;
+  limit: number | null;
+  status: RunStatus;
+  error: string | null;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  progress: Progress;
+  headline: Headline;
+}
+
+/** What a run is started with. */
+export interface RunInput {
+  dataset: string;
+  serverId: string;
+  model: string;
+  splits?: Split[];
+  concurrency?: number;
+  maxLen?: number | null;
+  options?: Record<string, unknown>;
+  limit?: number | null;
+}
+
+/** What POST /api/runs/:id/replay answers. */
+export interface ReplayResult {
+  /** Decisions checked. */
+  checked: number;
+  /** Decisions with at least one difference. */
+  differing: number;
+  /** True when the service was asked again (a deterministic server). */
+  called: boolean;
+  /** Differences per field (status, answer, probabilities, served_by, endpoint, model, confidence). */
+  byField: Record<string, number>;
+  /** The first 200 differing decisions. */
+  examples: { exampleId: string; item: string; differences: unknown[] }[];
+}

@@ -1,0 +1,188 @@
+/** /api/servers: decision servers (the key is write-only), and the check action. */
+
+import type { FastifyPluginAsync } from "fastify";
+import { newId } from "../engine/engine.js";
+import { ApiError, conflict, notFound } from "../errors.js";
+import { checkServer } from "../servers/check.js";
+import { secretContext } from "../servers/connect.js";
+import {
+  checkServerInput,
+  displayBaseUrl,
+  type ServerInput,
+  serverRow,
+  serverView,
+} from "../servers/view.js";
+import type { ServerRow } from "../storage/types.js";
+import type { AppContext } from "./context.js";
+import {
+  checkSchema,
+  errorResponses,
+  forceQuery,
+  idParams,
+  serverInputSchema,
+  serverPatchSchema,
+  serverSchema,
+} from "./schemas.js";
+
+const tags = ["servers"];
+
+/** The servers routes. */
+export const serverRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const { storage, secrets, engine } = ctx;
+
+  async function mustGet(id: string): Promise<ServerRow> {
+    const row = await storage.getServer(id);
+    if (!row) throw notFound("server", id, "list the servers with GET /api/servers");
+    return row;
+  }
+
+  app.get(
+    "/api/servers",
+    {
+      schema: {
+        tags,
+        summary: "List servers",
+        response: { 200: { type: "array", items: serverSchema }, ...errorResponses },
+      },
+    },
+    async () => (await storage.listServers()).map(serverView),
+  );
+
+  app.post<{ Body: ServerInput }>(
+    "/api/servers",
+    {
+      schema: {
+        tags,
+        summary: "Add a server",
+        body: serverInputSchema,
+        response: { 201: serverSchema, ...errorResponses },
+      },
+    },
+    async (req, reply) => {
+      const endpoint = checkServerInput(req.body);
+      const row = serverRow(newId("srv"), req.body, endpoint, secrets);
+      await storage.insertServer(row);
+      return reply.code(201).send(serverView(row));
+    },
+  );
+
+  app.get<{ Params: { id: string } }>(
+    "/api/servers/:id",
+    {
+      schema: {
+        tags,
+        summary: "One server",
+        params: idParams,
+        response: { 200: serverSchema, ...errorResponses },
+      },
+    },
+    async (req) => serverView(await mustGet(req.params.id)),
+  );
+
+  app.patch<{ Params: { id: string }; Body: Partial<ServerInput> }>(
+    "/api/servers/:id",
+    {
+      schema: {
+        tags,
+        summary: "Change a server (apiKey: null clears the key; an omitted field is kept)",
+        params: idParams,
+        body: serverPatchSchema,
+        response: { 200: serverSchema, ...errorResponses },
+      },
+    },
+    async (req) => {
+      const row = await mustGet(req.params.id);
+      const patch = req.body;
+      const baseUrl = patch.baseUrl ?? secrets.decrypt(row.baseUrlSecret, secretContext(row.id, "baseUrl"));
+      const merged: ServerInput = {
+        name: patch.name ?? row.name,
+        baseUrl,
+        models: patch.models ?? row.models,
+        extraBody: patch.extraBody ?? row.extraBody,
+        timeout: patch.timeout ?? row.timeout,
+        retries: patch.retries ?? row.retries,
+        backoff: patch.backoff ?? row.backoff,
+        deterministic: patch.deterministic ?? row.deterministic,
+      };
+      const endpoint = checkServerInput(merged);
+      const next: ServerRow = {
+        ...row,
+        name: merged.name,
+        baseUrl: displayBaseUrl(baseUrl),
+        baseUrlSecret:
+          patch.baseUrl === undefined
+            ? row.baseUrlSecret
+            : secrets.encrypt(baseUrl.trim(), secretContext(row.id, "baseUrl")),
+        endpoint,
+        models: merged.models,
+        extraBody: merged.extraBody ?? {},
+        timeout: merged.timeout ?? row.timeout,
+        retries: merged.retries ?? row.retries,
+        backoff: merged.backoff ?? row.backoff,
+        deterministic: merged.deterministic ?? row.deterministic,
+        apiKeySecret:
+          patch.apiKey === undefined
+            ? row.apiKeySecret
+            : patch.apiKey === null
+              ? null
+              : secrets.encrypt(patch.apiKey, secretContext(row.id, "apiKey")),
+      };
+      await storage.updateServer(next);
+      return serverView(next);
+    },
+  );
+
+  app.delete<{ Params: { id: string }; Querystring: { force?: boolean } }>(
+    "/api/servers/:id",
+    {
+      schema: {
+        tags,
+        summary: "Delete a server (409 while runs use it, unless ?force=true)",
+        params: idParams,
+        querystring: forceQuery,
+        response: { 204: { type: "null" }, ...errorResponses },
+      },
+    },
+    async (req, reply) => {
+      const row = await mustGet(req.params.id);
+      if (row.embedded) {
+        throw conflict(
+          "the embedded reference server cannot be deleted: the workbench registers it and points it at the reference server it starts",
+          "server_embedded",
+        );
+      }
+      const runs = await storage.countRunsOfServer(row.id);
+      if (runs > 0 && !req.query.force) {
+        throw conflict(
+          `${runs} run(s) use server "${row.name}"; their results stay either way. Pass ?force=true to delete it anyway (its running runs are cancelled)`,
+          "server_in_use",
+        );
+      }
+      for (const run of await storage.listStoredRuns()) {
+        if (run.serverId === row.id && engine.isActive(run.id)) await engine.cancel(run.id);
+      }
+      await storage.deleteServer(row.id);
+      return reply.code(204).send();
+    },
+  );
+
+  app.post<{ Params: { id: string } }>(
+    "/api/servers/:id/check",
+    {
+      schema: {
+        tags,
+        summary: "List the server's models and send one probe question",
+        params: idParams,
+        response: { 200: checkSchema, ...errorResponses },
+      },
+    },
+    async (req) => {
+      const row = await mustGet(req.params.id);
+      try {
+        return await checkServer(row, secrets);
+      } catch (err) {
+        throw new ApiError(500, "check_failed", `the check could not run: ${(err as Error).message}`);
+      }
+    },
+  );
+};

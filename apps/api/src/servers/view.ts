@@ -1,0 +1,120 @@
+/** Server input checks, stored rows and the public view (which never holds a key, credentials or a query). */
+
+import { DecisionScorer, ValueError } from "@decision-workbench/scorer";
+import { badRequest } from "../errors.js";
+import type { SecretBox } from "../secrets/box.js";
+import type { ServerRow } from "../storage/types.js";
+import { secretContext } from "./connect.js";
+
+/** What POST /api/servers takes. */
+export interface ServerInput {
+  name: string;
+  baseUrl: string;
+  models: string[];
+  apiKey?: string | null;
+  extraBody?: Record<string, unknown>;
+  timeout?: number;
+  retries?: number;
+  backoff?: number;
+  deterministic?: boolean;
+}
+
+/** What the API shows of a server. */
+export interface ServerView {
+  id: string;
+  name: string;
+  baseUrl: string;
+  endpoint: string;
+  models: string[];
+  hasApiKey: boolean;
+  extraBody: Record<string, unknown>;
+  timeout: number;
+  retries: number;
+  backoff: number;
+  deterministic: boolean;
+  embedded: boolean;
+  createdAt: string;
+}
+
+/** Defaults of the contract: 30 s timeout, 2 retries, 1 s backoff. */
+export const SERVER_DEFAULTS = { timeout: 30, retries: 2, backoff: 1, deterministic: false } as const;
+
+/** The base URL as shown: scheme, host, path; no credentials, query or fragment. */
+export function displayBaseUrl(baseUrl: string): string {
+  const u = new URL(baseUrl.trim());
+  return `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, "")}`;
+}
+
+/**
+ * Checks base URL, models and extraBody the way the scorer will (its own messages: a reserved field in
+ * extraBody is refused with the scorer's ValueError text); returns the endpoint.
+ */
+export function checkServerInput(
+  input: Pick<ServerInput, "baseUrl" | "models" | "extraBody"> & ServerInput,
+): string {
+  const models = input.models;
+  if (new Set(models).size !== models.length) {
+    const twice = models.find((m, i) => models.indexOf(m) !== i);
+    throw badRequest(`body.models lists ${JSON.stringify(twice)} twice; give each model once`);
+  }
+  try {
+    const scorer = new DecisionScorer(input.baseUrl, models[0], null, {
+      ...(input.extraBody ? { extraBody: input.extraBody } : {}),
+      timeout: input.timeout ?? SERVER_DEFAULTS.timeout,
+      retries: input.retries ?? SERVER_DEFAULTS.retries,
+      backoff: input.backoff ?? SERVER_DEFAULTS.backoff,
+    });
+    return scorer.endpoint;
+  } catch (err) {
+    if (err instanceof ValueError) throw badRequest(err.message);
+    throw err;
+  }
+}
+
+/** A new stored row from a checked input. */
+export function serverRow(
+  id: string,
+  input: ServerInput,
+  endpoint: string,
+  box: SecretBox,
+  embedded = false,
+): ServerRow {
+  return {
+    id,
+    name: input.name,
+    baseUrl: displayBaseUrl(input.baseUrl),
+    baseUrlSecret: box.encrypt(input.baseUrl.trim(), secretContext(id, "baseUrl")),
+    endpoint,
+    models: input.models,
+    apiKeySecret:
+      input.apiKey === undefined || input.apiKey === null
+        ? null
+        : box.encrypt(input.apiKey, secretContext(id, "apiKey")),
+    extraBody: input.extraBody ?? {},
+    timeout: input.timeout ?? SERVER_DEFAULTS.timeout,
+    retries: input.retries ?? SERVER_DEFAULTS.retries,
+    backoff: input.backoff ?? SERVER_DEFAULTS.backoff,
+    deterministic: input.deterministic ?? SERVER_DEFAULTS.deterministic,
+    embedded,
+    createdAt: new Date().toISOString(),
+  };
+}
+
+/** The public view of a stored server. */
+export function serverView(row: ServerRow): ServerView {
+  return {
+    id: row.id,
+    name: row.name,
+    baseUrl: row.baseUrl,
+    endpoint: row.endpoint,
+    models: row.models,
+    hasApiKey: row.apiKeySecret !== null,
+    extraBody: row.extraBody,
+    timeout: row.timeout,
+    retries: row.retries,
+    backoff: row.backoff,
+    deterministic: row.deterministic,
+    embedded: row.embedded,
+    createdAt: row.createdAt,
+  };
+}

@@ -1,0 +1,147 @@
+/** Numbered schema migrations, applied in order; `PRAGMA user_version` holds the last one applied. */
+
+import type Database from "better-sqlite3";
+
+/** One schema change. Never edit a released migration: add the next number. */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/** Every migration, oldest first. */
+export const MIGRATIONS: Migration[] = [
+  {
+    version: 1,
+    name: "servers, uploaded datasets, runs, predictions, calibrations",
+    sql: `
+      CREATE TABLE servers (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        base_url TEXT NOT NULL,
+        base_url_secret TEXT NOT NULL,
+        endpoint TEXT NOT NULL,
+        models TEXT NOT NULL,
+        api_key_secret TEXT,
+        extra_body TEXT NOT NULL,
+        timeout REAL NOT NULL,
+        retries INTEGER NOT NULL,
+        backoff REAL NOT NULL,
+        deterministic INTEGER NOT NULL,
+        embedded INTEGER NOT NULL,
+        created_at TEXT NOT NULL
+      );
+      CREATE TABLE datasets (
+        name TEXT PRIMARY KEY,
+        task TEXT NOT NULL,
+        hash TEXT NOT NULL,
+        examples INTEGER NOT NULL,
+        splits TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      );
+      CREATE TABLE examples (
+        dataset TEXT NOT NULL REFERENCES datasets(name) ON DELETE CASCADE,
+        ordinal INTEGER NOT NULL,
+        id TEXT NOT NULL,
+        split TEXT NOT NULL,
+        state TEXT NOT NULL,
+        labels TEXT NOT NULL,
+        meta TEXT,
+        PRIMARY KEY (dataset, ordinal)
+      );
+      CREATE UNIQUE INDEX examples_by_id ON examples(dataset, id);
+      CREATE TABLE runs (
+        id TEXT PRIMARY KEY,
+        dataset TEXT NOT NULL,
+        dataset_hash TEXT NOT NULL,
+        server_id TEXT NOT NULL,
+        server_name TEXT NOT NULL,
+        endpoint TEXT NOT NULL,
+        model TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        splits TEXT NOT NULL,
+        concurrency INTEGER NOT NULL,
+        max_len INTEGER,
+        options TEXT NOT NULL,
+        limit_n INTEGER,
+        status TEXT NOT NULL,
+        error TEXT,
+        created_at TEXT NOT NULL,
+        started_at TEXT,
+        finished_at TEXT,
+        owner_pid INTEGER,
+        total INTEGER NOT NULL,
+        done INTEGER NOT NULL DEFAULT 0,
+        answered INTEGER NOT NULL DEFAULT 0,
+        unknown INTEGER NOT NULL DEFAULT 0,
+        escalated INTEGER NOT NULL DEFAULT 0,
+        errors INTEGER NOT NULL DEFAULT 0,
+        input_tokens INTEGER NOT NULL DEFAULT 0,
+        output_tokens INTEGER NOT NULL DEFAULT 0,
+        reasoning_tokens INTEGER NOT NULL DEFAULT 0,
+        cost REAL NOT NULL DEFAULT 0,
+        active_ms REAL NOT NULL DEFAULT 0,
+        headline TEXT
+      );
+      CREATE INDEX runs_by_created ON runs(created_at);
+      CREATE TABLE run_examples (
+        run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        example_id TEXT NOT NULL,
+        ordinal INTEGER NOT NULL,
+        split TEXT NOT NULL,
+        ms REAL NOT NULL,
+        served_by TEXT,
+        failed INTEGER NOT NULL,
+        PRIMARY KEY (run_id, example_id)
+      ) WITHOUT ROWID;
+      CREATE INDEX run_examples_by_ms ON run_examples(run_id, ms);
+      CREATE TABLE predictions (
+        run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        ordinal INTEGER NOT NULL,
+        item_index INTEGER NOT NULL,
+        example_id TEXT NOT NULL,
+        item TEXT NOT NULL,
+        split TEXT NOT NULL,
+        gold TEXT,
+        status TEXT NOT NULL,
+        answer TEXT,
+        confidence REAL,
+        probabilities TEXT,
+        logits TEXT NOT NULL,
+        unknown REAL,
+        reason TEXT,
+        record TEXT NOT NULL,
+        served_by TEXT,
+        PRIMARY KEY (run_id, ordinal, item_index)
+      );
+      CREATE UNIQUE INDEX predictions_by_example ON predictions(run_id, example_id, item);
+      CREATE TABLE calibrations (
+        id TEXT PRIMARY KEY,
+        run_id TEXT,
+        created_at TEXT NOT NULL,
+        payload TEXT NOT NULL
+      );
+      CREATE INDEX calibrations_by_run ON calibrations(run_id);
+    `,
+  },
+];
+
+/** Applies every migration newer than the file's `user_version`, each in its own transaction. */
+export function migrate(db: Database.Database, migrations: Migration[] = MIGRATIONS): number {
+  const current = db.pragma("user_version", { simple: true }) as number;
+  const latest = migrations.length ? migrations[migrations.length - 1].version : 0;
+  if (current > latest) {
+    throw new Error(
+      `the workbench database is at schema version ${current}, newer than this code knows (${latest}); ` +
+        "use a newer workbench or another data folder (WORKBENCH_DATA_DIR)",
+    );
+  }
+  for (const m of migrations) {
+    if (m.version <= current) continue;
+    db.transaction(() => {
+      db.exec(m.sql);
+      db.pragma(`user_version = ${m.version}`);
+    })();
+  }
+  return latest;
+}

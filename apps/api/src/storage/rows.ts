@@ -1,0 +1,197 @@
+/** Mapping between SQLite rows and the storage types (JSON columns, booleans as integers). */
+
+import type { DecisionRecord } from "@decision-workbench/scorer";
+import type {
+  CalibrationRow,
+  ExampleRow,
+  PredictionRow,
+  RunStatus,
+  ServerRow,
+  Split,
+  StoredRun,
+  UploadRow,
+} from "./types.js";
+
+/** A row as better-sqlite3 returns it. */
+export type Raw = Record<string, unknown>;
+
+function json<T>(text: unknown, fallback: T): T {
+  return typeof text === "string" ? (JSON.parse(text) as T) : fallback;
+}
+
+function str(v: unknown): string {
+  return String(v);
+}
+
+function strOrNull(v: unknown): string | null {
+  return v === null || v === undefined ? null : String(v);
+}
+
+function numOrNull(v: unknown): number | null {
+  return v === null || v === undefined ? null : Number(v);
+}
+
+/** JSON text of a value, or null for null/undefined. */
+export function toJson(value: unknown): string | null {
+  return value === null || value === undefined ? null : JSON.stringify(value);
+}
+
+/** A servers row. */
+export function serverFromRaw(r: Raw): ServerRow {
+  return {
+    id: str(r.id),
+    name: str(r.name),
+    baseUrl: str(r.base_url),
+    baseUrlSecret: str(r.base_url_secret),
+    endpoint: str(r.endpoint),
+    models: json<string[]>(r.models, []),
+    apiKeySecret: strOrNull(r.api_key_secret),
+    extraBody: json<Record<string, unknown>>(r.extra_body, {}),
+    timeout: Number(r.timeout),
+    retries: Number(r.retries),
+    backoff: Number(r.backoff),
+    deterministic: r.deterministic === 1,
+    embedded: r.embedded === 1,
+    createdAt: str(r.created_at),
+  };
+}
+
+/** Named parameters of a servers row. */
+export function serverToParams(s: ServerRow): Raw {
+  return {
+    id: s.id,
+    name: s.name,
+    base_url: s.baseUrl,
+    base_url_secret: s.baseUrlSecret,
+    endpoint: s.endpoint,
+    models: JSON.stringify(s.models),
+    api_key_secret: s.apiKeySecret,
+    extra_body: JSON.stringify(s.extraBody),
+    timeout: s.timeout,
+    retries: s.retries,
+    backoff: s.backoff,
+    deterministic: s.deterministic ? 1 : 0,
+    embedded: s.embedded ? 1 : 0,
+    created_at: s.createdAt,
+  };
+}
+
+/** A datasets (upload) row. */
+export function uploadFromRaw(r: Raw): UploadRow {
+  return {
+    name: str(r.name),
+    task: json(r.task, {} as UploadRow["task"]),
+    hash: str(r.hash),
+    examples: Number(r.examples),
+    splits: json<Record<Split, number>>(r.splits, { train: 0, calibration: 0, test: 0 }),
+    createdAt: str(r.created_at),
+  };
+}
+
+/** An examples row. */
+export function exampleFromRaw(r: Raw): ExampleRow {
+  const out: ExampleRow = {
+    id: str(r.id),
+    state: json(r.state, ""),
+    labels: json(r.labels, {}),
+    split: str(r.split) as Split,
+  };
+  if (typeof r.meta === "string") out.meta = JSON.parse(r.meta);
+  return out;
+}
+
+/** A runs row. */
+export function runFromRaw(r: Raw): StoredRun {
+  return {
+    id: str(r.id),
+    dataset: str(r.dataset),
+    datasetHash: str(r.dataset_hash),
+    serverId: str(r.server_id),
+    serverName: str(r.server_name),
+    endpoint: str(r.endpoint),
+    model: str(r.model),
+    fingerprint: str(r.fingerprint),
+    splits: json<Split[]>(r.splits, []),
+    concurrency: Number(r.concurrency),
+    maxLen: numOrNull(r.max_len),
+    options: json<Record<string, unknown>>(r.options, {}),
+    limit: numOrNull(r.limit_n),
+    status: str(r.status) as RunStatus,
+    error: strOrNull(r.error),
+    createdAt: str(r.created_at),
+    startedAt: strOrNull(r.started_at),
+    finishedAt: strOrNull(r.finished_at),
+    ownerPid: numOrNull(r.owner_pid),
+    total: Number(r.total),
+    counters: {
+      done: Number(r.done),
+      answered: Number(r.answered),
+      unknown: Number(r.unknown),
+      escalated: Number(r.escalated),
+      errors: Number(r.errors),
+      inputTokens: Number(r.input_tokens),
+      outputTokens: Number(r.output_tokens),
+      reasoningTokens: Number(r.reasoning_tokens),
+      cost: Number(r.cost),
+      activeMs: Number(r.active_ms),
+    },
+    headline: json(r.headline, null),
+  };
+}
+
+/** Named parameters of a new runs row. */
+export function runToParams(run: StoredRun): Raw {
+  return {
+    id: run.id,
+    dataset: run.dataset,
+    dataset_hash: run.datasetHash,
+    server_id: run.serverId,
+    server_name: run.serverName,
+    endpoint: run.endpoint,
+    model: run.model,
+    fingerprint: run.fingerprint,
+    splits: JSON.stringify(run.splits),
+    concurrency: run.concurrency,
+    max_len: run.maxLen,
+    options: JSON.stringify(run.options),
+    limit_n: run.limit,
+    status: run.status,
+    error: run.error,
+    created_at: run.createdAt,
+    started_at: run.startedAt,
+    finished_at: run.finishedAt,
+    owner_pid: run.ownerPid,
+    total: run.total,
+    headline: toJson(run.headline),
+  };
+}
+
+/** A predictions row. */
+export function predictionFromRaw(r: Raw): PredictionRow {
+  return {
+    runId: str(r.run_id),
+    exampleId: str(r.example_id),
+    split: str(r.split) as Split,
+    item: str(r.item),
+    gold: json(r.gold, null),
+    status: str(r.status) as PredictionRow["status"],
+    answer: json(r.answer, null),
+    confidence: numOrNull(r.confidence),
+    probabilities: json(r.probabilities, null),
+    logits: json<number[]>(r.logits, []),
+    unknown: numOrNull(r.unknown),
+    reason: strOrNull(r.reason),
+    record: json<DecisionRecord>(r.record, {} as DecisionRecord),
+    servedBy: strOrNull(r.served_by),
+  };
+}
+
+/** A calibrations row. */
+export function calibrationFromRaw(r: Raw): CalibrationRow {
+  return {
+    id: str(r.id),
+    runId: strOrNull(r.run_id),
+    createdAt: str(r.created_at),
+    payload: json<Record<string, unknown>>(r.payload, {}),
+  };
+}

@@ -1,0 +1,429 @@
+/** The SQLite implementation of the storage interface: better-sqlite3, WAL, one transaction per write. */
+
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import type { State, Task } from "@decision-workbench/datasets";
+import Database from "better-sqlite3";
+import { bundledStates, bundledTaskOf } from "../catalog/bundled.js";
+import { migrate } from "./migrations.js";
+import {
+  calibrationFromRaw,
+  exampleFromRaw,
+  predictionFromRaw,
+  type Raw,
+  runFromRaw,
+  runToParams,
+  serverFromRaw,
+  serverToParams,
+  toJson,
+  uploadFromRaw,
+} from "./rows.js";
+import type {
+  CalibrationRow,
+  ExamplePage,
+  ExampleResult,
+  ExampleRow,
+  PredictionFilter,
+  PredictionRow,
+  RunRow,
+  RunStatus,
+  ServerRow,
+  Split,
+  StoredRun,
+  UploadRow,
+  WorkbenchStorage,
+} from "./types.js";
+
+/** Options of openStorage. */
+export interface StorageOptions {
+  /** `synchronous` pragma: NORMAL (default) survives a killed process; FULL also survives a power cut. */
+  synchronous?: "NORMAL" | "FULL";
+}
+
+const SERVER_COLUMNS =
+  "id, name, base_url, base_url_secret, endpoint, models, api_key_secret, extra_body, timeout, retries, backoff, deterministic, embedded, created_at";
+const RUN_INSERT_COLUMNS =
+  "id, dataset, dataset_hash, server_id, server_name, endpoint, model, fingerprint, splits, concurrency, max_len, options, limit_n, status, error, created_at, started_at, finished_at, owner_pid, total, headline";
+
+function placeholders(columns: string): string {
+  return columns
+    .split(",")
+    .map((c) => `@${c.trim()}`)
+    .join(", ");
+}
+
+function likePattern(q: string): string {
+  return `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** The storage over one SQLite file. Every method is synchronous underneath and async at the interface. */
+export class SqliteStorage implements WorkbenchStorage {
+  readonly path: string;
+  private readonly db: Database.Database;
+  private readonly stmts = new Map<string, Database.Statement>();
+  private readonly recordTx: (r: ExampleResult) => void;
+
+  constructor(path: string, opts: StorageOptions = {}) {
+    if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+    this.path = path;
+    this.db = new Database(path);
+    this.db.pragma("journal_mode = WAL");
+    this.db.pragma(`synchronous = ${opts.synchronous ?? "NORMAL"}`);
+    this.db.pragma("foreign_keys = ON");
+    this.db.pragma("busy_timeout = 5000");
+    migrate(this.db);
+    this.recordTx = this.db.transaction((r: ExampleResult) => this.recordSync(r));
+  }
+
+  private stmt(sql: string): Database.Statement {
+    let s = this.stmts.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql);
+      this.stmts.set(sql, s);
+    }
+    return s;
+  }
+
+  // ---- the analysis members -------------------------------------------------------------------------
+
+  async getRun(id: string): Promise<RunRow | undefined> {
+    return this.getStoredRun(id);
+  }
+
+  async listRuns(filter: { dataset?: string; status?: RunStatus } = {}): Promise<RunRow[]> {
+    return this.listStoredRuns(filter);
+  }
+
+  async getTask(dataset: string): Promise<Task | undefined> {
+    const bundled = bundledTaskOf(dataset);
+    if (bundled) return bundled;
+    return (await this.getUpload(dataset))?.task;
+  }
+
+  async getStates(dataset: string, ids: string[]): Promise<Map<string, State>> {
+    if (bundledTaskOf(dataset)) return bundledStates(dataset, ids);
+    const out = new Map<string, State>();
+    const chunk = 500;
+    for (let i = 0; i < ids.length; i += chunk) {
+      const part = ids.slice(i, i + chunk);
+      const rows = this.db
+        .prepare(
+          `SELECT id, state FROM examples WHERE dataset = ? AND id IN (${part.map(() => "?").join(",")})`,
+        )
+        .all(dataset, ...part) as Raw[];
+      for (const r of rows) out.set(String(r.id), JSON.parse(String(r.state)) as State);
+    }
+    return out;
+  }
+
+  async listPredictions(runId: string, filter: PredictionFilter = {}): Promise<PredictionRow[]> {
+    const where = ["run_id = ?"];
+    const args: unknown[] = [runId];
+    if (filter.item !== undefined) {
+      where.push("item = ?");
+      args.push(filter.item);
+    }
+    if (filter.split !== undefined) {
+      const splits = Array.isArray(filter.split) ? filter.split : [filter.split];
+      where.push(`split IN (${splits.map(() => "?").join(",")})`);
+      args.push(...splits);
+    }
+    const rows = this.db
+      .prepare(`SELECT * FROM predictions WHERE ${where.join(" AND ")} ORDER BY ordinal, item_index`)
+      .all(...args) as Raw[];
+    return rows.map(predictionFromRaw);
+  }
+
+  async saveCalibration(row: CalibrationRow): Promise<void> {
+    this.stmt(
+      `INSERT INTO calibrations (id, run_id, created_at, payload) VALUES (@id, @run_id, @created_at, @payload)
+       ON CONFLICT(id) DO UPDATE SET run_id = excluded.run_id, payload = excluded.payload`,
+    ).run({ id: row.id, run_id: row.runId, created_at: row.createdAt, payload: JSON.stringify(row.payload) });
+  }
+
+  async getCalibration(id: string): Promise<CalibrationRow | undefined> {
+    const r = this.stmt("SELECT * FROM calibrations WHERE id = ?").get(id) as Raw | undefined;
+    return r ? calibrationFromRaw(r) : undefined;
+  }
+
+  async listCalibrations(filter: { runId?: string } = {}): Promise<CalibrationRow[]> {
+    const rows =
+      filter.runId !== undefined
+        ? this.stmt("SELECT * FROM calibrations WHERE run_id = ? ORDER BY created_at DESC, id").all(
+            filter.runId,
+          )
+        : this.stmt("SELECT * FROM calibrations ORDER BY created_at DESC, id").all();
+    return (rows as Raw[]).map(calibrationFromRaw);
+  }
+
+  // ---- servers ----------------------------------------------------------------------------------------
+
+  async listServers(): Promise<ServerRow[]> {
+    return (this.stmt("SELECT * FROM servers ORDER BY created_at, id").all() as Raw[]).map(serverFromRaw);
+  }
+
+  async getServer(id: string): Promise<ServerRow | undefined> {
+    const r = this.stmt("SELECT * FROM servers WHERE id = ?").get(id) as Raw | undefined;
+    return r ? serverFromRaw(r) : undefined;
+  }
+
+  async insertServer(row: ServerRow): Promise<void> {
+    this.stmt(`INSERT INTO servers (${SERVER_COLUMNS}) VALUES (${placeholders(SERVER_COLUMNS)})`).run(
+      serverToParams(row),
+    );
+  }
+
+  async updateServer(row: ServerRow): Promise<void> {
+    const sets = SERVER_COLUMNS.split(",")
+      .map((c) => c.trim())
+      .filter((c) => c !== "id" && c !== "created_at")
+      .map((c) => `${c} = @${c}`)
+      .join(", ");
+    this.stmt(`UPDATE servers SET ${sets} WHERE id = @id`).run(serverToParams(row));
+  }
+
+  async deleteServer(id: string): Promise<void> {
+    this.stmt("DELETE FROM servers WHERE id = ?").run(id);
+  }
+
+  async countRunsOfServer(id: string): Promise<number> {
+    return (this.stmt("SELECT count(*) AS n FROM runs WHERE server_id = ?").get(id) as { n: number }).n;
+  }
+
+  // ---- uploaded datasets ------------------------------------------------------------------------------
+
+  async listUploads(): Promise<UploadRow[]> {
+    return (this.stmt("SELECT * FROM datasets ORDER BY name").all() as Raw[]).map(uploadFromRaw);
+  }
+
+  async getUpload(name: string): Promise<UploadRow | undefined> {
+    const r = this.stmt("SELECT * FROM datasets WHERE name = ?").get(name) as Raw | undefined;
+    return r ? uploadFromRaw(r) : undefined;
+  }
+
+  async insertUpload(row: UploadRow, examples: ExampleRow[]): Promise<void> {
+    const head = this.stmt(
+      "INSERT INTO datasets (name, task, hash, examples, splits, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+    );
+    const ex = this.stmt(
+      "INSERT INTO examples (dataset, ordinal, id, split, state, labels, meta) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    );
+    this.db.transaction(() => {
+      head.run(
+        row.name,
+        JSON.stringify(row.task),
+        row.hash,
+        row.examples,
+        JSON.stringify(row.splits),
+        row.createdAt,
+      );
+      examples.forEach((e, i) => {
+        ex.run(row.name, i, e.id, e.split, JSON.stringify(e.state), JSON.stringify(e.labels), toJson(e.meta));
+      });
+    })();
+  }
+
+  async deleteUpload(name: string): Promise<void> {
+    this.db.transaction(() => {
+      this.stmt("DELETE FROM examples WHERE dataset = ?").run(name);
+      this.stmt("DELETE FROM datasets WHERE name = ?").run(name);
+    })();
+  }
+
+  async pageExamples(
+    name: string,
+    opts: { split?: Split; offset: number; limit: number; q?: string },
+  ): Promise<ExamplePage> {
+    const where = ["dataset = ?"];
+    const args: unknown[] = [name];
+    if (opts.split) {
+      where.push("split = ?");
+      args.push(opts.split);
+    }
+    if (opts.q) {
+      where.push("(lower(state) LIKE ? ESCAPE '\\' OR lower(id) LIKE ? ESCAPE '\\')");
+      args.push(likePattern(opts.q), likePattern(opts.q));
+    }
+    const clause = where.join(" AND ");
+    const total = (
+      this.db.prepare(`SELECT count(*) AS n FROM examples WHERE ${clause}`).get(...args) as { n: number }
+    ).n;
+    const rows = this.db
+      .prepare(`SELECT * FROM examples WHERE ${clause} ORDER BY ordinal LIMIT ? OFFSET ?`)
+      .all(...args, opts.limit, opts.offset) as Raw[];
+    return { total, examples: rows.map(exampleFromRaw) };
+  }
+
+  async allExamples(name: string): Promise<ExampleRow[]> {
+    return (this.stmt("SELECT * FROM examples WHERE dataset = ? ORDER BY ordinal").all(name) as Raw[]).map(
+      exampleFromRaw,
+    );
+  }
+
+  async countRunsOfDataset(name: string): Promise<number> {
+    return (this.stmt("SELECT count(*) AS n FROM runs WHERE dataset = ?").get(name) as { n: number }).n;
+  }
+
+  // ---- runs -------------------------------------------------------------------------------------------
+
+  async insertRun(run: StoredRun): Promise<void> {
+    this.stmt(`INSERT INTO runs (${RUN_INSERT_COLUMNS}) VALUES (${placeholders(RUN_INSERT_COLUMNS)})`).run(
+      runToParams(run),
+    );
+  }
+
+  async getStoredRun(id: string): Promise<StoredRun | undefined> {
+    const r = this.stmt("SELECT * FROM runs WHERE id = ?").get(id) as Raw | undefined;
+    return r ? runFromRaw(r) : undefined;
+  }
+
+  async listStoredRuns(filter: { dataset?: string; status?: RunStatus } = {}): Promise<StoredRun[]> {
+    const where: string[] = [];
+    const args: unknown[] = [];
+    if (filter.dataset !== undefined) {
+      where.push("dataset = ?");
+      args.push(filter.dataset);
+    }
+    if (filter.status !== undefined) {
+      where.push("status = ?");
+      args.push(filter.status);
+    }
+    const clause = where.length ? `WHERE ${where.join(" AND ")}` : "";
+    const rows = this.db
+      .prepare(`SELECT * FROM runs ${clause} ORDER BY created_at DESC, rowid DESC`)
+      .all(...args) as Raw[];
+    return rows.map(runFromRaw);
+  }
+
+  async updateRun(
+    id: string,
+    patch: Partial<
+      Pick<StoredRun, "status" | "error" | "startedAt" | "finishedAt" | "ownerPid" | "headline" | "total">
+    >,
+  ): Promise<void> {
+    const columns: Record<string, string> = {
+      status: "status",
+      error: "error",
+      startedAt: "started_at",
+      finishedAt: "finished_at",
+      ownerPid: "owner_pid",
+      headline: "headline",
+      total: "total",
+    };
+    const sets: string[] = [];
+    const args: Raw = { id };
+    for (const [key, value] of Object.entries(patch)) {
+      const column = columns[key];
+      if (!column || value === undefined) continue;
+      sets.push(`${column} = @${column}`);
+      args[column] = key === "headline" ? toJson(value) : value;
+    }
+    if (!sets.length) return;
+    this.db.prepare(`UPDATE runs SET ${sets.join(", ")} WHERE id = @id`).run(args);
+  }
+
+  async addActiveMs(id: string, ms: number): Promise<void> {
+    this.stmt("UPDATE runs SET active_ms = active_ms + ? WHERE id = ?").run(ms, id);
+  }
+
+  async recordExample(result: ExampleResult): Promise<void> {
+    this.recordTx(result);
+  }
+
+  private recordSync(r: ExampleResult): void {
+    this.stmt(
+      `INSERT INTO run_examples (run_id, example_id, ordinal, split, ms, served_by, failed)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    ).run(r.runId, r.exampleId, r.ordinal, r.split, r.ms, r.servedBy, r.failed ? 1 : 0);
+    const insert = this.stmt(
+      `INSERT INTO predictions (run_id, ordinal, item_index, example_id, item, split, gold, status, answer,
+         confidence, probabilities, logits, unknown, reason, record, served_by)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    let answered = 0;
+    let unknown = 0;
+    let escalated = 0;
+    r.predictions.forEach((p, i) => {
+      if (p.status === "answered") answered++;
+      else if (p.status === "unknown") unknown++;
+      else escalated++;
+      insert.run(
+        r.runId,
+        r.ordinal,
+        i,
+        r.exampleId,
+        p.item,
+        p.split,
+        toJson(p.gold),
+        p.status,
+        toJson(p.answer),
+        p.confidence,
+        toJson(p.probabilities),
+        JSON.stringify(p.logits),
+        p.unknown,
+        p.reason,
+        JSON.stringify(p.record),
+        p.servedBy,
+      );
+    });
+    this.stmt(
+      `UPDATE runs SET done = done + 1, answered = answered + ?, unknown = unknown + ?, escalated = escalated + ?,
+         errors = errors + ?, input_tokens = input_tokens + ?, output_tokens = output_tokens + ?,
+         reasoning_tokens = reasoning_tokens + ?, cost = cost + ? WHERE id = ?`,
+    ).run(
+      answered,
+      unknown,
+      escalated,
+      r.failed ? 1 : 0,
+      r.inputTokens,
+      r.outputTokens,
+      r.reasoningTokens,
+      r.cost,
+      r.runId,
+    );
+  }
+
+  async doneExampleIds(runId: string): Promise<Set<string>> {
+    const rows = this.stmt("SELECT example_id FROM run_examples WHERE run_id = ?").pluck().all(runId);
+    return new Set(rows as string[]);
+  }
+
+  async latencies(runId: string): Promise<number[]> {
+    return this.stmt("SELECT ms FROM run_examples WHERE run_id = ? ORDER BY ms")
+      .pluck()
+      .all(runId) as number[];
+  }
+
+  async servedModels(runId: string): Promise<string[]> {
+    const rows = this.stmt(
+      `SELECT DISTINCT coalesce(e.served_by, r.model) AS m FROM run_examples e JOIN runs r ON r.id = e.run_id
+       WHERE e.run_id = ? AND e.failed = 0 ORDER BY m`,
+    )
+      .pluck()
+      .all(runId);
+    return rows as string[];
+  }
+
+  async deleteRun(id: string): Promise<void> {
+    this.db.transaction(() => {
+      this.stmt("DELETE FROM predictions WHERE run_id = ?").run(id);
+      this.stmt("DELETE FROM run_examples WHERE run_id = ?").run(id);
+      this.stmt("DELETE FROM calibrations WHERE run_id = ?").run(id);
+      this.stmt("DELETE FROM runs WHERE id = ?").run(id);
+    })();
+  }
+
+  async integrityCheck(): Promise<string> {
+    const rows = this.db.pragma("integrity_check") as { integrity_check: string }[];
+    return rows.map((r) => r.integrity_check).join("\n");
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+}
+
+/** Opens (creating and migrating when needed) the SQLite storage at `path`. */
+export function openStorage(path: string, opts: StorageOptions = {}): SqliteStorage {
+  return new SqliteStorage(path, opts);
+}
