@@ -286,6 +286,22 @@ describe("fault rules", () => {
     expect(c).not.toEqual(a);
   });
 
+  it("numbers requests without keeping them when record is false", async () => {
+    const handle = await startDecisionServer({
+      port: 0,
+      checkpoints: false,
+      record: false,
+      faults: { rules: [{ on: [2], fault: { kind: "status", status: 500 } }] },
+    });
+    try {
+      expect((await post(handle, sampleRequest())).status).toBe(200);
+      expect((await post(handle, sampleRequest())).status).toBe(500);
+      expect(handle.requests).toEqual([]);
+    } finally {
+      await handle.close();
+    }
+  });
+
   it("records each request's headers and raw body", async () => {
     await withServer({ rules: [] }, async (h) => {
       const body = JSON.stringify(sampleRequest());

@@ -77,7 +77,12 @@ const cases: [string, unknown, string][] = [
   [
     "an unknown type",
     withQuestion({ ...q, type: "multi" }),
-    "question 'q0' has unknown type \"multi\"; type must be one of 'choice', 'noul', 'score'",
+    "question 'q0' has unknown type 'multi'; type must be one of 'choice', 'noul', 'score'",
+  ],
+  [
+    "a type that is not a string",
+    withQuestion({ ...q, type: 5 }),
+    "question 'q0' has unknown type 5; type must be one of 'choice', 'noul', 'score'",
   ],
   [
     "missing instructions",

@@ -79,7 +79,8 @@ function validateQuestion(id: string, q: unknown): Question {
   }
   const type = q.type;
   if (type !== "choice" && type !== "noul" && type !== "score") {
-    const got = type === undefined ? "has no type" : `has unknown type ${JSON.stringify(type)}`;
+    const shown = typeof type === "string" ? `'${type}'` : JSON.stringify(type);
+    const got = type === undefined ? "has no type" : `has unknown type ${shown}`;
     throw invalid(`question '${id}' ${got}; type must be one of 'choice', 'noul', 'score'`);
   }
   if (typeof q.instructions !== "string") {
