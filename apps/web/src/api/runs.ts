@@ -1,0 +1,91 @@
+/** Runs: list, one, start, cancel, resume, delete, report, items. */
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { api, query } from "./client";
+import type { ItemFilter, ItemReport, ItemRow, RunInput, RunSummary } from "./types";
+
+const ACTIVE = new Set(["queued", "running"]);
+
+/** Every run, newest first; refreshed every 2 s while one is active. */
+export function useRuns(filter: { dataset?: string; status?: string } = {}) {
+  return useQuery({
+    queryKey: ["runs", filter],
+    queryFn: () => api<RunSummary[]>(`/runs${query(filter)}`),
+    refetchInterval: (q) => (q.state.data?.some((r) => ACTIVE.has(r.status)) ? 2000 : false),
+  });
+}
+
+/** One run. */
+export function useRun(id: string | undefined) {
+  return useQuery({
+    queryKey: ["run", id],
+    queryFn: () => api<RunSummary>(`/runs/${encodeURIComponent(id ?? "")}`),
+    enabled: !!id,
+  });
+}
+
+/** Starts a run. */
+export function useStartRun() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (input: RunInput) => api<RunSummary>("/runs", { method: "POST", body: input }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ["runs"] }),
+  });
+}
+
+/** Cancels, resumes or deletes a run. */
+export function useRunAction() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, action }: { id: string; action: "cancel" | "resume" | "delete" }): Promise<unknown> =>
+      action === "delete"
+        ? api<void>(`/runs/${encodeURIComponent(id)}`, { method: "DELETE" })
+        : api<RunSummary>(`/runs/${encodeURIComponent(id)}/${action}`, { method: "POST" }),
+    onSuccess: (_d, v) => {
+      qc.invalidateQueries({ queryKey: ["runs"] });
+      qc.invalidateQueries({ queryKey: ["run", v.id] });
+    },
+  });
+}
+
+/** Parameters of an item report. */
+export interface ReportParams {
+  item?: string;
+  split?: string;
+  bins?: number;
+  binning?: "width" | "mass";
+  view?: "top" | "classwise";
+}
+
+/** One item's aggregated report; keeps showing the previous one while a new binning loads. */
+export function useReport(id: string | undefined, p: ReportParams, enabled = true) {
+  return useQuery({
+    queryKey: ["report", id, p],
+    queryFn: () => api<ItemReport>(`/runs/${encodeURIComponent(id ?? "")}/report${query({ ...p })}`),
+    enabled: !!id && enabled,
+    placeholderData: keepPreviousData,
+    staleTime: 60_000,
+  });
+}
+
+/** Parameters of the items table. */
+export interface ItemsParams {
+  item?: string;
+  split?: string;
+  filter?: ItemFilter;
+  label?: string;
+  offset?: number;
+  limit?: number;
+}
+
+/** A page of a run's predictions for one item. */
+export function useItems(id: string | undefined, p: ItemsParams, enabled = true) {
+  return useQuery({
+    queryKey: ["items", id, p],
+    queryFn: () =>
+      api<{ total: number; rows: ItemRow[] }>(
+        `/runs/${encodeURIComponent(id ?? "")}/items${query({ ...p })}`,
+      ),
+    enabled: !!id && enabled,
+    placeholderData: keepPreviousData,
+  });
+}

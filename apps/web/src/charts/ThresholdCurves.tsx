@@ -1,0 +1,136 @@
+/** Multi-label threshold curves: precision, recall and F1 against the threshold, 0.5 and the tuned one marked. */
+import {
+  CartesianGrid,
+  Line,
+  LineChart,
+  ReferenceLine,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from "recharts";
+import { pct } from "../transforms/format";
+import type { ThresholdSeries } from "../transforms/thresholds";
+import { ChartLegend } from "./ChartFrame";
+import { AXIS_LABEL, COLORS, TICK } from "./colors";
+
+function CurveTooltip({
+  active,
+  payload,
+}: {
+  active?: boolean;
+  payload?: { payload?: ThresholdSeries["points"][number] }[];
+}) {
+  const p = payload?.[0]?.payload;
+  if (!active || !p) return null;
+  return (
+    <div className="tooltip">
+      <strong>Threshold {p.t.toFixed(0)}%</strong>
+      <div>Precision {p.precision.toFixed(1)}%</div>
+      <div>Recall {p.recall.toFixed(1)}%</div>
+      <div>F1 {p.f1.toFixed(1)}%</div>
+    </div>
+  );
+}
+
+/** One label's curves. */
+export function ThresholdCurve({ s }: { s: ThresholdSeries }) {
+  return (
+    <figure className="chart chart-small">
+      <figcaption>
+        <span className="chart-title">{s.label}</span>
+        <span className="chart-description">
+          {s.tuned === null
+            ? `never applies · F1 ${pct(s.f1At05)} at 0.5`
+            : `F1 ${pct(s.f1At05)} at 0.5 → ${pct(s.f1Tuned)} at ${(s.tuned / 100).toFixed(2)}`}
+        </span>
+      </figcaption>
+      <div
+        role="img"
+        aria-label={`Precision, recall and F1 of ${s.label} against the threshold${s.tuned === null ? "" : `; tuned threshold ${(s.tuned / 100).toFixed(2)}`}`}
+      >
+        <ResponsiveContainer width="100%" height={230}>
+          <LineChart data={s.points} margin={{ top: 8, right: 12, bottom: 24, left: 4 }}>
+            <CartesianGrid stroke={COLORS.grid} />
+            <XAxis
+              type="number"
+              dataKey="t"
+              domain={[0, 100]}
+              ticks={[0, 25, 50, 75, 100]}
+              tick={TICK}
+              label={{ value: "Threshold (%)", position: "insideBottom", offset: -12, style: AXIS_LABEL }}
+            />
+            <YAxis
+              domain={[0, 100]}
+              ticks={[0, 25, 50, 75, 100]}
+              width={44}
+              tick={TICK}
+              label={{ value: "%", angle: -90, position: "insideLeft", offset: 12, style: AXIS_LABEL }}
+            />
+            <ReferenceLine
+              x={50}
+              stroke={COLORS.diagonal}
+              strokeDasharray="4 4"
+              label={{ value: "0.5", position: "top", fontSize: 11 }}
+            />
+            {s.tuned !== null && (
+              <ReferenceLine
+                x={s.tuned}
+                stroke={COLORS.marker}
+                strokeWidth={1.5}
+                label={{ value: "tuned", position: "insideTopRight", fontSize: 11 }}
+              />
+            )}
+            <Line
+              dataKey="precision"
+              name="Precision"
+              stroke={COLORS.precision}
+              dot={false}
+              strokeWidth={2}
+              isAnimationActive={false}
+            />
+            <Line
+              dataKey="recall"
+              name="Recall"
+              stroke={COLORS.recall}
+              dot={false}
+              strokeWidth={2}
+              isAnimationActive={false}
+            />
+            <Line
+              dataKey="f1"
+              name="F1"
+              stroke={COLORS.f1}
+              dot={false}
+              strokeWidth={2.5}
+              isAnimationActive={false}
+            />
+            <Tooltip content={<CurveTooltip />} isAnimationActive={false} />
+          </LineChart>
+        </ResponsiveContainer>
+      </div>
+    </figure>
+  );
+}
+
+/** Small multiples, one per label, with one shared legend. */
+export function ThresholdCurves({ series, ready }: { series: ThresholdSeries[]; ready?: string }) {
+  return (
+    <div data-ready={ready}>
+      <ChartLegend
+        entries={[
+          { label: "Precision", color: COLORS.precision, shape: "line" },
+          { label: "Recall", color: COLORS.recall, shape: "line" },
+          { label: "F1", color: COLORS.f1, shape: "line" },
+          { label: "Threshold 0.5", color: COLORS.diagonal, shape: "dash" },
+          { label: "Tuned threshold", color: COLORS.marker, shape: "line" },
+        ]}
+      />
+      <div className="multiples">
+        {series.map((s) => (
+          <ThresholdCurve key={s.label} s={s} />
+        ))}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,68 @@
+/** Live run progress: bar, decision counts, latency, usage and cost. */
+import type { Progress } from "../api/types";
+import { count, duration, pct, usd } from "../transforms/format";
+import { progressView } from "../transforms/progress";
+
+/** The panel; `live` tells whether updates are streaming. */
+export function ProgressPanel({ progress, live }: { progress: Progress; live: boolean }) {
+  const v = progressView(progress);
+  return (
+    <section className="panel progress-panel" aria-label="Run progress">
+      <div className="progress-head">
+        <strong>{v.doneText} examples</strong>
+        <span className="muted">
+          {live ? "live" : "last known"} · {progress.examplesPerSecond.toFixed(1)} examples/s
+          {v.etaSeconds !== null && v.etaSeconds > 0 ? ` · about ${duration(v.etaSeconds * 1000)} left` : ""}
+        </span>
+      </div>
+      <progress
+        className="progress-bar"
+        max={100}
+        value={v.percent}
+        aria-label={`${v.percent.toFixed(0)}% done`}
+      />
+      <dl className="stats">
+        <div>
+          <dt>Answered</dt>
+          <dd>
+            {count(progress.answered)} <span className="muted">({pct(v.answeredShare, 0)})</span>
+          </dd>
+        </div>
+        <div>
+          <dt>Not stated (Unknown)</dt>
+          <dd>
+            {count(progress.unknown)} <span className="muted">({pct(v.unknownShare, 0)})</span>
+          </dd>
+        </div>
+        <div>
+          <dt>Escalated</dt>
+          <dd>
+            {count(progress.escalated)} <span className="muted">({pct(v.escalatedShare, 0)})</span>
+          </dd>
+        </div>
+        <div>
+          <dt>Errors</dt>
+          <dd>{count(progress.errors)}</dd>
+        </div>
+        <div>
+          <dt>Latency p50 / p90 / p99</dt>
+          <dd>
+            {duration(progress.latency.p50)} / {duration(progress.latency.p90)} /{" "}
+            {duration(progress.latency.p99)}
+          </dd>
+        </div>
+        <div>
+          <dt>Tokens in / out / reasoning</dt>
+          <dd>
+            {count(progress.usage.input_tokens)} / {count(progress.usage.output_tokens)} /{" "}
+            {count(progress.usage.reasoning_tokens)}
+          </dd>
+        </div>
+        <div>
+          <dt>Cost</dt>
+          <dd>{usd(progress.cost)}</dd>
+        </div>
+      </dl>
+    </section>
+  );
+}

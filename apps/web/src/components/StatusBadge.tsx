@@ -1,0 +1,15 @@
+/** A run's status as a coloured badge with text (colour is never the only signal). */
+import type { RunStatus } from "../api/types";
+
+const TEXT: Record<RunStatus, string> = {
+  queued: "Queued",
+  running: "Running",
+  done: "Done",
+  cancelled: "Cancelled",
+  failed: "Failed",
+};
+
+/** The badge. */
+export function StatusBadge({ status }: { status: RunStatus }) {
+  return <span className={`badge badge-${status}`}>{TEXT[status] ?? status}</span>;
+}

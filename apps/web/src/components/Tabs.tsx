@@ -1,0 +1,45 @@
+/** Tabs as links (so each tab has its own URL), with the ARIA tab pattern and arrow-key navigation. */
+import type { KeyboardEvent } from "react";
+import { Link } from "react-router";
+
+/** A tab bar; `href` builds each tab's link. */
+export function Tabs<T extends string>({
+  tabs,
+  current,
+  href,
+  label,
+}: {
+  tabs: { id: T; label: string; hint?: string }[];
+  current: T;
+  href: (id: T) => string;
+  label: string;
+}) {
+  const onKey = (e: KeyboardEvent<HTMLElement>) => {
+    if (e.key !== "ArrowRight" && e.key !== "ArrowLeft") return;
+    const links = [...(e.currentTarget.querySelectorAll("[role=tab]") as NodeListOf<HTMLElement>)];
+    const i = links.indexOf(document.activeElement as HTMLElement);
+    if (i === -1) return;
+    const next = links[(i + (e.key === "ArrowRight" ? 1 : links.length - 1)) % links.length];
+    next.focus();
+    e.preventDefault();
+  };
+  return (
+    <div className="tabs" role="tablist" aria-label={label} onKeyDown={onKey}>
+      {tabs.map((t) => (
+        <Link
+          key={t.id}
+          role="tab"
+          id={`tab-${t.id}`}
+          aria-selected={t.id === current}
+          aria-controls="tabpanel"
+          className={`tab${t.id === current ? " tab-current" : ""}`}
+          to={href(t.id)}
+          replace
+          title={t.hint}
+        >
+          {t.label}
+        </Link>
+      ))}
+    </div>
+  );
+}

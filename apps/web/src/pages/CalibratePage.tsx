@@ -1,0 +1,333 @@
+/** /runs/:id/calibrate?cal=&item=: fit calibrators, compare candidates, see before/after, download the file. */
+import { type FormEvent, useState } from "react";
+import { Link, useParams, useSearchParams } from "react-router";
+import { calibrationFileUrl, useCalibration, useCalibrations, useFitCalibration } from "../api/calibrations";
+import { useDataset } from "../api/datasets";
+import { useRun } from "../api/runs";
+import type { Calibration, CalibrationInput, RunSummary } from "../api/types";
+import { ReliabilityOverlay } from "../charts/ReliabilityDiagram";
+import { Field } from "../components/Field";
+import { Empty, ErrorState, Loading } from "../components/States";
+import { calibrationItems, candidateRows, chosenSummary } from "../transforms/calibrate";
+import { formatCI, pct, when } from "../transforms/format";
+import { overlaySeries } from "../transforms/reliability";
+
+function FitForm({
+  run,
+  items,
+  onFitted,
+}: {
+  run: RunSummary;
+  items: string[];
+  onFitted: (c: Calibration) => void;
+}) {
+  const fit = useFitCalibration(run.id);
+  const [item, setItem] = useState("");
+  const [evalSplit, setEvalSplit] = useState<"test" | "crossfit">(
+    run.splits.includes("test") ? "test" : "crossfit",
+  );
+  const [targetRisk, setTargetRisk] = useState("5");
+  const [conservative, setConservative] = useState(false);
+  const [select, setSelect] = useState<"nll" | "brier">("nll");
+  const [error, setError] = useState<string | null>(null);
+  const canFit = run.splits.includes("calibration");
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const risk = Number(targetRisk);
+    if (!Number.isFinite(risk) || risk <= 0 || risk >= 100) {
+      setError(`Target risk must be a percentage between 0 and 100, got “${targetRisk}”.`);
+      return;
+    }
+    setError(null);
+    const input: CalibrationInput = {
+      fitSplit: "calibration",
+      evalSplit,
+      methods: "auto",
+      targetRisk: risk / 100,
+      conservative,
+      select,
+    };
+    if (item) input.item = item;
+    fit.mutate(input, { onSuccess: onFitted });
+  };
+  if (!canFit)
+    return (
+      <Empty
+        title="This run has no calibration split"
+        action={
+          <Link
+            className="button primary"
+            to={`/runs/new?dataset=${run.dataset}&server=${run.serverId}&model=${encodeURIComponent(run.model)}`}
+          >
+            Start a run with it
+          </Link>
+        }
+      >
+        Calibrators are fitted on the calibration split and checked on the test split.
+      </Empty>
+    );
+  return (
+    <form className="form" onSubmit={submit} aria-label="Fit a calibration" noValidate>
+      <div className="form-grid">
+        <Field label="Items">
+          {(a) => (
+            <select {...a} value={item} onChange={(e) => setItem(e.target.value)}>
+              <option value="">All items</option>
+              {items.map((i) => (
+                <option key={i} value={i}>
+                  {i}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field
+          label="Report on"
+          hint="Fit on the calibration split; report on test, or cross-fit when there is none."
+        >
+          {(a) => (
+            <select
+              {...a}
+              value={evalSplit}
+              onChange={(e) => setEvalSplit(e.target.value as "test" | "crossfit")}
+            >
+              {run.splits.includes("test") && <option value="test">test split</option>}
+              <option value="crossfit">cross-fitting (k folds)</option>
+            </select>
+          )}
+        </Field>
+        <Field
+          label="Target risk (%)"
+          error={error ?? undefined}
+          hint="The escalation threshold keeps the answered-alone error under this."
+        >
+          {(a) => (
+            <input
+              {...a}
+              inputMode="decimal"
+              value={targetRisk}
+              onChange={(e) => setTargetRisk(e.target.value)}
+            />
+          )}
+        </Field>
+        <Field label="Choose by" hint="Held-out score that picks the winning method.">
+          {(a) => (
+            <select {...a} value={select} onChange={(e) => setSelect(e.target.value as "nll" | "brier")}>
+              <option value="nll">NLL</option>
+              <option value="brier">Brier score</option>
+            </select>
+          )}
+        </Field>
+        <label className="check">
+          <input type="checkbox" checked={conservative} onChange={(e) => setConservative(e.target.checked)} />
+          Conservative threshold{" "}
+          <span className="muted small">— use the upper confidence bound of the error</span>
+        </label>
+      </div>
+      {fit.error && <ErrorState error={fit.error} title="The calibration could not be fitted" />}
+      <div className="form-actions">
+        <button type="submit" className="button primary" disabled={fit.isPending}>
+          {fit.isPending ? "Fitting…" : "Fit calibration"}
+        </button>
+        <span className="muted small">
+          Every method is tried (identity included); nothing calls the server.
+        </span>
+      </div>
+    </form>
+  );
+}
+
+function CalibrationView({
+  cal,
+  item,
+  setItem,
+}: {
+  cal: Calibration;
+  item?: string;
+  setItem: (i: string) => void;
+}) {
+  const items = calibrationItems(cal);
+  const current = item && items.includes(item) ? item : items[0];
+  const rows = candidateRows(cal.candidates[current] ?? []);
+  const chosen = chosenSummary(cal, current);
+  const before = cal.before[current] ?? [];
+  const after = cal.after[current] ?? [];
+  return (
+    <section className="panel" aria-label="Calibration result" data-ready="calibration">
+      <div className="page-head">
+        <div>
+          <h2>
+            Calibration <span className="mono">{cal.id}</span>
+          </h2>
+          <p className="muted small">
+            {when(cal.createdAt)} · fitted on {cal.file.source.fit_split}, reported on{" "}
+            {cal.file.source.eval_split} · served by{" "}
+            <span className="mono">{cal.file.source.served_by.join(", ") || "—"}</span> ·{" "}
+            <code>{cal.file.schema}</code>
+          </p>
+        </div>
+        <a
+          className="button primary download"
+          href={calibrationFileUrl(cal.id)}
+          download={`calibration-${cal.id}.json`}
+        >
+          Download calibration file
+        </a>
+      </div>
+      <div className="toolbar">
+        <label>
+          Item{" "}
+          <select value={current} onChange={(e) => setItem(e.target.value)}>
+            {items.map((i) => (
+              <option key={i} value={i}>
+                {i}
+              </option>
+            ))}
+          </select>
+        </label>
+        {chosen && (
+          <span>
+            Chosen: <strong>{chosen.method}</strong>
+            {chosen.params && <span className="muted"> ({chosen.params})</span>}
+            {chosen.minConfidence !== null && chosen.targetRisk !== null && (
+              <>
+                {" "}
+                · escalate below confidence <strong>{chosen.minConfidence.toFixed(3)}</strong> to keep the
+                error under {pct(chosen.targetRisk, 0)}
+              </>
+            )}
+            {chosen.minConfidence === null && chosen.targetRisk !== null && (
+              <> · no threshold reaches {pct(chosen.targetRisk, 0)} error</>
+            )}
+          </span>
+        )}
+      </div>
+      {rows.length ? (
+        <div className="table-scroll">
+          <table className="table">
+            <caption>Candidates on the held-out data, best first (95% bootstrap intervals)</caption>
+            <thead>
+              <tr>
+                <th scope="col">Method</th>
+                <th scope="col">NLL</th>
+                <th scope="col">Brier</th>
+                <th scope="col">ECE</th>
+                <th scope="col">Accuracy</th>
+                <th scope="col">Note</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((c) => (
+                <tr key={c.method} className={c.chosen ? "chosen" : undefined}>
+                  <th scope="row">
+                    {c.method}
+                    {c.chosen && <span className="badge badge-done"> chosen</span>}
+                  </th>
+                  <td>{formatCI(c.heldOut.nll, "number")}</td>
+                  <td>{formatCI(c.heldOut.brier, "number")}</td>
+                  <td>{formatCI(c.heldOut.ece, "percent")}</td>
+                  <td>{formatCI(c.heldOut.accuracy, "percent")}</td>
+                  <td className="small">{c.warning ?? ""}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : (
+        <Empty title="No candidates for this item" />
+      )}
+      {before.length > 0 && (
+        <ReliabilityOverlay
+          title={`Reliability of ${current} before and after`}
+          description="Top-label reliability on the held-out data, before and after applying the chosen calibrator."
+          series={overlaySeries([before, after], ["Before", `After (${chosen?.method ?? "calibrated"})`])}
+        />
+      )}
+    </section>
+  );
+}
+
+/** The page. */
+export default function CalibratePage() {
+  const { id } = useParams();
+  const [sp, setSp] = useSearchParams();
+  const run = useRun(id);
+  const dataset = useDataset(run.data?.dataset);
+  const list = useCalibrations(id);
+  const calId = sp.get("cal") ?? list.data?.[list.data.length - 1]?.id;
+  const cal = useCalibration(calId);
+  const setParam = (k: string, v: string) =>
+    setSp(
+      (old) => {
+        const n = new URLSearchParams(old);
+        n.set(k, v);
+        return n;
+      },
+      { replace: k === "item" },
+    );
+  if (run.error && !run.data) return <ErrorState error={run.error} retry={() => run.refetch()} />;
+  if (!run.data) return <Loading />;
+  const r = run.data;
+  return (
+    <div className="page">
+      <p className="crumbs">
+        <Link to="/">Runs</Link> /{" "}
+        <Link to={`/runs/${r.id}`} className="mono">
+          {r.id}
+        </Link>{" "}
+        / Calibrate
+      </p>
+      <h1>
+        Calibrate {r.dataset} on {r.model}
+      </h1>
+      <p className="lead">
+        Fit calibrators on the stored answers of the calibration split, pick the one with the best held-out
+        score, set an escalation threshold, and export it all as one file a team can apply to new answers.
+      </p>
+      {r.status !== "done" ? (
+        <Empty
+          title="The run is not done yet"
+          action={
+            <Link className="button" to={`/runs/${r.id}`}>
+              Watch the run
+            </Link>
+          }
+        >
+          Calibrations are fitted on a finished run.
+        </Empty>
+      ) : (
+        <section className="panel">
+          <FitForm
+            run={r}
+            items={(dataset.data?.items ?? []).map((i) => i.name)}
+            onFitted={(c) => setParam("cal", c.id)}
+          />
+        </section>
+      )}
+      {(list.data?.length ?? 0) > 1 && (
+        <div className="toolbar">
+          <label>
+            Calibration{" "}
+            <select value={calId} onChange={(e) => setParam("cal", e.target.value)}>
+              {list.data?.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.id} · {when(c.createdAt)}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+      )}
+      {list.error && <ErrorState error={list.error} title="The calibrations could not be listed" />}
+      {cal.error && <ErrorState error={cal.error} title="The calibration could not be loaded" />}
+      {calId && !cal.data && !cal.error && <Loading label="Loading the calibration…" />}
+      {cal.data && (
+        <CalibrationView
+          cal={cal.data}
+          item={sp.get("item") ?? undefined}
+          setItem={(i) => setParam("item", i)}
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,260 @@
+/** /runs/:id: live progress while it runs, then one tab per view of the chosen item and split. */
+import { lazy, Suspense } from "react";
+import { Link, useParams } from "react-router";
+import { useDataset } from "../api/datasets";
+import { useRunEvents } from "../api/events";
+import { useRun, useRunAction } from "../api/runs";
+import type { ItemSummary, RunSummary } from "../api/types";
+import { ProgressPanel } from "../components/ProgressPanel";
+import { ErrorState, Loading } from "../components/States";
+import { StatusBadge } from "../components/StatusBadge";
+import { Tabs } from "../components/Tabs";
+import { pct, when } from "../transforms/format";
+import { type RunTab, writeRunView } from "../transforms/urlState";
+import { useRunView } from "./run/useRunView";
+
+const ReliabilityTab = lazy(() => import("./run/ReliabilityTab"));
+const ConfidenceTab = lazy(() => import("./run/ConfidenceTab"));
+const ThresholdsTab = lazy(() => import("./run/ThresholdsTab"));
+const UnknownsTab = lazy(() => import("./run/UnknownsTab"));
+const ConfusionTab = lazy(() => import("./run/ConfusionTab"));
+const ItemsTab = lazy(() => import("./run/ItemsTab"));
+
+const TABS: { id: RunTab; label: string; hint: string }[] = [
+  { id: "reliability", label: "Reliability", hint: "Does 90% sure mean 90% right?" },
+  {
+    id: "confidence",
+    label: "Confidence",
+    hint: "Confidence of right and wrong answers; metrics with intervals",
+  },
+  { id: "thresholds", label: "Thresholds", hint: "Multi-label items: per-label thresholds" },
+  { id: "unknowns", label: "Unknowns", hint: "Not stated, escalation and the risk-coverage curve" },
+  { id: "confusion", label: "Confusion", hint: "Confusion matrix and per-option precision and recall" },
+  { id: "items", label: "Items", hint: "Every answer, confident-and-wrong first" },
+];
+
+/** Props every tab gets. */
+export interface TabProps {
+  run: RunSummary;
+  item: ItemSummary | undefined;
+  split: string;
+}
+
+function RunHeader({ run }: { run: RunSummary }) {
+  const action = useRunAction();
+  const active = run.status === "running" || run.status === "queued";
+  return (
+    <div className="run-head">
+      <p className="crumbs">
+        <Link to="/">Runs</Link> / <span className="mono">{run.id}</span>
+      </p>
+      <div className="page-head">
+        <h1>
+          {run.dataset} <span className="muted">on</span> {run.model}
+        </h1>
+        <div className="actions">
+          {run.status === "done" && (
+            <Link className="button primary" to={`/runs/${run.id}/calibrate`}>
+              Fit a calibration →
+            </Link>
+          )}
+          {run.status === "done" && (
+            <Link className="button" to={`/compare?runs=${run.id}`}>
+              Compare…
+            </Link>
+          )}
+          {active && (
+            <button
+              type="button"
+              className="button"
+              onClick={() => action.mutate({ id: run.id, action: "cancel" })}
+            >
+              Cancel run
+            </button>
+          )}
+          {(run.status === "cancelled" || run.status === "failed") && (
+            <button
+              type="button"
+              className="button"
+              onClick={() => action.mutate({ id: run.id, action: "resume" })}
+            >
+              Resume run
+            </button>
+          )}
+        </div>
+      </div>
+      <dl className="facts">
+        <div>
+          <dt>Status</dt>
+          <dd>
+            <StatusBadge status={run.status} />
+          </dd>
+        </div>
+        <div>
+          <dt>Server</dt>
+          <dd>{run.serverName}</dd>
+        </div>
+        <div>
+          <dt>Served by</dt>
+          <dd className="mono">{run.servedBy.length ? run.servedBy.join(", ") : "—"}</dd>
+        </div>
+        <div>
+          <dt>Splits</dt>
+          <dd>{run.splits.join(", ")}</dd>
+        </div>
+        <div>
+          <dt>Accuracy</dt>
+          <dd>{pct(run.headline.accuracy)}</dd>
+        </div>
+        <div>
+          <dt>ECE</dt>
+          <dd>{pct(run.headline.ece)}</dd>
+        </div>
+        <div>
+          <dt>Started</dt>
+          <dd>{when(run.startedAt ?? run.createdAt)}</dd>
+        </div>
+        <div>
+          <dt>Export</dt>
+          <dd>
+            <a href={`/api/runs/${run.id}/export.csv`} download>
+              CSV
+            </a>{" "}
+            ·{" "}
+            <a href={`/api/runs/${run.id}/export.json`} download>
+              JSON
+            </a>{" "}
+            ·{" "}
+            <a href={`/api/runs/${run.id}/report.json`} download>
+              report
+            </a>
+          </dd>
+        </div>
+      </dl>
+      {action.error && <ErrorState error={action.error} title="The action failed" />}
+      {run.error && <ErrorState error={new Error(run.error)} title="The run stopped with an error" />}
+    </div>
+  );
+}
+
+function Selectors({
+  run,
+  items,
+  item,
+  split,
+}: {
+  run: RunSummary;
+  items: ItemSummary[];
+  item?: ItemSummary;
+  split: string;
+}) {
+  const [, set] = useRunView();
+  return (
+    <div className="toolbar">
+      <label>
+        Item{" "}
+        <select
+          value={item?.name ?? ""}
+          onChange={(e) => set({ item: e.target.value, offset: 0, example: undefined, label: undefined })}
+        >
+          {items.map((it) => (
+            <option key={it.name} value={it.name}>
+              {it.name} ({it.kind}
+              {it.notStated ? ", not stated allowed" : ""})
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Split{" "}
+        <select value={split} onChange={(e) => set({ split: e.target.value, offset: 0, example: undefined })}>
+          {run.splits.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </select>
+      </label>
+    </div>
+  );
+}
+
+function TabPanel({ tab, ...props }: TabProps & { tab: RunTab }) {
+  switch (tab) {
+    case "reliability":
+      return <ReliabilityTab {...props} />;
+    case "confidence":
+      return <ConfidenceTab {...props} />;
+    case "thresholds":
+      return <ThresholdsTab {...props} />;
+    case "unknowns":
+      return <UnknownsTab {...props} />;
+    case "confusion":
+      return <ConfusionTab {...props} />;
+    case "items":
+      return <ItemsTab {...props} />;
+  }
+}
+
+/** The page. */
+export default function RunPage() {
+  const { id } = useParams();
+  const run = useRun(id);
+  const [view, , sp] = useRunView();
+  const active = run.data?.status === "running" || run.data?.status === "queued";
+  const events = useRunEvents(id, !!active);
+  const dataset = useDataset(run.data?.dataset);
+  if (run.error && !run.data)
+    return (
+      <ErrorState error={run.error} title={`Run ${id} could not be loaded`} retry={() => run.refetch()} />
+    );
+  if (!run.data) return <Loading label="Loading the run…" />;
+  const r = events.final ?? run.data;
+  const progress = events.progress ?? r.progress;
+  const items = dataset.data?.items ?? [];
+  const item = items.find((x) => x.name === view.item) ?? items[0];
+  const split =
+    view.split && r.splits.includes(view.split as never)
+      ? view.split
+      : r.splits.includes("test")
+        ? "test"
+        : r.splits[0];
+  const isActive = r.status === "running" || r.status === "queued";
+  return (
+    <div className="page">
+      <RunHeader run={r} />
+      {(isActive || r.status !== "done") && (
+        <ProgressPanel progress={progress} live={events.state === "open"} />
+      )}
+      {isActive ? (
+        <p className="muted" role="status">
+          The charts appear when the run is done.
+        </p>
+      ) : r.progress.done === 0 ? (
+        <ErrorState error={new Error(r.error ?? "The run has no answers yet.")} title="Nothing to chart" />
+      ) : (
+        <>
+          {dataset.error && (
+            <ErrorState error={dataset.error} title="The dataset's items could not be loaded" />
+          )}
+          <Selectors run={r} items={items} item={item} split={split} />
+          <Tabs
+            label="Views of the run"
+            tabs={TABS}
+            current={view.tab}
+            href={(t) => `/runs/${r.id}?${writeRunView(sp, { tab: t }).toString()}`}
+          />
+          <section id="tabpanel" role="tabpanel" aria-labelledby={`tab-${view.tab}`} className="tabpanel">
+            {item ? (
+              <Suspense fallback={<Loading label="Loading the view…" />}>
+                <TabPanel tab={view.tab} run={r} item={item} split={split} />
+              </Suspense>
+            ) : (
+              <Loading label="Loading the dataset's items…" />
+            )}
+          </section>
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,149 @@
+/** The start page: every run with its headline numbers, or the first-run call to action. */
+import { useState } from "react";
+import { Link, useNavigate } from "react-router";
+import { useRuns } from "../api/runs";
+import type { RunSummary } from "../api/types";
+import { NewRunForm } from "../components/NewRunForm";
+import { ErrorState, Loading } from "../components/States";
+import { StatusBadge } from "../components/StatusBadge";
+import { count, pct, usd, when } from "../transforms/format";
+
+function FirstRun() {
+  return (
+    <div className="page">
+      <section className="hero" aria-labelledby="first-run">
+        <h1 id="first-run">Start your first run</h1>
+        <p className="lead">
+          Does “90% sure” mean 90% right? Run a bundled labelled dataset through the embedded reference
+          server, look at how its confidence matches its accuracy, then fit and download a calibration file.
+        </p>
+        <ol className="steps">
+          <li>
+            <strong>Start the run</strong> below (pre-filled; it takes a few seconds).
+          </li>
+          <li>
+            <strong>Read the charts</strong>: reliability, confidence, unknowns, confusion.
+          </li>
+          <li>
+            <strong>Fit a calibration</strong> and download the file.
+          </li>
+        </ol>
+      </section>
+      <section className="panel">
+        <NewRunForm submitLabel="Start your first run" />
+      </section>
+    </div>
+  );
+}
+
+function RunRow({ run, selected, onToggle }: { run: RunSummary; selected: boolean; onToggle: () => void }) {
+  const active = run.status === "running" || run.status === "queued";
+  const done = run.progress.total ? run.progress.done / run.progress.total : 0;
+  return (
+    <tr>
+      <td>
+        <input
+          type="checkbox"
+          checked={selected}
+          onChange={onToggle}
+          aria-label={`Select ${run.id} to compare`}
+        />
+      </td>
+      <td>
+        <Link to={`/runs/${run.id}`} className="mono">
+          {run.id}
+        </Link>
+        <div className="muted small">{when(run.createdAt)}</div>
+      </td>
+      <td>{run.dataset}</td>
+      <td>{run.serverName}</td>
+      <td className="mono">{run.model}</td>
+      <td className="mono">
+        {run.servedBy.length ? run.servedBy.join(", ") : <span className="muted">—</span>}
+      </td>
+      <td>
+        <StatusBadge status={run.status} />
+        {active && (
+          <div className="small muted">
+            {pct(done, 0)} of {count(run.progress.total)}
+          </div>
+        )}
+        {run.error && <div className="small field-error">{run.error}</div>}
+      </td>
+      <td className="num">{pct(run.headline.accuracy)}</td>
+      <td className="num">{pct(run.headline.ece)}</td>
+      <td className="num">{usd(run.progress.cost)}</td>
+    </tr>
+  );
+}
+
+/** The page. */
+export default function RunsPage() {
+  const runs = useRuns();
+  const [selected, setSelected] = useState<string[]>([]);
+  const navigate = useNavigate();
+  if (runs.error && !runs.data)
+    return (
+      <ErrorState error={runs.error} title="The runs could not be loaded" retry={() => runs.refetch()} />
+    );
+  if (!runs.data) return <Loading label="Loading runs…" />;
+  if (runs.data.length === 0) return <FirstRun />;
+  const toggle = (id: string) =>
+    setSelected((s) => (s.includes(id) ? s.filter((x) => x !== id) : [...s, id]));
+  return (
+    <div className="page">
+      <div className="page-head">
+        <h1>Runs</h1>
+        <div className="actions">
+          <button
+            type="button"
+            className="button"
+            disabled={selected.length < 2}
+            onClick={() => navigate(`/compare?runs=${selected.join(",")}`)}
+            title="Tick two or more runs on the same dataset"
+          >
+            Compare selected{selected.length ? ` (${selected.length})` : ""}
+          </button>
+          <Link to="/runs/new" className="button primary">
+            New run
+          </Link>
+        </div>
+      </div>
+      <div className="table-scroll">
+        <table className="table runs">
+          <caption className="visually-hidden">Runs, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">
+                <span className="visually-hidden">Select</span>
+              </th>
+              <th scope="col">Run</th>
+              <th scope="col">Dataset</th>
+              <th scope="col">Server</th>
+              <th scope="col">Model</th>
+              <th scope="col">Served by</th>
+              <th scope="col">Status</th>
+              <th scope="col" className="num">
+                Accuracy
+              </th>
+              <th scope="col" className="num">
+                ECE
+              </th>
+              <th scope="col" className="num">
+                Cost
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {runs.data.map((r) => (
+              <RunRow key={r.id} run={r} selected={selected.includes(r.id)} onToggle={() => toggle(r.id)} />
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <p className="muted small">
+        Accuracy and ECE (equal-width, 15 bins) over all items, on the test split when the run has one.
+      </p>
+    </div>
+  );
+}

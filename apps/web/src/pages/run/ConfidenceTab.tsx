@@ -1,0 +1,51 @@
+/** Confidence: histogram of right vs wrong answers and every metric with its interval. */
+import { useState } from "react";
+import { useReport } from "../../api/runs";
+import { ConfidenceHistogram } from "../../charts/ConfidenceHistogram";
+import { MetricCards } from "../../components/MetricCards";
+import { ErrorState, Loading, NoUsable } from "../../components/States";
+import { count, pct } from "../../transforms/format";
+import { histogramSummary } from "../../transforms/histogram";
+import { metricCards } from "../../transforms/metrics";
+import type { TabProps } from "../RunPage";
+import { useRunView } from "./useRunView";
+
+/** The tab. */
+export default function ConfidenceTab({ run, item, split }: TabProps) {
+  const [view] = useRunView();
+  const [normalize, setNormalize] = useState(false);
+  const report = useReport(run.id, {
+    item: item?.name,
+    split,
+    bins: view.bins,
+    binning: view.binning,
+    view: view.view,
+  });
+  if (report.error && !report.data) return <ErrorState error={report.error} retry={() => report.refetch()} />;
+  if (!report.data) return <Loading label="Aggregating the run…" />;
+  const r = report.data;
+  if (!r.metrics) return <NoUsable report={r} />;
+  const s = histogramSummary(r.histogram);
+  return (
+    <>
+      <h2 className="visually-hidden">Metrics</h2>
+      <MetricCards cards={metricCards(r.metrics, r.item.kind, r.bins.count)} />
+      <p className="muted small">
+        {count(r.n)} decisions on the {r.split} split: {count(r.counts.answered)} answered,{" "}
+        {count(r.counts.unknown)} not stated, {count(r.counts.escalated)} escalated. Intervals: 95% bootstrap
+        over items.
+      </p>
+      <div className="toolbar">
+        <label className="check">
+          <input type="checkbox" checked={normalize} onChange={(e) => setNormalize(e.target.checked)} />
+          Show each group as a share of itself
+        </label>
+        <span className="muted small">
+          {count(s.right)} right (mean confidence {pct(s.meanRight)}) · {count(s.wrong)} wrong (mean
+          confidence {pct(s.meanWrong)})
+        </span>
+      </div>
+      <ConfidenceHistogram histogram={r.histogram} normalize={normalize} ready="confidence" />
+    </>
+  );
+}

@@ -1,0 +1,220 @@
+/** Items: the answers, confident-and-wrong first, with filters, the state, every probability and the reasoning. */
+import { useItems } from "../../api/runs";
+import type { ItemRow } from "../../api/types";
+import { Empty, ErrorState, Loading } from "../../components/States";
+import { StateView } from "../../components/StateView";
+import { count, label, pct } from "../../transforms/format";
+import { ITEM_FILTERS } from "../../transforms/urlState";
+import type { TabProps } from "../RunPage";
+import { useRunView } from "./useRunView";
+
+const PAGE = 50;
+const FILTER_TEXT: Record<(typeof ITEM_FILTERS)[number], string> = {
+  "confident-wrong": "Confident and wrong",
+  wrong: "Wrong",
+  unknown: "Not stated (Unknown)",
+  escalated: "Escalated",
+  all: "All",
+};
+
+function isWrong(r: ItemRow): boolean {
+  if (r.status !== "answered" && r.status !== "unknown") return false;
+  if (r.gold === null) return false;
+  const a = Array.isArray(r.answer) ? [...r.answer].sort().join("|") : r.answer;
+  const g = Array.isArray(r.gold) ? [...r.gold].sort().join("|") : r.gold;
+  return a !== g;
+}
+
+function Detail({ row }: { row: ItemRow }) {
+  const probs = Object.entries(row.probabilities ?? {}).sort((a, b) => b[1] - a[1]);
+  return (
+    <section className="panel detail" aria-label={`Example ${row.exampleId}`}>
+      <h3 className="mono">{row.exampleId}</h3>
+      <dl className="facts">
+        <div>
+          <dt>Gold</dt>
+          <dd>{label(row.gold)}</dd>
+        </div>
+        <div>
+          <dt>Answer</dt>
+          <dd className={isWrong(row) ? "wrong" : undefined}>{label(row.answer)}</dd>
+        </div>
+        <div>
+          <dt>Confidence</dt>
+          <dd>{pct(row.confidence)}</dd>
+        </div>
+        <div>
+          <dt>Status</dt>
+          <dd>{row.status}</dd>
+        </div>
+        <div>
+          <dt>Served by</dt>
+          <dd className="mono">{row.servedBy ?? "—"}</dd>
+        </div>
+      </dl>
+      {row.reason && (
+        <p>
+          <strong>Escalation reason:</strong> {row.reason}
+        </p>
+      )}
+      <h4>Probabilities</h4>
+      {probs.length ? (
+        <ul className="probs">
+          {probs.map(([k, p]) => (
+            <li key={k}>
+              <span className="prob-label">{k}</span>
+              <span className="prob-bar" aria-hidden="true">
+                <span style={{ width: `${Math.max(0.5, p * 100)}%` }} />
+              </span>
+              <span className="num">{pct(p)}</span>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="muted">None: the decision was escalated.</p>
+      )}
+      <h4>Reasoning</h4>
+      {row.reasoning ? (
+        <pre className="state-text">{row.reasoning}</pre>
+      ) : (
+        <p className="muted">
+          The service returned no reasoning (start a run with return_reasoning to keep it).
+        </p>
+      )}
+      <h4>State</h4>
+      <StateView state={row.state} />
+    </section>
+  );
+}
+
+/** The tab. */
+export default function ItemsTab({ run, item, split }: TabProps) {
+  const [view, set] = useRunView();
+  const items = useItems(run.id, {
+    item: item?.name,
+    split,
+    filter: view.filter,
+    label: view.label,
+    offset: view.offset,
+    limit: PAGE,
+  });
+  const rows = items.data?.rows ?? [];
+  const selected = rows.find((r) => r.exampleId === view.example);
+  return (
+    <>
+      <div className="toolbar">
+        <fieldset className="segmented">
+          <legend>Show</legend>
+          {ITEM_FILTERS.map((f) => (
+            <label key={f}>
+              <input
+                type="radio"
+                name="filter"
+                value={f}
+                checked={view.filter === f}
+                onChange={() => set({ filter: f, offset: 0, example: undefined })}
+              />
+              {FILTER_TEXT[f]}
+            </label>
+          ))}
+        </fieldset>
+        <label>
+          Gold label{" "}
+          <select
+            value={view.label ?? ""}
+            onChange={(e) => set({ label: e.target.value || undefined, offset: 0, example: undefined })}
+          >
+            <option value="">any</option>
+            {(item?.options ?? []).concat(item?.notStated ? ["not stated"] : []).map((o) => (
+              <option key={o} value={o}>
+                {o}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      {items.error && !items.data ? (
+        <ErrorState error={items.error} retry={() => items.refetch()} />
+      ) : !items.data ? (
+        <Loading label="Loading answers…" />
+      ) : items.data.total === 0 ? (
+        <Empty title="No answers match">
+          Try another filter: “All” shows every answer of this item and split.
+        </Empty>
+      ) : (
+        <div className="split-view" data-ready="items">
+          <div>
+            <div className="table-scroll">
+              <table className="table items">
+                <caption className="visually-hidden">Answers of {item?.name}</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Example</th>
+                    <th scope="col">Gold</th>
+                    <th scope="col">Answer</th>
+                    <th scope="col" className="num">
+                      Confidence
+                    </th>
+                    <th scope="col">Status</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {rows.map((r) => (
+                    <tr key={r.exampleId} className={r.exampleId === view.example ? "selected" : undefined}>
+                      <td>
+                        <button
+                          type="button"
+                          className="link mono"
+                          aria-pressed={r.exampleId === view.example}
+                          onClick={() => set({ example: r.exampleId })}
+                        >
+                          {r.exampleId}
+                        </button>
+                      </td>
+                      <td>{label(r.gold)}</td>
+                      <td className={isWrong(r) ? "wrong" : undefined}>
+                        {label(r.answer)}
+                        {isWrong(r) && <span className="visually-hidden"> (wrong)</span>}
+                      </td>
+                      <td className="num">{pct(r.confidence)}</td>
+                      <td>{r.status}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <div className="pager">
+              <button
+                type="button"
+                className="button"
+                disabled={view.offset === 0}
+                onClick={() => set({ offset: Math.max(0, view.offset - PAGE), example: undefined })}
+              >
+                ← Previous
+              </button>
+              <span>
+                {count(view.offset + 1)}–{count(Math.min(items.data.total, view.offset + PAGE))} of{" "}
+                {count(items.data.total)}
+              </span>
+              <button
+                type="button"
+                className="button"
+                disabled={view.offset + PAGE >= items.data.total}
+                onClick={() => set({ offset: view.offset + PAGE, example: undefined })}
+              >
+                Next →
+              </button>
+            </div>
+          </div>
+          {selected ? (
+            <Detail row={selected} />
+          ) : (
+            <Empty title="Pick an example">
+              Its state, every probability and the service's reasoning show here.
+            </Empty>
+          )}
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,155 @@
+/** Reliability: the diagram, equal-width / equal-mass switch, bin count, top-label or per-option small multiples. */
+import { useReport } from "../../api/runs";
+import { ReliabilityDiagram, ReliabilityThumb } from "../../charts/ReliabilityDiagram";
+import { Metric } from "../../components/MetricCards";
+import { Empty, ErrorState, Loading, NoUsable } from "../../components/States";
+import { count, pct } from "../../transforms/format";
+import { binCalibrationError } from "../../transforms/reliability";
+import type { TabProps } from "../RunPage";
+import { useRunView } from "./useRunView";
+
+const BIN_CHOICES = [5, 10, 15, 20, 30];
+
+/** The tab. */
+export default function ReliabilityTab({ run, item, split }: TabProps) {
+  const [view, set] = useRunView();
+  const report = useReport(run.id, {
+    item: item?.name,
+    split,
+    bins: view.bins,
+    binning: view.binning,
+    view: view.view,
+  });
+  const binChoices = BIN_CHOICES.includes(view.bins)
+    ? BIN_CHOICES
+    : [...BIN_CHOICES, view.bins].sort((a, b) => a - b);
+  const controls = (
+    <div className="toolbar">
+      <fieldset className="segmented">
+        <legend>Binning</legend>
+        {(["width", "mass"] as const).map((b) => (
+          <label key={b}>
+            <input
+              type="radio"
+              name="binning"
+              value={b}
+              checked={view.binning === b}
+              onChange={() => set({ binning: b })}
+            />
+            {b === "width" ? "Equal width" : "Equal mass"}
+          </label>
+        ))}
+      </fieldset>
+      <label>
+        Bins{" "}
+        <select value={view.bins} onChange={(e) => set({ bins: Number(e.target.value) })} name="bins">
+          {binChoices.map((b) => (
+            <option key={b} value={b}>
+              {b}
+            </option>
+          ))}
+        </select>
+      </label>
+      <fieldset className="segmented">
+        <legend>View</legend>
+        {(["top", "classwise"] as const).map((v) => (
+          <label key={v}>
+            <input
+              type="radio"
+              name="view"
+              value={v}
+              checked={view.view === v}
+              onChange={() => set({ view: v })}
+            />
+            {v === "top" ? "Top label" : item?.kind === "multi" ? "Per label" : "Per option"}
+          </label>
+        ))}
+      </fieldset>
+      {report.isFetching && report.data && (
+        <span className="muted small" role="status">
+          Updating…
+        </span>
+      )}
+    </div>
+  );
+  if (report.error && !report.data)
+    return (
+      <>
+        {controls}
+        <ErrorState error={report.error} retry={() => report.refetch()} />
+      </>
+    );
+  if (!report.data)
+    return (
+      <>
+        {controls}
+        <Loading label="Aggregating the run…" />
+      </>
+    );
+  const r = report.data;
+  const bins = view.binning === "mass" ? r.bins.mass : r.bins.width;
+  const binned = bins.reduce((s, b) => s + b.count, 0);
+  if (!r.metrics)
+    return (
+      <>
+        {controls}
+        <NoUsable report={r} />
+      </>
+    );
+  const ece = view.binning === "mass" ? r.metrics.eceMass : r.metrics.ece;
+  return (
+    <>
+      {controls}
+      <div className="metrics">
+        <Metric
+          label={`ECE (equal-${view.binning}, ${r.bins.count} bins)`}
+          ci={ece}
+          unit="percent"
+          help="Mean gap between confidence and accuracy, weighted by bin size."
+        />
+        <Metric label="MCE" ci={r.metrics.mce} unit="percent" help="Largest gap over non-empty bins." />
+        <Metric label="Accuracy" ci={r.metrics.accuracy} unit="percent" />
+        <Metric
+          label="Answers binned"
+          unit="number"
+          value={`${count(binned)} of ${count(r.n)}`}
+          help="Escalated decisions have no usable output and are left out."
+        />
+      </div>
+      {binned === 0 ? (
+        <Empty title="No usable answers on this split">
+          Every decision of this item was escalated, so there is nothing to bin.
+        </Empty>
+      ) : view.view === "top" ? (
+        <ReliabilityDiagram
+          bins={bins}
+          ready="reliability"
+          title={`Reliability of ${r.item.name}, ${r.split} split`}
+          description={`Top-label confidence in ${r.bins.count} equal-${view.binning === "width" ? "width" : "mass"} bins. Points under the diagonal are over-confident; bars are 95% intervals.`}
+        />
+      ) : r.perOption.length === 0 ? (
+        <Empty title="No per-option data">The API gave no per-option bins for this item.</Empty>
+      ) : (
+        <div data-ready="reliability">
+          <p className="muted">
+            One-vs-rest reliability of each {item?.kind === "multi" ? "label" : "option"}: its probability
+            against how often it is the gold answer.
+          </p>
+          <div className="multiples">
+            {r.perOption.map((o) => {
+              const e = binCalibrationError(o.bins);
+              return (
+                <ReliabilityThumb
+                  key={o.option}
+                  bins={o.bins}
+                  title={o.option}
+                  subtitle={`ECE ${pct(e.ece)} · support ${count(o.support)}`}
+                />
+              );
+            })}
+          </div>
+        </div>
+      )}
+    </>
+  );
+}

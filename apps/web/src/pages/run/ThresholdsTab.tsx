@@ -1,0 +1,84 @@
+/** Multi-label thresholds: per-label P/R/F1 against the threshold, 0.5 and the tuned one, micro / macro F1. */
+import { useReport } from "../../api/runs";
+import { ThresholdCurves } from "../../charts/ThresholdCurves";
+import { Metric } from "../../components/MetricCards";
+import { Empty, ErrorState, Loading } from "../../components/States";
+import { pct } from "../../transforms/format";
+import { thresholdTable } from "../../transforms/thresholds";
+import type { TabProps } from "../RunPage";
+
+/** The tab. */
+export default function ThresholdsTab({ run, item, split }: TabProps) {
+  const multi = item?.kind === "multi";
+  const report = useReport(run.id, { item: item?.name, split }, multi);
+  if (!multi)
+    return (
+      <Empty title={`${item?.name ?? "This item"} is not multi-label`}>
+        Per-label thresholds apply to multi-label items (several options can be true at once). Pick a
+        multi-label item above, if the dataset has one; for one-answer items the escalation threshold is on
+        the Unknowns tab.
+      </Empty>
+    );
+  if (report.error && !report.data) return <ErrorState error={report.error} retry={() => report.refetch()} />;
+  if (!report.data) return <Loading label="Aggregating the run…" />;
+  const r = report.data;
+  if (!r.thresholds?.length)
+    return <Empty title="No threshold curves">The API gave no per-label curves for this item.</Empty>;
+  const rows = thresholdTable(r.thresholds);
+  return (
+    <>
+      <div className="metrics">
+        {r.metrics?.microF1 && (
+          <Metric
+            label="Micro F1"
+            ci={r.metrics.microF1}
+            unit="percent"
+            help="F1 over every label decision pooled."
+          />
+        )}
+        {r.metrics?.macroF1 && (
+          <Metric
+            label="Macro F1"
+            ci={r.metrics.macroF1}
+            unit="percent"
+            help="Mean of the per-label F1 scores."
+          />
+        )}
+      </div>
+      <div className="table-scroll">
+        <table className="table">
+          <caption>Per-label thresholds (chosen to maximise F1), the labels that gain most first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Label</th>
+              <th scope="col" className="num">
+                F1 at 0.5
+              </th>
+              <th scope="col" className="num">
+                Tuned threshold
+              </th>
+              <th scope="col" className="num">
+                F1 tuned
+              </th>
+              <th scope="col" className="num">
+                Gain
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((s) => (
+              <tr key={s.label}>
+                <th scope="row">{s.label}</th>
+                <td className="num">{pct(s.f1At05)}</td>
+                <td className="num">{s.tuned === null ? "—" : (s.tuned / 100).toFixed(2)}</td>
+                <td className="num">{pct(s.f1Tuned)}</td>
+                <td className="num">{`${s.gain >= 0 ? "+" : "−"}${Math.abs(s.gain * 100).toFixed(1)} pp`}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <ThresholdCurves series={rows} ready="thresholds" />
+    </>
+  );
+}

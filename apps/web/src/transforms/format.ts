@@ -1,0 +1,83 @@
+/** Number and label formatting shared by charts, tables and cards. */
+
+import type { CI } from "../api/types";
+
+/** A share as a percentage: 0.834 -> "83.4%"; null or NaN -> "—". */
+export function pct(x: number | null | undefined, digits = 1): string {
+  if (x === null || x === undefined || !Number.isFinite(x)) return "—";
+  return `${(x * 100).toFixed(digits)}%`;
+}
+
+/** A plain number with fixed decimals; null or NaN -> "—". */
+export function num(x: number | null | undefined, digits = 3): string {
+  if (x === null || x === undefined || !Number.isFinite(x)) return "—";
+  return x.toFixed(digits);
+}
+
+/** An integer with thousands separators: 100000 -> "100,000". */
+export function count(x: number | null | undefined): string {
+  if (x === null || x === undefined || !Number.isFinite(x)) return "—";
+  return Math.round(x).toLocaleString("en-US");
+}
+
+/** How a metric is shown: as a percentage or as a plain number. */
+export type Unit = "percent" | "number";
+
+/** One value in its unit. */
+export function formatValue(x: number | null | undefined, unit: Unit): string {
+  return unit === "percent" ? pct(x) : num(x);
+}
+
+/** The interval part of a CI: "80.1–86.2%" or "0.081–0.094"; "" when it was not resampled. */
+export function formatInterval(ci: CI, unit: Unit): string {
+  const [, lo, hi] = ci;
+  if (lo === null || hi === null || !Number.isFinite(lo) || !Number.isFinite(hi)) return "";
+  if (unit === "percent") return `${(lo * 100).toFixed(1)}–${(hi * 100).toFixed(1)}%`;
+  return `${num(lo)}–${num(hi)}`;
+}
+
+/** A point with its interval: "83.4% (80.1–86.2%)", or just the point when it has no interval. */
+export function formatCI(ci: CI | undefined | null, unit: Unit): string {
+  if (!ci) return "—";
+  const interval = formatInterval(ci, unit);
+  return interval ? `${formatValue(ci[0], unit)} (${interval})` : formatValue(ci[0], unit);
+}
+
+/** A signed difference: +2.3 pp for percentages, +0.012 for numbers. */
+export function formatDelta(x: number, unit: Unit): string {
+  const sign = x > 0 ? "+" : x < 0 ? "−" : "±";
+  const a = Math.abs(x);
+  return unit === "percent" ? `${sign}${(a * 100).toFixed(1)} pp` : `${sign}${a.toFixed(3)}`;
+}
+
+/** US dollars: "$0.0123", or "$0" for nothing. */
+export function usd(x: number | null | undefined): string {
+  if (x === null || x === undefined || !Number.isFinite(x)) return "—";
+  if (x === 0) return "$0";
+  return x >= 1 ? `$${x.toFixed(2)}` : `$${x.toPrecision(3)}`;
+}
+
+/** Milliseconds for people: 850 -> "850 ms", 12300 -> "12.3 s", 192000 -> "3 min 12 s". */
+export function duration(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined || !Number.isFinite(ms)) return "—";
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  const m = Math.floor(ms / 60_000);
+  return `${m} min ${Math.round((ms - m * 60_000) / 1000)} s`;
+}
+
+/** A label or a list of labels: ["a","b"] -> "a, b"; [] -> "(none)"; null -> "—". */
+export function label(x: string | string[] | null | undefined): string {
+  if (x === null || x === undefined) return "—";
+  if (Array.isArray(x)) return x.length ? x.join(", ") : "(none)";
+  return x;
+}
+
+/** A date-time in the reader's locale, short. */
+export function when(iso: string | null | undefined): string {
+  if (!iso) return "—";
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime())
+    ? iso
+    : d.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+}

@@ -1,0 +1,146 @@
+/** Metric cards: which metrics an item shows, in what unit, and which direction is better. */
+
+import type { CI, ItemKind, ReportMetrics } from "../api/types";
+import type { Unit } from "./format";
+
+/** One metric card. */
+export interface MetricCard {
+  key: keyof ReportMetrics;
+  label: string;
+  ci: CI;
+  unit: Unit;
+  better: "higher" | "lower";
+  /** One sentence for the tooltip and the screen reader. */
+  help: string;
+}
+
+interface Spec {
+  key: keyof ReportMetrics;
+  label: (bins: number) => string;
+  unit: Unit;
+  better: "higher" | "lower";
+  help: string;
+  kinds?: ItemKind[];
+}
+
+const SPECS: Spec[] = [
+  {
+    key: "accuracy",
+    label: () => "Accuracy",
+    unit: "percent",
+    better: "higher",
+    help: "Share of answers equal to the gold label.",
+  },
+  {
+    key: "ece",
+    label: (b) => `ECE (equal-width, ${b} bins)`,
+    unit: "percent",
+    better: "lower",
+    help: "Expected calibration error: mean gap between confidence and accuracy over equal-width bins.",
+  },
+  {
+    key: "eceMass",
+    label: (b) => `ECE (equal-mass, ${b} bins)`,
+    unit: "percent",
+    better: "lower",
+    help: "Expected calibration error over bins holding equal numbers of answers (adaptive binning).",
+  },
+  {
+    key: "mce",
+    label: () => "MCE",
+    unit: "percent",
+    better: "lower",
+    help: "Largest gap between confidence and accuracy over non-empty bins.",
+  },
+  {
+    key: "classwiseEce",
+    label: () => "Classwise ECE",
+    unit: "percent",
+    better: "lower",
+    help: "Mean one-vs-rest ECE over the options.",
+  },
+  {
+    key: "smoothEce",
+    label: () => "Smooth ECE",
+    unit: "percent",
+    better: "lower",
+    help: "Calibration error of the kernel-smoothed reliability curve (no bins).",
+  },
+  {
+    key: "debiasedL2",
+    label: () => "Debiased L2 CE",
+    unit: "number",
+    better: "lower",
+    help: "Debiased squared calibration error (Kumar et al. 2019).",
+  },
+  {
+    key: "brier",
+    label: () => "Brier score",
+    unit: "number",
+    better: "lower",
+    help: "Mean squared error of the probabilities (a proper score).",
+  },
+  {
+    key: "nll",
+    label: () => "NLL",
+    unit: "number",
+    better: "lower",
+    help: "Negative log-likelihood of the gold label (a proper score).",
+  },
+  {
+    key: "rps",
+    label: () => "RPS",
+    unit: "number",
+    better: "lower",
+    help: "Ranked probability score: Brier over cumulative levels of an ordered scale.",
+    kinds: ["score"],
+  },
+  {
+    key: "offByOne",
+    label: () => "Off-by-one accuracy",
+    unit: "percent",
+    better: "higher",
+    help: "Share of answers at most one level away from the gold level.",
+    kinds: ["score"],
+  },
+  {
+    key: "microF1",
+    label: () => "Micro F1",
+    unit: "percent",
+    better: "higher",
+    help: "F1 over every label decision pooled.",
+    kinds: ["multi"],
+  },
+  {
+    key: "macroF1",
+    label: () => "Macro F1",
+    unit: "percent",
+    better: "higher",
+    help: "Mean of the per-label F1 scores.",
+    kinds: ["multi"],
+  },
+];
+
+/** The cards an item's report has data for, in reading order; `bins` names the bin count in ECE labels. */
+export function metricCards(metrics: ReportMetrics | null, kind: ItemKind, bins: number): MetricCard[] {
+  const out: MetricCard[] = [];
+  if (!metrics) return out;
+  for (const s of SPECS) {
+    const ci = metrics[s.key];
+    if (!ci) continue;
+    if (s.kinds && !s.kinds.includes(kind)) continue;
+    out.push({ key: s.key, label: s.label(bins), ci, unit: s.unit, better: s.better, help: s.help });
+  }
+  return out;
+}
+
+/** The unit and direction of a metric by name (for comparison tables); unknown names are plain numbers. */
+export function metricInfo(name: string): { label: string; unit: Unit; better: "higher" | "lower" } {
+  const s = SPECS.find((x) => x.key === name);
+  if (!s) return { label: name, unit: "number", better: "lower" };
+  return {
+    label: s.label(15).replace(/ \(equal-(width|mass), 15 bins\)/, (_m, w) => ` (equal-${w})`),
+    unit: s.unit,
+    better: s.better,
+  };
+}

@@ -1,0 +1,61 @@
+/** Risk-coverage curve and the escalation threshold picker. */
+
+import type { RiskCoveragePoint } from "../api/types";
+
+/** One point in percent units. */
+export interface RiskPoint {
+  threshold: number;
+  /** Share answered alone (%). */
+  coverage: number;
+  /** Error rate of the answered-alone decisions (%). */
+  risk: number;
+  /** How many decisions go to a person at this threshold. */
+  escalated: number;
+}
+
+/** Points sorted by threshold ascending (coverage descending), in percent. */
+export function riskCoverageSeries(points: RiskCoveragePoint[]): RiskPoint[] {
+  return [...points]
+    .sort((a, b) => a.threshold - b.threshold)
+    .map((p) => ({
+      threshold: p.threshold,
+      coverage: p.coverage * 100,
+      risk: p.risk * 100,
+      escalated: p.escalated,
+    }));
+}
+
+/** The point whose threshold is nearest to `threshold` (ties: the lower threshold); null for no points. */
+export function pickPoint(points: RiskPoint[], threshold: number): RiskPoint | null {
+  let best: RiskPoint | null = null;
+  for (const p of points) {
+    if (!best || Math.abs(p.threshold - threshold) < Math.abs(best.threshold - threshold)) best = p;
+  }
+  return best;
+}
+
+/** The lowest threshold whose answered-alone risk stays at or under `targetRisk` (a share), or null. */
+export function thresholdForRisk(points: RiskPoint[], targetRisk: number): RiskPoint | null {
+  for (const p of points) if (p.coverage > 0 && p.risk <= targetRisk * 100) return p;
+  return null;
+}
+
+/** What a threshold means for a team: how many go to a person and how wrong the rest are. */
+export interface EscalationSummary {
+  threshold: number;
+  answeredShare: number;
+  escalated: number;
+  escalatedShare: number;
+  risk: number;
+}
+
+/** The picker's read-out for one point, `n` decisions in all. */
+export function escalationSummary(p: RiskPoint, n: number): EscalationSummary {
+  return {
+    threshold: p.threshold,
+    answeredShare: p.coverage / 100,
+    escalated: p.escalated,
+    escalatedShare: n ? p.escalated / n : 1 - p.coverage / 100,
+    risk: p.risk / 100,
+  };
+}

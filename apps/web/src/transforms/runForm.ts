@@ -1,0 +1,136 @@
+/** The new-run form: defaults a newcomer can start from, checks, and the API body. */
+
+import type { DatasetSummary, RunInput, Server, Split } from "../api/types";
+
+/** What the form holds (strings as typed). */
+export interface RunFormValues {
+  dataset: string;
+  serverId: string;
+  model: string;
+  splits: Split[];
+  concurrency: string;
+  /** First N examples per split; empty for all. */
+  limit: string;
+  /** Retrieval budget of long states; empty for none. */
+  maxLen: string;
+  maxThink: string;
+  nothinkThreshold: string;
+  returnReasoning: boolean;
+  /** "default" sends nothing. */
+  think: "default" | "on" | "off";
+}
+
+/** Errors by field. */
+export type RunFormErrors = Partial<Record<keyof RunFormValues, string>>;
+
+/** The dataset a first run starts from when it is there: small, three kinds of item, some "not stated". */
+export const FIRST_DATASET = "penguins";
+
+/** Defaults: the first dataset (or the first bundled one), the embedded server and its first model. */
+export function defaultRunForm(
+  datasets: DatasetSummary[],
+  servers: Server[],
+  prefill: Partial<Pick<RunFormValues, "dataset" | "serverId" | "model">> = {},
+): RunFormValues {
+  const dataset =
+    datasets.find((d) => d.name === prefill.dataset)?.name ??
+    datasets.find((d) => d.name === FIRST_DATASET)?.name ??
+    datasets.find((d) => d.source === "bundled")?.name ??
+    datasets[0]?.name ??
+    "";
+  const server =
+    servers.find((s) => s.id === prefill.serverId) ?? servers.find((s) => s.embedded) ?? servers[0];
+  const model = server?.models.includes(prefill.model ?? "")
+    ? (prefill.model as string)
+    : (server?.models[0] ?? "");
+  return {
+    dataset,
+    serverId: server?.id ?? "",
+    model,
+    splits: ["calibration", "test"],
+    concurrency: "16",
+    limit: "",
+    maxLen: "",
+    maxThink: "",
+    nothinkThreshold: "",
+    returnReasoning: true,
+    think: "default",
+  };
+}
+
+function intField(text: string, label: string, min: number, max: number): number | undefined | string {
+  const t = text.trim();
+  if (!t) return undefined;
+  const x = Number(t);
+  if (!Number.isInteger(x) || x < min || x > max)
+    return `${label} must be a whole number from ${min} to ${max}, got “${t}”.`;
+  return x;
+}
+
+/** Checks the form against the datasets and servers it offers; returns the POST /api/runs body. */
+export function parseRunForm(
+  v: RunFormValues,
+  datasets: DatasetSummary[],
+  servers: Server[],
+): { ok: true; input: RunInput } | { ok: false; errors: RunFormErrors } {
+  const errors: RunFormErrors = {};
+  const dataset = datasets.find((d) => d.name === v.dataset);
+  if (!dataset)
+    errors.dataset = v.dataset
+      ? `No dataset named “${v.dataset}”; pick one from the list.`
+      : "Pick a dataset.";
+  const server = servers.find((s) => s.id === v.serverId);
+  if (!server) errors.serverId = "Pick a server (add one on the Servers page).";
+  if (!v.model.trim()) errors.model = "Pick or type the model to ask for.";
+  if (v.splits.length === 0)
+    errors.splits =
+      "Pick at least one split; calibration and test are needed to fit and check a calibration.";
+  else if (dataset) {
+    const empty = v.splits.filter((s) => dataset.splits[s] === 0);
+    if (empty.length) errors.splits = `The ${empty.join(" and ")} split of ${dataset.name} has no examples.`;
+  }
+  const concurrency = intField(v.concurrency || "16", "Concurrency", 1, 256);
+  if (typeof concurrency === "string") errors.concurrency = concurrency;
+  const limit = intField(v.limit, "Limit", 1, 1_000_000);
+  if (typeof limit === "string") errors.limit = limit;
+  const maxLen = intField(v.maxLen, "Max state length", 1, 10_000_000);
+  if (typeof maxLen === "string") errors.maxLen = maxLen;
+  const maxThink = intField(v.maxThink, "max_think", 0, 1_000_000);
+  if (typeof maxThink === "string") errors.maxThink = maxThink;
+  let nothink: number | undefined;
+  if (v.nothinkThreshold.trim()) {
+    const x = Number(v.nothinkThreshold);
+    if (!Number.isFinite(x) || x < 0 || x > 1)
+      errors.nothinkThreshold = `nothink_threshold must be a number from 0 to 1, got “${v.nothinkThreshold.trim()}”.`;
+    else nothink = x;
+  }
+  if (Object.keys(errors).length) return { ok: false, errors };
+
+  const options: RunInput["options"] = {};
+  if (maxThink !== undefined) options.max_think = maxThink as number;
+  if (nothink !== undefined) options.nothink_threshold = nothink;
+  if (v.returnReasoning) options.return_reasoning = true;
+  if (v.think !== "default") options.think = v.think === "on";
+  const input: RunInput = {
+    dataset: v.dataset,
+    serverId: v.serverId,
+    model: v.model.trim(),
+    splits: v.splits,
+    concurrency: (concurrency as number | undefined) ?? 16,
+  };
+  if (limit !== undefined) input.limit = limit as number;
+  if (maxLen !== undefined) input.maxLen = maxLen as number;
+  if (Object.keys(options).length) input.options = options;
+  return { ok: true, input };
+}
+
+/** How many examples a run will ask about (the splits' sizes, cut at the limit). */
+export function runSize(v: RunFormValues, dataset: DatasetSummary | undefined): number {
+  if (!dataset) return 0;
+  const limit = Number.parseInt(v.limit, 10);
+  return v.splits.reduce(
+    (s, sp) =>
+      s + (Number.isFinite(limit) && limit > 0 ? Math.min(limit, dataset.splits[sp]) : dataset.splits[sp]),
+    0,
+  );
+}

@@ -1,0 +1,36 @@
+/** Multi-label threshold curves: precision, recall and F1 against the threshold, per label. */
+
+import type { LabelThresholds } from "../api/types";
+
+/** One label's curve in percent units, with the marks to draw. */
+export interface ThresholdSeries {
+  label: string;
+  points: { t: number; precision: number; recall: number; f1: number }[];
+  /** Tuned threshold (%), null when the label never applies. */
+  tuned: number | null;
+  /** F1 at 0.5 and at the tuned threshold (shares). */
+  f1At05: number;
+  f1Tuned: number;
+  /** F1 gained by tuning (share, >= 0 when the tuning helped). */
+  gain: number;
+}
+
+/** Curves sorted by threshold, in percent. */
+export function thresholdSeries(t: LabelThresholds): ThresholdSeries {
+  const points = [...t.curve]
+    .sort((a, b) => a.t - b.t)
+    .map((p) => ({ t: p.t * 100, precision: p.precision * 100, recall: p.recall * 100, f1: p.f1 * 100 }));
+  return {
+    label: t.label,
+    points,
+    tuned: t.tuned === null ? null : t.tuned * 100,
+    f1At05: t.f1At05,
+    f1Tuned: t.f1Tuned,
+    gain: t.f1Tuned - t.f1At05,
+  };
+}
+
+/** Every label's series, the labels that gain most from tuning first. */
+export function thresholdTable(ts: LabelThresholds[]): ThresholdSeries[] {
+  return ts.map(thresholdSeries).sort((a, b) => b.gain - a.gain || a.label.localeCompare(b.label));
+}
