@@ -152,6 +152,17 @@ describe("replies", () => {
     expect(typeof body.latency_ms).toBe("number");
   });
 
+  it("keeps question ids and option names such as __proto__ as ordinary keys", async () => {
+    const raw =
+      '{"model":"lexical","state":"the constructor","options":{"return_reasoning":true},"questions":{"__proto__":' +
+      '{"type":"choice","instructions":"Which?","criteria":{"__proto__":"a prototype","constructor":null}}}}';
+    const r = await post(latest, raw);
+    expect(r.status).toBe(200);
+    expect(r.text).toContain('"answers":{"__proto__":{"type":"choice","choice":"constructor"');
+    expect(r.text).toContain('"probabilities":{"__proto__":');
+    expect(r.text).toContain('"reasoning":{"__proto__":{"thought":false');
+  });
+
   it("counts more input tokens for a longer state", async () => {
     const short = (await post(latest, sampleRequest())).json as Reply;
     const long = (await post(latest, { ...sampleRequest(), state: "a long story, ".repeat(50) }))

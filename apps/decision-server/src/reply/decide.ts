@@ -41,12 +41,8 @@ export function decide(model: DecisionModel, request: DecisionRequest): Decided 
     input += questionTokens(q);
     output += Math.max(1, countTokens(chosenText(q, p.probs)));
     if (explain) {
-      reasoning[q.id] = {
-        thought: false,
-        closed: true,
-        tokens: 0,
-        text: (p.reasoning ?? "").slice(0, REASONING_CHARS),
-      };
+      const text = (p.reasoning ?? "").slice(0, REASONING_CHARS);
+      setKey(reasoning, q.id, { thought: false, closed: true, tokens: 0, text });
     }
   }
   const usage = { input_tokens: input, output_tokens: output, reasoning_tokens: 0 };
