@@ -39,14 +39,19 @@ export async function decisionRows(opts: {
   model?: string;
   runId?: string;
   splits?: Split[];
+  /** At most this many examples, spread evenly over the dataset order (bundled files are sorted by source). */
   limit?: number;
+  apiKey?: string;
 }): Promise<{ rows: PredictionRow[]; task: Task; hash: string; fingerprint: string; endpoint: string }> {
   const ds = await loadDataset(opts.dataset);
   const splits = opts.splits ?? ["calibration", "test"];
   let examples = ds.examples.filter((e) => splits.includes(e.split));
-  if (opts.limit !== undefined) examples = examples.slice(0, opts.limit);
+  if (opts.limit !== undefined && examples.length > opts.limit) {
+    const step = examples.length / opts.limit;
+    examples = Array.from({ length: opts.limit }, (_, i) => examples[Math.floor(i * step)]);
+  }
   const model = opts.model ?? "workbench-latest";
-  const decider = decisionDecider(opts.url, model, undefined, { timeout: 30, deterministic: true });
+  const decider = decisionDecider(opts.url, model, opts.apiKey, { timeout: 30, deterministic: true });
   const items = ds.task.items;
   const runId = opts.runId ?? "run_test";
   const rows: PredictionRow[] = [];
@@ -64,6 +69,20 @@ export async function decisionRows(opts: {
 }
 
 /** Starts the reference server on 127.0.0.1, port 0. */
-export function startServer(alias?: string): Promise<DecisionServerHandle> {
-  return startDecisionServer({ port: 0, host: "127.0.0.1", ...(alias ? { alias } : {}) });
+export function startServer(opts: { alias?: string; apiKey?: string } = {}): Promise<DecisionServerHandle> {
+  return startDecisionServer({ port: 0, host: "127.0.0.1", ...opts });
+}
+
+/** An escalated row for an example (what the engine stores when the service did not answer). */
+export function escalatedRow(like: PredictionRow, exampleId: string): PredictionRow {
+  return {
+    ...like,
+    exampleId,
+    status: "escalated",
+    answer: null,
+    confidence: null,
+    probabilities: null,
+    unknown: null,
+    reason: "the decision service did not answer after 3 attempts: reset",
+  };
 }
