@@ -65,6 +65,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(({ schema, httpPart }) =>
     (httpPart === "body" ? ajv.body : ajv.other).compile(schema),
   );
+  app.removeContentTypeParser("text/plain");
   app.setErrorHandler(errorHandler);
   app.addHook("onClose", async () => closeEventStreams());
 

@@ -35,6 +35,7 @@ export function streamRun(
     if (!res.writableEnded) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   };
   let last = 0;
+  let sentDone = -1;
   let pending: Progress | null = null;
   let timer: NodeJS.Timeout | null = null;
   let unfollow: (() => void) | null = null;
@@ -53,6 +54,7 @@ export function streamRun(
     timer = null;
     if (pending) {
       send("progress", pending);
+      sentDone = pending.done;
       pending = null;
       last = Date.now();
     }
@@ -61,12 +63,13 @@ export function streamRun(
     if (timer) clearTimeout(timer);
     timer = null;
     pending = null;
-    send("progress", final.progress);
+    if (final.progress.done !== sentDone) send("progress", final.progress);
     send("done", final);
     cleanup();
     res.end();
   };
   send("progress", summary.progress);
+  sentDone = summary.progress.done;
   last = Date.now();
   onClose(cleanup);
   if (!engine.isActive(summary.id) && summary.status !== "running" && summary.status !== "queued") {

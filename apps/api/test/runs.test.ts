@@ -1,0 +1,355 @@
+import type { DecisionServerHandle } from "@decision-workbench/decision-server";
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunSummary } from "../src/engine/types.js";
+import { syntheticExamples } from "./fixtures.js";
+import {
+  addDataset,
+  addServer,
+  body,
+  post,
+  reference,
+  requestsPerState,
+  runToEnd,
+  type TestBench,
+  testBench,
+} from "./helpers.js";
+
+let bench: TestBench;
+let ref: DecisionServerHandle;
+let slow: DecisionServerHandle;
+let serverId: string;
+let slowId: string;
+
+beforeAll(async () => {
+  bench = await testBench();
+  ref = await reference();
+  slow = await reference({ faults: { rules: [{ rate: 1, fault: { kind: "delay", ms: 40 } }] } });
+  serverId = await addServer(bench.app, ref.url);
+  slowId = await addServer(bench.app, slow.url);
+  await addDataset(bench.app, 60);
+});
+
+afterAll(async () => {
+  await bench.close();
+  await ref.close();
+  await slow.close();
+});
+
+const error = (res: { body: string }) =>
+  body<{ error: { code: string; message: string } }>(res as never).error;
+
+async function waitFor(check: () => Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 2000; i++) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`gave up waiting for ${what}`);
+}
+
+describe("runs", () => {
+  it("finishes a limited run with correct counts, gold labels and one request per example", async () => {
+    const before = ref.requests.length;
+    const run = await runToEnd(bench, {
+      dataset: "tickets",
+      serverId,
+      model: "lexical",
+      limit: 7,
+      concurrency: 4,
+    });
+    expect(run.status).toBe("done");
+    expect(run.splits).toEqual(["calibration", "test"]);
+    const p = run.progress;
+    expect(p.total).toBe(14);
+    expect(p.done).toBe(14);
+    expect(p.answered + p.unknown + p.escalated).toBe(14 * 3);
+    expect(p.escalated).toBe(0);
+    expect(p.errors).toBe(0);
+    expect(p.usage.input_tokens).toBeGreaterThan(0);
+    expect(p.latency.p50).toBeGreaterThan(0);
+    expect(p.latency.p50).toBeLessThanOrEqual(p.latency.p99);
+    expect(ref.requests.length - before).toBe(14);
+    expect(run.servedBy).toEqual(["lexical"]);
+    expect(run.headline.accuracy).not.toBeNull();
+    expect(run.fingerprint).toBe(`decision|${ref.url}/v1/decision|lexical`);
+
+    const rows = await bench.storage.listPredictions(run.id);
+    expect(rows.length).toBe(42);
+    const examples = syntheticExamples(60);
+    const expectedIds = [
+      ...examples.filter((e) => e.split === "calibration").slice(0, 7),
+      ...examples.filter((e) => e.split === "test").slice(0, 7),
+    ].map((e) => e.id);
+    expect(new Set(rows.map((r) => r.exampleId))).toEqual(new Set(expectedIds));
+    for (const r of rows) {
+      const ex = examples.find((e) => e.id === r.exampleId) as { labels: Record<string, unknown> };
+      expect(r.gold).toEqual(ex.labels[r.item]);
+      expect(r.record.endpoint).toBe(`${ref.url}/v1/decision`);
+    }
+    const topics = rows.filter((r) => r.item === "topics" && r.status === "answered");
+    expect(topics.every((r) => Array.isArray(r.answer))).toBe(true);
+  });
+
+  it("lists runs newest first, filtered by dataset and status", async () => {
+    const run = await runToEnd(bench, {
+      dataset: "tickets",
+      serverId,
+      model: "lexical",
+      limit: 2,
+      splits: ["test"],
+    });
+    const all = body<RunSummary[]>(await bench.app.inject({ method: "GET", url: "/api/runs" }));
+    expect(all[0].id).toBe(run.id);
+    const done = body<RunSummary[]>(
+      await bench.app.inject({ method: "GET", url: "/api/runs?status=done&dataset=tickets" }),
+    );
+    expect(done.map((r) => r.id)).toContain(run.id);
+    expect(done.every((r) => r.status === "done" && r.dataset === "tickets")).toBe(true);
+    const none = body<RunSummary[]>(
+      await bench.app.inject({ method: "GET", url: "/api/runs?dataset=other" }),
+    );
+    expect(none).toEqual([]);
+    const bad = await bench.app.inject({ method: "GET", url: "/api/runs?status=finished" });
+    expect(bad.statusCode).toBe(400);
+    expect(error(bad).message).toContain("querystring.status must be one of");
+  });
+
+  it("cancels a running run, keeps what was answered, and resumes without asking any example twice", async () => {
+    const started = body<RunSummary>(
+      await post(bench.app, "/api/runs", {
+        dataset: "tickets",
+        serverId: slowId,
+        model: "lexical",
+        splits: ["train"],
+        concurrency: 2,
+      }),
+    );
+    expect(started.status).toBe("running");
+    expect(started.progress.total).toBe(20);
+    await waitFor(
+      async () => (await bench.storage.getStoredRun(started.id))!.counters.done >= 4,
+      "4 answers",
+    );
+    const cancelled = body<RunSummary>(await post(bench.app, `/api/runs/${started.id}/cancel`));
+    expect(cancelled.status).toBe("cancelled");
+    await bench.engine.settle(started.id);
+    const after = body<RunSummary>(await bench.app.inject({ method: "GET", url: `/api/runs/${started.id}` }));
+    expect(after.status).toBe("cancelled");
+    expect(after.progress.done).toBeLessThan(20);
+    expect((await bench.storage.listPredictions(started.id)).length).toBe(after.progress.done * 3);
+    const again = await post(bench.app, `/api/runs/${started.id}/cancel`);
+    expect(again.statusCode).toBe(409);
+    expect(error(again).message).toContain("already cancelled");
+
+    const resumed = body<RunSummary>(await post(bench.app, `/api/runs/${started.id}/resume`));
+    expect(resumed.status).toBe("running");
+    await bench.engine.settle(started.id);
+    const final = body<RunSummary>(await bench.app.inject({ method: "GET", url: `/api/runs/${started.id}` }));
+    expect(final.status).toBe("done");
+    expect(final.progress.done).toBe(20);
+    const rows = await bench.storage.listPredictions(started.id);
+    expect(rows.length).toBe(60);
+    const counts = requestsPerState(slow);
+    const states = syntheticExamples(60)
+      .filter((e) => e.split === "train")
+      .map((e) => e.state as string);
+    expect(states.map((s) => counts.get(s))).toEqual(states.map(() => 1));
+
+    const doneAgain = await post(bench.app, `/api/runs/${started.id}/resume`);
+    expect(doneAgain.statusCode).toBe(409);
+    expect(error(doneAgain).message).toContain("is done");
+  });
+
+  it("deletes a run with its predictions", async () => {
+    const run = await runToEnd(bench, { dataset: "tickets", serverId, model: "lexical", limit: 1 });
+    const del = await bench.app.inject({ method: "DELETE", url: `/api/runs/${run.id}` });
+    expect(del.statusCode).toBe(204);
+    expect((await bench.app.inject({ method: "GET", url: `/api/runs/${run.id}` })).statusCode).toBe(404);
+    expect(await bench.storage.listPredictions(run.id)).toEqual([]);
+  });
+
+  it("answers 404 for an unknown run on every run route", async () => {
+    for (const [method, url] of [
+      ["GET", "/api/runs/run_nope"],
+      ["POST", "/api/runs/run_nope/cancel"],
+      ["POST", "/api/runs/run_nope/resume"],
+      ["POST", "/api/runs/run_nope/replay"],
+      ["DELETE", "/api/runs/run_nope"],
+      ["GET", "/api/runs/run_nope/events"],
+    ] as const) {
+      const res = await bench.app.inject({ method, url });
+      expect(res.statusCode, `${method} ${url}`).toBe(404);
+      expect(error(res).message).toContain('run "run_nope" does not exist');
+    }
+  });
+
+  it.each([
+    [{ serverId: "x", model: "lexical" }, 400, 'missing the required field "dataset"'],
+    [{ dataset: "nope" }, 400, 'missing the required field "serverId"'],
+    [{ dataset: "nope", serverId: "SERVER", model: "lexical" }, 404, 'dataset "nope" does not exist'],
+    [{ dataset: "tickets", serverId: "srv_nope", model: "lexical" }, 404, 'server "srv_nope" does not exist'],
+    [{ dataset: "tickets", serverId: "SERVER", model: "gpt" }, 400, '"gpt" is not one of server'],
+    [
+      { dataset: "tickets", serverId: "SERVER", model: "lexical", splits: ["dev"] },
+      400,
+      "body.splits[0] must be one of",
+    ],
+    [{ dataset: "tickets", serverId: "SERVER", model: "lexical", splits: [] }, 400, "fewer than 1 items"],
+    [
+      { dataset: "tickets", serverId: "SERVER", model: "lexical", concurrency: 0 },
+      400,
+      "body.concurrency must be >= 1",
+    ],
+    [
+      { dataset: "tickets", serverId: "SERVER", model: "lexical", concurrency: 257 },
+      400,
+      "body.concurrency must be <= 256",
+    ],
+    [
+      { dataset: "tickets", serverId: "SERVER", model: "lexical", concurrency: "8" },
+      400,
+      "body.concurrency must be an integer",
+    ],
+    [{ dataset: "tickets", serverId: "SERVER", model: "lexical", limit: 0 }, 400, "body.limit"],
+    [{ dataset: "tickets", serverId: "SERVER", model: "lexical", maxLen: "long" }, 400, "body.maxLen"],
+    [
+      { dataset: "tickets", serverId: "SERVER", model: "lexical", options: { max_thinking: 5 } },
+      400,
+      'unknown field "max_thinking"',
+    ],
+    [
+      { dataset: "tickets", serverId: "SERVER", model: "lexical", options: { nothink_threshold: 2 } },
+      400,
+      "nothink_threshold",
+    ],
+    [{ dataset: "tickets", serverId: "SERVER", model: "lexical", colour: 1 }, 400, 'unknown field "colour"'],
+  ])("POST /api/runs %j is refused with a message", async (payload, status, message) => {
+    const withServer = JSON.parse(JSON.stringify(payload).replace("SERVER", serverId));
+    const res = await post(bench.app, "/api/runs", withServer);
+    expect(res.statusCode).toBe(status);
+    expect(error(res).message).toContain(message);
+  });
+
+  it("refuses a body that is not JSON, and one of the wrong media type", async () => {
+    const broken = await bench.app.inject({
+      method: "POST",
+      url: "/api/runs",
+      headers: { "content-type": "application/json" },
+      payload: '{"dataset": "tickets",',
+    });
+    expect(broken.statusCode).toBe(400);
+    expect(error(broken).code).toBe("invalid_json");
+    const text = await bench.app.inject({
+      method: "POST",
+      url: "/api/runs",
+      headers: { "content-type": "text/plain" },
+      payload: "dataset=tickets",
+    });
+    expect(text.statusCode).toBe(415);
+    expect(error(text).message).toContain("application/json");
+  });
+
+  it("replays a run: new requests for a deterministic server, recorded outputs otherwise; tampering is caught", async () => {
+    const run = await runToEnd(bench, { dataset: "tickets", serverId, model: "lexical", limit: 3 });
+    const before = ref.requests.length;
+    const det = body<{ checked: number; differing: number; called: boolean }>(
+      await post(bench.app, `/api/runs/${run.id}/replay`),
+    );
+    expect(det).toMatchObject({ checked: 18, differing: 0, called: true });
+    expect(ref.requests.length - before).toBe(18);
+
+    await bench.app.inject({
+      method: "PATCH",
+      url: `/api/servers/${serverId}`,
+      payload: { deterministic: false },
+    });
+    const db = new Database(bench.storage.path);
+    db.prepare(
+      "UPDATE predictions SET logits = '[0,0,5]' WHERE run_id = ? AND item = 'team' AND ordinal = 0",
+    ).run(run.id);
+    db.close();
+    const rec = body<{
+      checked: number;
+      differing: number;
+      called: boolean;
+      byField: Record<string, number>;
+      examples: { item: string }[];
+    }>(await post(bench.app, `/api/runs/${run.id}/replay`));
+    expect(ref.requests.length - before).toBe(18);
+    expect(rec.called).toBe(false);
+    expect(rec.checked).toBe(18);
+    expect(rec.differing).toBe(1);
+    expect(rec.examples[0].item).toBe("team");
+    expect(Object.keys(rec.byField).length).toBeGreaterThan(0);
+    await bench.app.inject({
+      method: "PATCH",
+      url: `/api/servers/${serverId}`,
+      payload: { deterministic: true },
+    });
+  });
+
+  it("refuses to replay a running run", async () => {
+    const started = body<RunSummary>(
+      await post(bench.app, "/api/runs", {
+        dataset: "tickets",
+        serverId: slowId,
+        model: "lexical",
+        splits: ["test"],
+        concurrency: 1,
+      }),
+    );
+    const res = await post(bench.app, `/api/runs/${started.id}/replay`);
+    expect(res.statusCode).toBe(409);
+    expect(error(res).message).toContain("still running");
+    await post(bench.app, `/api/runs/${started.id}/cancel`);
+    await bench.engine.settle(started.id);
+  });
+});
+
+describe("a ServiceError stops the run", () => {
+  it("stops at once with the scorer's message on a wrong key, asking no more than one request per worker", async () => {
+    const keyed = await reference({ apiKey: "sk-right-key-000000" });
+    try {
+      const id = await addServer(bench.app, keyed.url, { apiKey: "sk-wrong-key-111111" });
+      const run = await runToEnd(bench, {
+        dataset: "tickets",
+        serverId: id,
+        model: "lexical",
+        concurrency: 3,
+      });
+      expect(run.status).toBe("failed");
+      expect(run.error).toContain("answered HTTP 401");
+      expect(run.error).toContain("check the API key");
+      expect(run.error).not.toContain("sk-wrong-key");
+      expect(run.progress.done).toBe(0);
+      expect(keyed.requests.length).toBeLessThanOrEqual(3);
+
+      await bench.app.inject({
+        method: "PATCH",
+        url: `/api/servers/${id}`,
+        payload: { apiKey: "sk-right-key-000000" },
+      });
+      const resumed = body<RunSummary>(await post(bench.app, `/api/runs/${run.id}/resume`));
+      expect(resumed.error).toBeNull();
+      await bench.engine.settle(run.id);
+      const final = body<RunSummary>(await bench.app.inject({ method: "GET", url: `/api/runs/${run.id}` }));
+      expect(final.status).toBe("done");
+      expect(final.progress.done).toBe(40);
+    } finally {
+      await keyed.close();
+    }
+  });
+
+  it("fails on a model the server does not have (HTTP 404)", async () => {
+    const id = await addServer(bench.app, ref.url, { models: ["no-such-model"] });
+    const run = await runToEnd(bench, {
+      dataset: "tickets",
+      serverId: id,
+      model: "no-such-model",
+      limit: 3,
+      concurrency: 1,
+    });
+    expect(run.status).toBe("failed");
+    expect(run.error).toContain("404");
+  });
+});
