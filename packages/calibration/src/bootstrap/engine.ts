@@ -1,6 +1,6 @@
 import { widthEdges } from "../binning/edges.js";
 import { argsort } from "../sort.js";
-import { drawCountPair, Stream } from "./multinomial.js";
+import { adjustCounts, refine, Stream, TABLE, TABLE_MAX } from "./multinomial.js";
 
 // The fast bootstrap behind reports and comparisons. Per-item quantities are computed once; every resample is a
 // vector of multinomial counts over items, and each run's metrics are weighted sums over its items in confidence
@@ -68,34 +68,68 @@ function prepare(run: RunItems, order: Uint32Array, pos0: Int32Array | null, bin
   return { gather, conf, res, cor, nll, brier, widthPos };
 }
 
-/** Block prefix sums and totals of one pass, for both packed resamples. */
+/** Block sums (then prefix sums) and totals of one pass, for both packed resamples. */
 class PassSums {
   readonly cnt0: Float64Array;
   readonly cnt1: Float64Array;
   readonly res0: Float64Array;
   readonly res1: Float64Array;
   readonly tot = new Float64Array(6); // correct0, correct1, nll0, nll1, brier0, brier1
-  constructor(blocks: number) {
+  constructor(readonly blocks: number) {
     this.cnt0 = new Float64Array(blocks + 1);
     this.cnt1 = new Float64Array(blocks + 1);
     this.res0 = new Float64Array(blocks + 1);
     this.res1 = new Float64Array(blocks + 1);
   }
+  /** Turns block sums (block b at index b + 1) into prefix sums (index b: everything before block b). */
+  cumulate(): void {
+    for (let b = 1; b <= this.blocks; b++) {
+      this.cnt0[b] += this.cnt0[b - 1];
+      this.cnt1[b] += this.cnt1[b - 1];
+      this.res0[b] += this.res0[b - 1];
+      this.res1[b] += this.res1[b - 1];
+    }
+  }
+  /** Applies the draws added or removed when a resample was brought to exactly N (log entries e * 2 + added). */
+  correct(run: SortedRun, log: number[], lane: 0 | 1): void {
+    const cnt = lane === 0 ? this.cnt0 : this.cnt1;
+    const res = lane === 0 ? this.res0 : this.res1;
+    for (const entry of log) {
+      const t = entry >>> 1;
+      const sign = entry & 1 ? 1 : -1;
+      const blk = (t >>> LOG_G) + 1;
+      cnt[blk] += sign;
+      res[blk] += sign * run.res[t];
+      this.tot[lane] += sign * run.cor[t];
+      this.tot[2 + lane] += sign * run.nll[t];
+      this.tot[4 + lane] += sign * run.brier[t];
+    }
+  }
 }
 
-function pass(counts: Uint16Array, run: SortedRun, out: PassSums): void {
+/**
+ * Draws two resamples' Poisson counts and accumulates the first run's block sums in the same loop (the first run's
+ * sorted order is the item order of the counts). Returns the two totals and the largest count, for the adjustment.
+ */
+function drawAndPass(
+  counts: Uint16Array,
+  run: SortedRun,
+  out: PassSums,
+  rng: Stream,
+  aux: Stream,
+): [number, number, number] {
   const n = counts.length;
-  const { gather, res, cor, nll, brier } = run;
+  const { res, cor, nll, brier } = run;
+  let s = rng.state;
+  let max = TABLE_MAX;
   let c0 = 0;
   let c1 = 0;
   let l0 = 0;
   let l1 = 0;
   let b0 = 0;
   let b1 = 0;
-  let k0 = 0;
-  let k1 = 0;
-  let r0 = 0;
-  let r1 = 0;
+  let w0 = 0;
+  let w1 = 0;
   let blk = 0;
   for (let start = 0; start < n; start += G) {
     const end = Math.min(n, start + G);
@@ -104,7 +138,72 @@ function pass(counts: Uint16Array, run: SortedRun, out: PassSums): void {
     let br0 = 0;
     let br1 = 0;
     for (let t = start; t < end; t++) {
-      const v = gather === null ? counts[t] : counts[gather[t]];
+      s = (s + 0x6d2b79f5) | 0;
+      let z = Math.imul(s ^ (s >>> 15), 1 | s);
+      z = (z + Math.imul(z ^ (z >>> 7), 61 | z)) ^ z;
+      const r = (z ^ (z >>> 14)) >>> 0;
+      let a = TABLE[r & 0xfff];
+      let b = TABLE[(r >>> 12) & 0xfff];
+      if ((a | b) & 128) {
+        if (a === 255) a = refine(r & 0xfff, aux);
+        if (b === 255) b = refine((r >>> 12) & 0xfff, aux);
+        max = Math.max(max, a, b);
+      }
+      counts[t] = a | (b << 8);
+      bk0 += a;
+      bk1 += b;
+      const x = res[t];
+      br0 += a * x;
+      br1 += b * x;
+      const l = nll[t];
+      l0 += a * l;
+      l1 += b * l;
+      const q = brier[t];
+      b0 += a * q;
+      b1 += b * q;
+      const c = cor[t];
+      c0 += a * c;
+      c1 += b * c;
+    }
+    w0 += bk0;
+    w1 += bk1;
+    blk++;
+    out.cnt0[blk] = bk0;
+    out.cnt1[blk] = bk1;
+    out.res0[blk] = br0;
+    out.res1[blk] = br1;
+  }
+  rng.state = s;
+  const tot = out.tot;
+  tot[0] = c0;
+  tot[1] = c1;
+  tot[2] = l0;
+  tot[3] = l1;
+  tot[4] = b0;
+  tot[5] = b1;
+  return [w0, w1, max];
+}
+
+/** Block sums and totals of a further run, reading the (final) counts through its gather map. */
+function pass(counts: Uint16Array, run: SortedRun, out: PassSums): void {
+  const n = counts.length;
+  const { res, cor, nll, brier } = run;
+  const gather = run.gather!;
+  let c0 = 0;
+  let c1 = 0;
+  let l0 = 0;
+  let l1 = 0;
+  let b0 = 0;
+  let b1 = 0;
+  let blk = 0;
+  for (let start = 0; start < n; start += G) {
+    const end = Math.min(n, start + G);
+    let bk0 = 0;
+    let bk1 = 0;
+    let br0 = 0;
+    let br1 = 0;
+    for (let t = start; t < end; t++) {
+      const v = counts[gather[t]];
       const w0 = v & 255;
       const w1 = v >>> 8;
       bk0 += w0;
@@ -122,15 +221,11 @@ function pass(counts: Uint16Array, run: SortedRun, out: PassSums): void {
       c0 += w0 * c;
       c1 += w1 * c;
     }
-    k0 += bk0;
-    k1 += bk1;
-    r0 += br0;
-    r1 += br1;
     blk++;
-    out.cnt0[blk] = k0;
-    out.cnt1[blk] = k1;
-    out.res0[blk] = r0;
-    out.res1[blk] = r1;
+    out.cnt0[blk] = bk0;
+    out.cnt1[blk] = bk1;
+    out.res0[blk] = br0;
+    out.res1[blk] = br1;
   }
   const tot = out.tot;
   tot[0] = c0;
@@ -264,26 +359,39 @@ export function bootstrapRuns(
   const rng = new Stream(seed);
   const aux = new Stream(rng.u32() ^ 0x5bd1e995);
   const blocks = Math.ceil(n / G);
-  const sums = new PassSums(blocks);
+  const sums = sorted.map(() => new PassSums(blocks));
   const lanes = sorted.map((run) => new Lane(counts, run));
   const massPos = new Int32Array(bins + 1);
+  const log0: number[] = [];
+  const log1: number[] = [];
   for (let r = 0; r < resamples; r += 2) {
-    drawCountPair(counts, rng, aux);
+    const [w0, w1, max] = drawAndPass(counts, sorted[0], sums[0], rng, aux);
+    log0.length = 0;
+    log1.length = 0;
+    adjustCounts(counts, 0, w0, max, rng, log0);
+    adjustCounts(counts, 8, w1, max, rng, log1);
+    sums[0].correct(sorted[0], log0, 0);
+    sums[0].correct(sorted[0], log1, 1);
+    sums[0].cumulate();
     onCounts?.(counts, r);
+    for (let s = 1; s < sorted.length; s++) {
+      pass(counts, sorted[s], sums[s]);
+      sums[s].cumulate();
+    }
     for (let s = 0; s < sorted.length; s++) {
       const run = sorted[s];
-      pass(counts, run, sums);
       for (let lane = 0; lane < 2 && r + lane < resamples; lane++) {
         const l = lanes[s];
-        l.select(sums, lane as 0 | 1);
-        const totalRes = lane === 0 ? sums.res0[blocks] : sums.res1[blocks];
+        l.select(sums[s], lane as 0 | 1);
+        const totalRes = lane === 0 ? sums[s].res0[blocks] : sums[s].res1[blocks];
         const width = binnedErrors(l, run.widthPos, bins, n, totalRes);
         massPositions(l, run, bins, n, massPos);
         const mass = binnedErrors(l, massPos, bins, n, totalRes);
         const rep = out[s];
-        rep.accuracy[r + lane] = sums.tot[lane] / n;
-        rep.nll[r + lane] = sums.tot[2 + lane] / n;
-        rep.brier[r + lane] = sums.tot[4 + lane] / n;
+        const tot = sums[s].tot;
+        rep.accuracy[r + lane] = tot[lane] / n;
+        rep.nll[r + lane] = tot[2 + lane] / n;
+        rep.brier[r + lane] = tot[4 + lane] / n;
         rep.ece[r + lane] = width.ece;
         rep.mce[r + lane] = width.mce;
         rep.eceMass[r + lane] = mass.ece;

@@ -18,8 +18,8 @@ const CDF: number[] = [];
 
 /** Poisson(1) value of each 12-bit cell (a 4 KiB table stays in L1), or 255 where a cell straddles a CDF step. */
 const CELLS = 4096;
-const TABLE = new Uint8Array(CELLS);
-let TABLE_MAX = 0;
+export const TABLE = new Uint8Array(CELLS);
+export let TABLE_MAX = 0;
 {
   let k = 0;
   for (let u = 0; u < CELLS; u++) {
@@ -54,7 +54,8 @@ export class Stream {
   }
 }
 
-function refine(cell: number, rng: Stream): number {
+/** Poisson(1) value of a straddling 12-bit cell, resolved with 32 more random bits. */
+export function refine(cell: number, rng: Stream): number {
   const u = (cell + rng.u32() / 4294967296) / CELLS;
   let k = 0;
   while (CDF[k] <= u && k < 40) k++;
@@ -89,23 +90,36 @@ export function drawCountPair(counts: Uint16Array, rng: Stream, aux: Stream): vo
     w1 += b;
   }
   rng.state = s;
-  adjust(counts, 0, w0, max, rng);
-  adjust(counts, 8, w1, max, rng);
+  adjustCounts(counts, 0, w0, max, rng, null);
+  adjustCounts(counts, 8, w1, max, rng, null);
 }
 
-function adjust(counts: Uint16Array, shift: number, total: number, max: number, rng: Stream): void {
+/**
+ * Adds or removes single draws of one packed resample (shift 0 or 8) until it has exactly N draws; each change is
+ * logged as e * 2 + (1 if added else 0) when a log is given.
+ */
+export function adjustCounts(
+  counts: Uint16Array,
+  shift: number,
+  total: number,
+  max: number,
+  rng: Stream,
+  log: number[] | null,
+): void {
   const n = counts.length;
   const unit = 1 << shift;
   for (let d = n - total; d > 0; ) {
     const e = rng.below(n);
     if (((counts[e] >>> shift) & 255) === 255) continue;
     counts[e] += unit;
+    log?.push(e * 2 + 1);
     d--;
   }
   for (let d = total - n; d > 0; ) {
     const e = rng.below(n);
     if (rng.float() * max < ((counts[e] >>> shift) & 255)) {
       counts[e] -= unit;
+      log?.push(e * 2);
       d--;
     }
   }

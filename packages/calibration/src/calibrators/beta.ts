@@ -33,13 +33,13 @@ export function betaCalibration(): BinaryCalibrator<BetaParams> {
         [lp[i], l1p[i]] = features(data.p, i);
         pos += data.y[i];
       }
-      let fit = fitLogistic([lp, l1p], data.y);
+      let fit = fitLogistic([lp, l1p], data.y, true, [1, 1, 0]); // started at the identity map
       let params: BetaParams;
       if (fit.coef[0] < 0) {
-        fit = fitLogistic([l1p], data.y);
+        fit = fitLogistic([l1p], data.y, true, [1, 0]);
         params = { a: 0, b: fit.coef[0], c: fit.intercept };
       } else if (fit.coef[1] < 0) {
-        fit = fitLogistic([lp], data.y);
+        fit = fitLogistic([lp], data.y, true, [1, 0]);
         params = { a: fit.coef[0], b: 0, c: fit.intercept };
       } else {
         params = { a: fit.coef[0], b: fit.coef[1], c: fit.intercept };

@@ -1,6 +1,5 @@
 import { NothingLearnedError } from "../errors.js";
 import { checkBinary } from "../input.js";
-import { argsort } from "../sort.js";
 import type { BinaryCalibrator, FitWarnings } from "./types.js";
 
 /** Isotonic params: the fitted step function's knots, linearly interpolated between, clipped outside. */
@@ -61,35 +60,53 @@ export function isotonicCalibrator(): BinaryCalibrator<IsotonicParams> {
     fit(data) {
       const n = checkBinary(data, "isotonic.fit");
       if (n === 0) throw new NothingLearnedError();
-      const order = argsort(data.p);
-      const ux: number[] = [];
-      const uy: number[] = [];
-      const uw: number[] = [];
-      let curX = data.p[order[0]];
+      // Sort the positives' and the negatives' probabilities apart (native typed-array sort), then merge them into
+      // distinct x values with their count and positive count.
+      let npos = 0;
+      for (let i = 0; i < n; i++) npos += data.y[i];
+      const pos = new Float64Array(npos);
+      const neg = new Float64Array(n - npos);
+      for (let i = 0, a = 0, b = 0; i < n; i++) {
+        if (data.y[i] === 1) pos[a++] = data.p[i];
+        else neg[b++] = data.p[i];
+      }
+      pos.sort();
+      neg.sort();
+      const ux = new Float64Array(n);
+      const uy = new Float64Array(n);
+      const uw = new Float64Array(n);
+      let m = 0;
+      let i = 0;
+      let j = 0;
+      let curX = Math.min(
+        npos > 0 ? pos[0] : Number.POSITIVE_INFINITY,
+        n - npos > 0 ? neg[0] : Number.POSITIVE_INFINITY,
+      );
       let sumY = 0;
       let sumW = 0;
-      for (let r = 0; r < n; r++) {
-        const i = order[r];
-        const x = data.p[i];
+      while (i < pos.length || j < neg.length) {
+        const fromPos = j >= neg.length || (i < pos.length && pos[i] <= neg[j]);
+        const x = fromPos ? pos[i++] : neg[j++];
         if (x - curX >= RESOLUTION) {
-          ux.push(curX);
-          uy.push(sumY / sumW);
-          uw.push(sumW);
+          ux[m] = curX;
+          uy[m] = sumY / sumW;
+          uw[m] = sumW;
+          m++;
           curX = x;
           sumY = 0;
           sumW = 0;
         }
-        sumY += data.y[i];
+        if (fromPos) sumY += 1;
         sumW += 1;
       }
-      ux.push(curX);
-      uy.push(sumY / sumW);
-      uw.push(sumW);
-      const y = Float64Array.from(uy);
-      pav(y, Float64Array.from(uw));
+      ux[m] = curX;
+      uy[m] = sumY / sumW;
+      uw[m] = sumW;
+      m++;
+      const y = uy.subarray(0, m);
+      pav(y, uw.subarray(0, m));
       const keepX: number[] = [];
       const keepY: number[] = [];
-      const m = y.length;
       for (let j = 0; j < m; j++) {
         if (j === 0 || j === m - 1 || y[j] !== y[j - 1] || y[j] !== y[j + 1]) {
           keepX.push(ux[j]);

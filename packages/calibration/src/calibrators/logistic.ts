@@ -1,4 +1,5 @@
-// Unpenalised logistic regression by Newton's method with an exact Hessian. Internal.
+// Unpenalised logistic regression on one or two features (plus an optional intercept) by Newton's method with the
+// exact Hessian, to machine precision. Internal.
 
 export interface LogisticFit {
   coef: number[];
@@ -6,123 +7,161 @@ export interface LogisticFit {
   converged: boolean;
 }
 
-function solve(h: number[][], g: number[]): number[] | null {
-  // Gaussian elimination with partial pivoting on a tiny dense system.
-  const n = g.length;
-  const a = h.map((row, i) => [...row, g[i]]);
-  for (let c = 0; c < n; c++) {
-    let piv = c;
-    for (let r = c + 1; r < n; r++) if (Math.abs(a[r][c]) > Math.abs(a[piv][c])) piv = r;
-    if (!(Math.abs(a[piv][c]) > 1e-300)) return null;
-    [a[c], a[piv]] = [a[piv], a[c]];
-    for (let r = c + 1; r < n; r++) {
-      const f = a[r][c] / a[c][c];
-      for (let k = c; k <= n; k++) a[r][k] -= f * a[c][k];
+interface Moments {
+  /** gradient (length m) and Hessian (m x m, row-major) of the summed loss; loss when asked. */
+  grad: Float64Array;
+  hess: Float64Array;
+  loss: number;
+}
+
+/**
+ * One pass over the data at theta = [coef..., intercept?]: gradient and Hessian of sum log(1 + e^z) - y z, and the
+ * loss itself when `withLoss` (an extra log1p per item, needed only while steps are large).
+ */
+function moments(
+  cols: Float64Array[],
+  y: ArrayLike<number>,
+  theta: Float64Array,
+  intercept: boolean,
+  withLoss: boolean,
+  out: Moments,
+): void {
+  const n = y.length;
+  const d = cols.length;
+  const m = out.grad.length;
+  out.grad.fill(0);
+  out.hess.fill(0);
+  let loss = 0;
+  const x0 = cols[0];
+  const x1 = d > 1 ? cols[1] : x0;
+  const t0 = theta[0];
+  const t1 = d > 1 ? theta[1] : 0;
+  const c = intercept ? theta[d] : 0;
+  // accumulators: first-order sums r * x, second-order sums w * x x'
+  let g0 = 0;
+  let g1 = 0;
+  let gc = 0;
+  let h00 = 0;
+  let h01 = 0;
+  let h0c = 0;
+  let h11 = 0;
+  let h1c = 0;
+  let hcc = 0;
+  for (let i = 0; i < n; i++) {
+    const a = x0[i];
+    const b = x1[i];
+    const z = t0 * a + (d > 1 ? t1 * b : 0) + c;
+    const e = Math.exp(-Math.abs(z));
+    const p = z >= 0 ? 1 / (1 + e) : e / (1 + e);
+    const yi = y[i];
+    if (withLoss) loss += (z > 0 ? z : 0) + Math.log1p(e) - yi * z;
+    const r = p - yi;
+    const w = p * (1 - p);
+    g0 += r * a;
+    gc += r;
+    h00 += w * a * a;
+    h0c += w * a;
+    hcc += w;
+    if (d > 1) {
+      g1 += r * b;
+      h01 += w * a * b;
+      h11 += w * b * b;
+      h1c += w * b;
     }
   }
-  const x = new Array<number>(n).fill(0);
-  for (let r = n - 1; r >= 0; r--) {
-    let s = a[r][n];
-    for (let k = r + 1; k < n; k++) s -= a[r][k] * x[k];
-    x[r] = s / a[r][r];
+  const g = out.grad;
+  const h = out.hess;
+  // layout: [x0, x1?, intercept?]
+  const ic = d; // intercept index
+  g[0] = g0;
+  h[0] = h00;
+  if (d > 1) {
+    g[1] = g1;
+    h[1] = h01;
+    h[m] = h01;
+    h[m + 1] = h11;
+  }
+  if (intercept) {
+    g[ic] = gc;
+    h[ic] = h0c;
+    h[ic * m] = h0c;
+    if (d > 1) {
+      h[m + ic] = h1c;
+      h[ic * m + 1] = h1c;
+    }
+    h[ic * m + ic] = hcc;
+  }
+  out.loss = loss;
+}
+
+function solve(h: Float64Array, g: Float64Array, m: number): Float64Array | null {
+  const a = Float64Array.from(h);
+  const x = Float64Array.from(g);
+  for (let c = 0; c < m; c++) {
+    let piv = c;
+    for (let r = c + 1; r < m; r++) if (Math.abs(a[r * m + c]) > Math.abs(a[piv * m + c])) piv = r;
+    if (!(Math.abs(a[piv * m + c]) > 1e-300)) return null;
+    if (piv !== c) {
+      for (let k = 0; k < m; k++) [a[c * m + k], a[piv * m + k]] = [a[piv * m + k], a[c * m + k]];
+      [x[c], x[piv]] = [x[piv], x[c]];
+    }
+    for (let r = c + 1; r < m; r++) {
+      const f = a[r * m + c] / a[c * m + c];
+      for (let k = c; k < m; k++) a[r * m + k] -= f * a[c * m + k];
+      x[r] -= f * x[c];
+    }
+  }
+  for (let r = m - 1; r >= 0; r--) {
+    let s = x[r];
+    for (let k = r + 1; k < m; k++) s -= a[r * m + k] * x[k];
+    x[r] = s / a[r * m + r];
   }
   return x;
 }
 
-interface Pass {
-  loss: number;
-  grad: number[];
-  hess: number[][];
-}
-
-function pass(
-  cols: Float64Array[],
-  y: ArrayLike<number>,
-  theta: number[],
-  intercept: boolean,
-  rows: Int32Array | null,
-): Pass {
-  const d = cols.length;
-  const m = d + (intercept ? 1 : 0);
-  const grad = new Array<number>(m).fill(0);
-  const hess = Array.from({ length: m }, () => new Array<number>(m).fill(0));
-  const x = new Array<number>(m).fill(1);
-  let loss = 0;
-  const count = rows ? rows.length : y.length;
-  for (let r = 0; r < count; r++) {
-    const i = rows ? rows[r] : r;
-    let z = intercept ? theta[d] : 0;
-    for (let j = 0; j < d; j++) {
-      x[j] = cols[j][i];
-      z += theta[j] * x[j];
-    }
-    // loss = log(1 + e^z) - y z ; p = sigmoid(z)
-    let p: number;
-    if (z >= 0) {
-      const e = Math.exp(-z);
-      p = 1 / (1 + e);
-      loss += z + Math.log1p(e) - y[i] * z;
-    } else {
-      const e = Math.exp(z);
-      p = e / (1 + e);
-      loss += Math.log1p(e) - y[i] * z;
-    }
-    const r0 = p - y[i];
-    const w = p * (1 - p);
-    for (let a = 0; a < m; a++) {
-      grad[a] += r0 * x[a];
-      const wa = w * x[a];
-      for (let b = 0; b <= a; b++) hess[a][b] += wa * x[b];
-    }
-  }
-  for (let a = 0; a < m; a++) for (let b = a + 1; b < m; b++) hess[a][b] = hess[b][a];
-  return { loss, grad, hess };
-}
-
-function newton(
-  cols: Float64Array[],
-  y: ArrayLike<number>,
-  start: number[],
-  intercept: boolean,
-  rows: Int32Array | null,
-  maxIter: number,
-): { theta: number[]; converged: boolean } {
-  let theta = start.slice();
-  let cur = pass(cols, y, theta, intercept, rows);
-  for (let it = 0; it < maxIter; it++) {
-    const step = solve(cur.hess, cur.grad);
-    if (!step) return { theta, converged: false };
-    let t = 1;
-    let next: number[] = theta;
-    let nextPass: Pass | null = null;
-    for (let half = 0; half < 60; half++) {
-      next = theta.map((v, j) => v - t * step[j]);
-      nextPass = pass(cols, y, next, intercept, rows);
-      if (nextPass.loss <= cur.loss + 1e-12 * Math.abs(cur.loss)) break;
-      t /= 2;
-    }
-    const size = Math.max(...step.map((s, j) => Math.abs(t * s) / Math.max(1, Math.abs(theta[j]))));
-    theta = next;
-    cur = nextPass!;
-    if (size < 1e-14) return { theta, converged: true };
-  }
-  return { theta, converged: false };
-}
-
 /**
- * Maximum-likelihood logistic regression of y on the given feature columns (and an intercept), unpenalised, to
- * machine precision: Newton warm-started on a strided subsample when the data are large.
+ * Maximum-likelihood logistic regression of y on one or two feature columns (and an intercept), started at `start`
+ * (coefficients then intercept). Full Newton steps inside the quadratic region (Newton decrement^2 < 0.1), a
+ * backtracking line search on the loss outside it.
  */
-export function fitLogistic(cols: Float64Array[], y: ArrayLike<number>, intercept = true): LogisticFit {
-  const n = y.length;
-  const m = cols.length + (intercept ? 1 : 0);
-  let start = new Array<number>(m).fill(0);
-  if (n > 40000) {
-    const stride = Math.floor(n / 20000);
-    const rows = new Int32Array(Math.floor(n / stride));
-    for (let r = 0; r < rows.length; r++) rows[r] = r * stride;
-    start = newton(cols, y, start, intercept, rows, 100).theta;
+export function fitLogistic(
+  cols: Float64Array[],
+  y: ArrayLike<number>,
+  intercept = true,
+  start?: number[],
+): LogisticFit {
+  const d = cols.length;
+  if (d < 1 || d > 2) throw new RangeError("fitLogistic: one or two feature columns");
+  const m = d + (intercept ? 1 : 0);
+  let theta = Float64Array.from(start ?? new Array<number>(m).fill(0));
+  const cur: Moments = { grad: new Float64Array(m), hess: new Float64Array(m * m), loss: 0 };
+  const trial: Moments = { grad: new Float64Array(m), hess: new Float64Array(m * m), loss: 0 };
+  let converged = false;
+  let needLoss = true; // the loss is only needed for line searches, i.e. outside the quadratic region
+  for (let it = 0; it < 200 && !converged; it++) {
+    moments(cols, y, theta, intercept, needLoss, cur);
+    const step = solve(cur.hess, cur.grad, m);
+    if (!step) break;
+    let decrement = 0;
+    for (let j = 0; j < m; j++) decrement += step[j] * cur.grad[j];
+    let t = 1;
+    if (!(decrement < 0.1)) {
+      if (!needLoss) moments(cols, y, theta, intercept, true, cur);
+      // large step: backtrack until the loss decreases
+      for (let half = 0; half < 60; half++) {
+        const next = theta.map((v, j) => v - t * step[j]);
+        moments(cols, y, next, intercept, true, trial);
+        if (trial.loss <= cur.loss) break;
+        t /= 2;
+      }
+      needLoss = true;
+    } else needLoss = false;
+    let size = 0;
+    for (let j = 0; j < m; j++)
+      size = Math.max(size, Math.abs(t * step[j]) / Math.max(1, Math.abs(theta[j])));
+    theta = theta.map((v, j) => v - t * step[j]);
+    // after a full Newton step of relative size s the error is O(s^2): below 1e-8 it is at machine precision
+    converged = (t === 1 && size < 1e-8) || size < 1e-15;
   }
-  const { theta, converged } = newton(cols, y, start, intercept, null, 100);
-  return { coef: theta.slice(0, cols.length), intercept: intercept ? theta[cols.length] : 0, converged };
+  return { coef: Array.from(theta.subarray(0, d)), intercept: intercept ? theta[d] : 0, converged };
 }

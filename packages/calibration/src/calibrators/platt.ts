@@ -26,7 +26,7 @@ export function plattScaling(): BinaryCalibrator<PlattParams> {
         x[i] = logit(data.p[i]);
         pos += data.y[i];
       }
-      const fit = fitLogistic([x], data.y);
+      const fit = fitLogistic([x], data.y, true, [1, 0]); // started at the identity map
       const params: PlattParams = { a: fit.coef[0], b: fit.intercept };
       if (pos === 0 || pos === n) {
         params.warnings = [
