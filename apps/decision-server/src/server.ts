@@ -103,7 +103,12 @@ export async function startDecisionServer(opts: DecisionServerOptions = {}): Pro
         detail: `request body is larger than the limit of ${bodyLimit} bytes: send fewer or shorter states and questions`,
       });
     }
-    return sendJson(reply, status, { detail: status >= 500 ? "internal server error" : error.message });
+    if (status >= 500) {
+      if (!aborter.signal.aborted)
+        process.stderr.write(`decision-server: ${(error as Error).stack ?? error.message}\n`);
+      return sendJson(reply, status, { detail: "internal server error" });
+    }
+    return sendJson(reply, status, { detail: error.message });
   });
 
   function checkKey(req: FastifyRequest): void {
