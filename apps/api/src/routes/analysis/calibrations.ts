@@ -1,64 +1,13 @@
 /** Calibrations: fit (every candidate compared), list, get, the file download, import, and checking a run. */
 
-import {
-  type CalibrationFile,
-  type CalibrationSource,
-  type Method,
-  NOTHING_LEARNED,
-  NothingLearnedError,
-  validateCalibrationFile,
-} from "@decision-workbench/calibration";
-import type { Split } from "@decision-workbench/datasets";
+import { type CalibrationFile, validateCalibrationFile } from "@decision-workbench/calibration";
 import type { FastifyInstance } from "fastify";
-import type { Bin } from "../../analysis/bins.js";
-import { type Candidate, calibrationFile, fitItem, type ItemFit } from "../../analysis/calibrate.js";
-import { checkRun } from "../../analysis/check.js";
-import { type ItemData, restrictSplits, servedModels } from "../../analysis/matrix.js";
 import { ApiError, badRequest, notFound } from "../../errors.js";
-import type { CalibrationRow } from "../../storage/types.js";
-import { type AnalysisData, defaultSplit, type LoadedRun, type SplitChoice, splitsOf } from "./loader.js";
+import { type Calibration, checkLoadedRun, type FitRequest, fitRun, newCalibrationId } from "./fit-run.js";
+import type { AnalysisData, SplitChoice } from "./loader.js";
 import { calibrationsQuery, checkBody, errors, fitBody, payload, runParams } from "./schemas.js";
 
 const tags = ["calibrations"];
-
-/** The stored and returned calibration (API.md `Calibration`). */
-export interface Calibration {
-  id: string;
-  runId: string | null;
-  createdAt: string;
-  file: CalibrationFile;
-  candidates: Record<string, Candidate[]>;
-  before: Record<string, Bin[]>;
-  after: Record<string, Bin[]>;
-  /** How it was fitted (absent for an imported file). */
-  fit?: {
-    fitSplit: Split;
-    evalSplit: Split | "crossfit";
-    select: "nll" | "brier";
-    targetRisk: number | null;
-    conservative: boolean;
-    n: Record<string, { fit: number; eval: number }>;
-  };
-  /** Items that could not be fitted, and why. */
-  skipped: { item: string; reason: string }[];
-  imported: boolean;
-}
-
-interface FitBody {
-  item?: string;
-  fitSplit?: Split;
-  evalSplit?: Split | "crossfit";
-  methods?: Method[] | "auto";
-  targetRisk?: number;
-  conservative?: boolean;
-  select?: "nll" | "brier";
-  bins?: number;
-  resamples?: number;
-}
-
-function newCalibrationId(): string {
-  return `cal_${crypto.randomUUID().replace(/-/g, "").slice(0, 12)}`;
-}
 
 function invalidFile(errs: { path: string; message: string }[]): ApiError {
   return new ApiError(
@@ -82,19 +31,7 @@ export function calibrationRoutes(app: FastifyInstance, data: AnalysisData): voi
     return row.payload as unknown as Calibration;
   }
 
-  async function itemsOn(
-    loaded: LoadedRun,
-    names: string[],
-    split: SplitChoice,
-  ): Promise<Map<string, ItemData>> {
-    const out = new Map<string, ItemData>();
-    for (const spec of loaded.specs) {
-      if (names.includes(spec.name)) out.set(spec.name, await data.itemSplit(loaded, spec, split));
-    }
-    return out;
-  }
-
-  app.post<{ Params: { id: string }; Body: FitBody }>(
+  app.post<{ Params: { id: string }; Body: FitRequest }>(
     "/api/runs/:id/calibrations",
     {
       schema: {
@@ -107,104 +44,14 @@ export function calibrationRoutes(app: FastifyInstance, data: AnalysisData): voi
       },
     },
     async (req, reply) => {
-      const b = req.body ?? {};
       const loaded = await data.run(req.params.id);
-      const fitSplit = b.fitSplit ?? "calibration";
-      const evalSplit = b.evalSplit ?? "test";
-      if (fitSplit === evalSplit) {
-        throw badRequest(
-          `fitSplit and evalSplit are both ${fitSplit}; evaluate on another split, or use evalSplit "crossfit" to cross-fit on ${fitSplit}`,
-        );
-      }
-      for (const s of [fitSplit, evalSplit]) {
-        if (s !== "crossfit" && !loaded.run.splits.includes(s)) {
-          throw badRequest(
-            `run ${loaded.run.id} has no ${s} split (it ran ${loaded.run.splits.join(", ")}); choose one of those${s === evalSplit ? ', or evalSplit "crossfit"' : ""}`,
-          );
-        }
-      }
-      const specs = b.item === undefined ? loaded.specs : [data.spec(loaded, b.item)];
-      const fits: Record<string, ItemFit> = {};
-      const skipped: Calibration["skipped"] = [];
-      for (const spec of specs) {
-        const all = await data.itemData(loaded, spec);
-        const fit = restrictSplits(all, [fitSplit]);
-        const evaluation = evalSplit === "crossfit" ? null : restrictSplits(all, [evalSplit]);
-        try {
-          fits[spec.name] = fitItem(fit, evaluation, {
-            methods: b.methods,
-            select: b.select,
-            targetRisk: b.targetRisk,
-            conservative: b.conservative,
-            bins: b.bins,
-            resamples: b.resamples,
-          });
-        } catch (err) {
-          const message = err instanceof Error ? err.message : String(err);
-          if (b.item !== undefined) {
-            if (err instanceof NothingLearnedError) {
-              throw new ApiError(
-                422,
-                "nothing_learned",
-                `item ${spec.name} on the ${fitSplit} split: ${NOTHING_LEARNED} (no answered or Unknown predictions with a gold label)`,
-              );
-            }
-            if (err instanceof RangeError)
-              throw new ApiError(422, "cannot_fit", `item ${spec.name}: ${message}`);
-            throw err;
-          }
-          if (!(err instanceof RangeError || err instanceof NothingLearnedError)) throw err;
-          skipped.push({ item: spec.name, reason: message });
-        }
-      }
-      if (Object.keys(fits).length === 0) {
-        throw new ApiError(
-          422,
-          "nothing_learned",
-          `no item could be fitted on the ${fitSplit} split: ${skipped.map((s) => `${s.item}: ${s.reason}`).join("; ")}`,
-        );
-      }
-      const all = await Promise.all(
-        Object.keys(fits).map((name) => data.itemData(loaded, data.spec(loaded, name))),
-      );
-      const served = [...new Set(all.flatMap((d) => servedModels(d)))].sort();
-      const r = loaded.run;
-      const source: CalibrationSource = {
-        fingerprint: r.fingerprint,
-        endpoint: r.endpoint,
-        model: r.model,
-        served_by: served,
-        dataset: { name: r.dataset, sha256: r.datasetHash },
-        fit_split: fitSplit,
-        eval_split: evalSplit,
-      };
-      const createdAt = new Date().toISOString();
-      const calibration: Calibration = {
-        id: newCalibrationId(),
-        runId: r.id,
-        createdAt,
-        file: calibrationFile(source, fits, createdAt.replace(/\.\d{3}Z$/, "Z")),
-        candidates: Object.fromEntries(Object.entries(fits).map(([k, f]) => [k, f.candidates])),
-        before: Object.fromEntries(Object.entries(fits).map(([k, f]) => [k, f.before])),
-        after: Object.fromEntries(Object.entries(fits).map(([k, f]) => [k, f.after])),
-        fit: {
-          fitSplit,
-          evalSplit,
-          select: b.select ?? "nll",
-          targetRisk: b.targetRisk ?? null,
-          conservative: b.conservative ?? false,
-          n: Object.fromEntries(Object.entries(fits).map(([k, f]) => [k, f.n])),
-        },
-        skipped,
-        imported: false,
-      };
-      const row: CalibrationRow = {
+      const calibration = await fitRun(data, loaded, req.body ?? {});
+      await storage.saveCalibration({
         id: calibration.id,
-        runId: r.id,
-        createdAt,
+        runId: loaded.run.id,
+        createdAt: calibration.createdAt,
         payload: calibration as unknown as Record<string, unknown>,
-      };
-      await storage.saveCalibration(row);
+      });
       return reply.code(201).send(calibration);
     },
   );
@@ -321,18 +168,7 @@ export function calibrationRoutes(app: FastifyInstance, data: AnalysisData): voi
         file = v.file;
       }
       const loaded = await data.run(req.params.id);
-      const split = b.split ?? defaultSplit(loaded.run);
-      const items = await itemsOn(loaded, Object.keys(file.questions), split);
-      const served = [...new Set([...items.values()].flatMap((d) => servedModels(d)))].sort();
-      try {
-        const report = checkRun(file, { fingerprint: loaded.run.fingerprint, servedBy: served }, items, {
-          bins: b.bins,
-        });
-        return { ...report, runId: loaded.run.id, split: splitsOf(split) ? split : "all" };
-      } catch (err) {
-        if (err instanceof RangeError) throw new ApiError(422, "calibration_mismatch", err.message);
-        throw err;
-      }
+      return checkLoadedRun(data, loaded, file, { split: b.split, bins: b.bins });
     },
   );
 }

@@ -1,0 +1,512 @@
+/** The analysis commands: `workbench report`, `workbench fit` and `workbench check` (exit codes, not exceptions). */
+
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  type CalibrationFile,
+  CalibrationFileError,
+  METHODS,
+  type Method,
+  parseCalibrationFile,
+} from "@decision-workbench/calibration";
+import type { ItemReport } from "../analysis/report.js";
+import { itemReport } from "../analysis/report.js";
+import { catalogNames } from "../catalog/names.js";
+import { DB_FILE, defaultDataDir } from "../config.js";
+import { CONCURRENCY, newId, RunEngine } from "../engine/engine.js";
+import type { RunSummary } from "../engine/types.js";
+import { ApiError } from "../errors.js";
+import {
+  type Calibration,
+  checkLoadedRun,
+  type FitRequest,
+  fitRun,
+  type RunCheck,
+} from "../routes/analysis/fit-run.js";
+import { AnalysisData, defaultSplit, type LoadedRun, type SplitChoice } from "../routes/analysis/loader.js";
+import { SecretBox } from "../secrets/box.js";
+import { loadSecretKey } from "../secrets/key.js";
+import { fullBaseUrl, secretContext } from "../servers/connect.js";
+import { checkServerInput, type ServerInput, serverRow } from "../servers/view.js";
+import { openStorage, type SqliteStorage } from "../storage/sqlite.js";
+import type { Split } from "../storage/types.js";
+import { intFlag, parseFlags, UsageError } from "./args.js";
+import { ProgressPrinter } from "./progress.js";
+
+const SPLIT_CHOICES = ["train", "calibration", "test", "all"];
+
+/** Where the commands write: replaceable in tests. */
+export interface Output {
+  out: (text: string) => void;
+  err: (text: string) => void;
+}
+
+const stdio: Output = {
+  out: (t) => process.stdout.write(t),
+  err: (t) => process.stderr.write(t),
+};
+
+function splitFlag(value: string | undefined, name: string): SplitChoice | undefined {
+  if (value === undefined) return undefined;
+  if (!SPLIT_CHOICES.includes(value)) {
+    throw new UsageError(
+      `--${name} must be one of ${SPLIT_CHOICES.join(", ")}; got ${JSON.stringify(value)}`,
+    );
+  }
+  return value as SplitChoice;
+}
+
+function numberFlag(value: string | undefined, name: string, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!(value.trim() !== "" && Number.isFinite(n) && n >= min && n < max)) {
+    throw new UsageError(
+      `--${name} must be a number in [${min}, ${max}), e.g. 0.05; got ${JSON.stringify(value)}`,
+    );
+  }
+  return n;
+}
+
+const fmt = (x: number | null | undefined, digits = 4) =>
+  x === null || x === undefined || Number.isNaN(x) ? "n/a" : x.toFixed(digits);
+const ci = (v: [number, number | null, number | null] | undefined) =>
+  v ? `${fmt(v[0])} [${fmt(v[1])}, ${fmt(v[2])}]` : "n/a";
+
+/** Opens the data folder's storage; the caller closes it. */
+function open(dataDir: string | undefined): { storage: SqliteStorage; dataDir: string } {
+  const dir = dataDir ?? defaultDataDir();
+  return { storage: openStorage(join(dir, DB_FILE)), dataDir: dir };
+}
+
+async function withRun<T>(
+  storage: SqliteStorage,
+  id: string,
+  f: (data: AnalysisData, loaded: LoadedRun) => Promise<T>,
+): Promise<T> {
+  const data = new AnalysisData(storage);
+  return f(data, await data.run(id));
+}
+
+/** A report as lines of text. */
+export function reportText(r: ItemReport): string {
+  const c = r.counts;
+  const lines = [
+    `${r.item.name} (${r.item.kind}: ${r.item.options.join(", ")}${r.item.notStated ? ", not stated" : ""}) on ${r.split}: n ${r.n} (answered ${c.answered}, unknown ${c.unknown}, escalated ${c.escalated}${c.unlabelled ? `, unlabelled ${c.unlabelled}` : ""}${c.invalid ? `, invalid ${c.invalid}` : ""})`,
+  ];
+  const m = r.metrics;
+  if (!m) {
+    lines.push("  nothing to measure yet (no answered or Unknown predictions with a gold label)");
+    return `${lines.join("\n")}\n`;
+  }
+  lines.push(
+    `  accuracy ${ci(m.accuracy)}   ECE ${ci(m.ece)} (${r.bins.count} equal-width bins)   ECE equal-mass ${ci(m.eceMass)}`,
+    `  MCE ${ci(m.mce)}   Brier ${ci(m.brier)}   NLL ${ci(m.nll)}   AURC ${fmt(r.aurc)}`,
+    `  classwise ECE ${ci(m.classwiseEce)}   smooth ECE ${ci(m.smoothEce)}   debiased L2 ${ci(m.debiasedL2)}${
+      m.rps ? `   RPS ${ci(m.rps)}   off-by-one ${ci(m.offByOne)}` : ""
+    }${m.microF1 ? `   micro F1 ${ci(m.microF1)}` : ""}${m.macroF1 ? `   macro F1 ${ci(m.macroF1)}` : ""}`,
+  );
+  if (r.unknown) {
+    const u = r.unknown;
+    lines.push(
+      `  Unknown: predicted ${fmt(u.predictedRate)}, gold ${fmt(u.goldRate)}, precision ${fmt(u.precision)}, recall ${fmt(u.recall)}, error when answered ${fmt(u.riskAnswered)}`,
+    );
+  }
+  if (r.thresholds) {
+    for (const t of r.thresholds) {
+      lines.push(
+        `  ${t.label}: F1 at 0.5 ${fmt(t.f1At05)}, tuned threshold ${fmt(t.tuned)} gives F1 ${fmt(t.f1Tuned)}`,
+      );
+    }
+  }
+  lines.push(`  (bootstrap: ${r.resamples.headline} resamples, seed ${r.seed}, 95% percentile intervals)`);
+  return `${lines.join("\n")}\n`;
+}
+
+/** `workbench report RUN [--item I] [--split test|calibration|train|all] [--bins 15] [--json] [--data-dir D]`. */
+export async function runReportCommand(argv: string[], io: Output = stdio): Promise<number> {
+  const { flags, positionals } = parseFlags<{
+    item?: string;
+    split?: string;
+    bins?: string;
+    resamples?: string;
+    json?: boolean;
+    "data-dir"?: string;
+  }>(
+    "report",
+    argv,
+    {
+      item: { type: "string" },
+      split: { type: "string" },
+      bins: { type: "string" },
+      resamples: { type: "string" },
+      json: { type: "boolean" },
+      "data-dir": { type: "string" },
+    },
+    true,
+  );
+  if (positionals.length !== 1) {
+    throw new UsageError(
+      "workbench report needs one run id, e.g. workbench report run_abc123 (list runs in the web app or GET /api/runs)",
+    );
+  }
+  const bins = intFlag(flags.bins, "bins", 2, 100);
+  const resamples = intFlag(flags.resamples, "resamples", 10, 10_000);
+  const split = splitFlag(flags.split, "split");
+  const { storage } = open(flags["data-dir"]);
+  try {
+    return await withRun(storage, positionals[0], async (data, loaded) => {
+      const chosen = split ?? defaultSplit(loaded.run);
+      const specs = flags.item === undefined ? loaded.specs : [data.spec(loaded, flags.item)];
+      const reports: ItemReport[] = [];
+      for (const spec of specs) {
+        reports.push(itemReport(await data.itemSplit(loaded, spec, chosen), chosen, { bins, resamples }));
+      }
+      const r = loaded.run;
+      if (flags.json) {
+        io.out(
+          `${JSON.stringify({ run: { id: r.id, dataset: r.dataset, model: r.model, status: r.status }, split: chosen, items: reports }, null, 2)}\n`,
+        );
+        return 0;
+      }
+      io.out(`run ${r.id}: ${r.dataset} on ${r.model} at ${r.endpoint}, ${r.status}\n`);
+      for (const rep of reports) io.out(reportText(rep));
+      return 0;
+    });
+  } catch (err) {
+    if (err instanceof ApiError) {
+      io.err(`workbench report: ${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  } finally {
+    await storage.close();
+  }
+}
+
+function methodsFlag(value: string | undefined): Method[] | "auto" {
+  if (value === undefined || value === "auto") return "auto";
+  const names = value.split(",").map((s) => s.trim());
+  for (const n of names) {
+    if (!METHODS.includes(n as Method)) {
+      throw new UsageError(
+        `--method ${JSON.stringify(n)} is not a method; use auto or one or more of ${METHODS.join(", ")} (comma-separated)`,
+      );
+    }
+  }
+  return names as Method[];
+}
+
+/** The candidates of a calibration as lines of text. */
+export function candidatesText(c: Calibration): string {
+  const lines: string[] = [];
+  for (const [item, cands] of Object.entries(c.candidates)) {
+    const n = c.fit?.n[item];
+    lines.push(
+      `${item}: fitted on ${c.fit?.fitSplit} (${n?.fit ?? "?"}), held out ${c.fit?.evalSplit} (${n?.eval ?? "?"})`,
+    );
+    for (const k of cands) {
+      const h = k.heldOut;
+      lines.push(
+        `  ${k.chosen ? "*" : " "} ${k.method.padEnd(11)} ${
+          h
+            ? `NLL ${ci(h.nll)}  Brier ${ci(h.brier)}  ECE ${ci(h.ece)}  accuracy ${fmt(h.accuracy[0])}`
+            : `failed: ${k.error}`
+        }${k.warning ? `  (${k.warning})` : ""}`,
+      );
+    }
+    const q = c.file.questions[item];
+    if (q.threshold) {
+      lines.push(
+        `  answer alone at confidence >= ${fmt(q.threshold.min_confidence)} for error <= ${q.threshold.target_risk}`,
+      );
+    }
+  }
+  for (const s of c.skipped) lines.push(`${s.item}: not fitted: ${s.reason}`);
+  return `${lines.join("\n")}\n`;
+}
+
+/**
+ * `workbench fit RUN --method auto --out calibration.json [--item I] [--fit-split calibration]
+ * [--eval-split test|crossfit] [--target-risk 0.05] [--conservative] [--select nll|brier] [--data-dir D]`:
+ * fits, stores the calibration in the data folder and writes the calibration file.
+ */
+export async function runFitCommand(argv: string[], io: Output = stdio): Promise<number> {
+  const { flags, positionals } = parseFlags<{
+    method?: string;
+    out?: string;
+    item?: string;
+    "fit-split"?: string;
+    "eval-split"?: string;
+    "target-risk"?: string;
+    conservative?: boolean;
+    select?: string;
+    resamples?: string;
+    "data-dir"?: string;
+  }>(
+    "fit",
+    argv,
+    {
+      method: { type: "string" },
+      out: { type: "string" },
+      item: { type: "string" },
+      "fit-split": { type: "string" },
+      "eval-split": { type: "string" },
+      "target-risk": { type: "string" },
+      conservative: { type: "boolean" },
+      select: { type: "string" },
+      resamples: { type: "string" },
+      "data-dir": { type: "string" },
+    },
+    true,
+  );
+  if (positionals.length !== 1) {
+    throw new UsageError(
+      "workbench fit needs one run id, e.g. workbench fit run_abc123 --method auto --out calibration.json",
+    );
+  }
+  if (!flags.out) throw new UsageError("workbench fit needs --out FILE, e.g. --out calibration.json");
+  const fitSplit = flags["fit-split"] ?? "calibration";
+  if (!["train", "calibration", "test"].includes(fitSplit)) {
+    throw new UsageError(`--fit-split must be train, calibration or test; got ${JSON.stringify(fitSplit)}`);
+  }
+  const evalSplit = flags["eval-split"] ?? "test";
+  if (!["train", "calibration", "test", "crossfit"].includes(evalSplit)) {
+    throw new UsageError(
+      `--eval-split must be train, calibration, test or crossfit; got ${JSON.stringify(evalSplit)}`,
+    );
+  }
+  if (flags.select !== undefined && flags.select !== "nll" && flags.select !== "brier") {
+    throw new UsageError(`--select must be nll or brier; got ${JSON.stringify(flags.select)}`);
+  }
+  const request: FitRequest = {
+    item: flags.item,
+    fitSplit: fitSplit as Split,
+    evalSplit: evalSplit as Split | "crossfit",
+    methods: methodsFlag(flags.method),
+    targetRisk: numberFlag(flags["target-risk"], "target-risk", 0, 1),
+    conservative: flags.conservative ?? false,
+    select: flags.select as "nll" | "brier" | undefined,
+    resamples: intFlag(flags.resamples, "resamples", 10, 10_000),
+  };
+  const { storage } = open(flags["data-dir"]);
+  try {
+    const c = await withRun(storage, positionals[0], (data, loaded) => fitRun(data, loaded, request));
+    await storage.saveCalibration({
+      id: c.id,
+      runId: c.runId,
+      createdAt: c.createdAt,
+      payload: c as unknown as Record<string, unknown>,
+    });
+    writeFileSync(flags.out, `${JSON.stringify(c.file, null, 2)}\n`);
+    io.out(candidatesText(c));
+    io.out(`calibration ${c.id} stored; file written to ${flags.out}\n`);
+    return 0;
+  } catch (err) {
+    if (err instanceof ApiError) {
+      io.err(`workbench fit: ${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  } finally {
+    await storage.close();
+  }
+}
+
+/** The stored server with this exact base URL and model, or a new one (the key is kept encrypted). */
+async function serverFor(
+  storage: SqliteStorage,
+  box: SecretBox,
+  baseUrl: string,
+  model: string,
+  apiKey: string | undefined,
+): Promise<string> {
+  for (const s of await storage.listServers()) {
+    let full: string;
+    try {
+      full = fullBaseUrl(s, box);
+    } catch {
+      continue;
+    }
+    if (full !== baseUrl.trim()) continue;
+    await storage.updateServer({
+      ...s,
+      models: s.models.includes(model) ? s.models : [...s.models, model],
+      apiKeySecret:
+        apiKey === undefined ? s.apiKeySecret : box.encrypt(apiKey, secretContext(s.id, "apiKey")),
+    });
+    return s.id;
+  }
+  const input: ServerInput = {
+    name: new URL(baseUrl).host,
+    baseUrl,
+    models: [model],
+    apiKey: apiKey ?? null,
+  };
+  let endpoint: string;
+  try {
+    endpoint = checkServerInput(input);
+  } catch (err) {
+    if (err instanceof ApiError) throw new UsageError(`--server: ${err.message}`);
+    throw err;
+  }
+  const row = serverRow(newId("srv"), input, endpoint, box);
+  await storage.insertServer(row);
+  return row.id;
+}
+
+/** The check's verdict as lines of text. */
+export function checkText(c: RunCheck): string {
+  const lines: string[] = [];
+  for (const [name, q] of Object.entries(c.questions)) {
+    const eceI = q.eceInterval ? `[${fmt(q.eceInterval[0])}, ${fmt(q.eceInterval[1])}]` : "(none recorded)";
+    const aeI = q.answeredErrorInterval
+      ? `[${fmt(q.answeredErrorInterval[0])}, ${fmt(q.answeredErrorInterval[1])}]`
+      : "(none recorded)";
+    lines.push(
+      `  ${q.ok ? "ok   " : "DRIFT"} ${name}: n ${q.n}, calibrated ECE ${fmt(q.ece)} vs ${eceI}, answered error ${fmt(q.answeredError)} vs ${aeI}, coverage ${fmt(q.coverage)}`,
+    );
+  }
+  for (const s of c.skipped) lines.push(`  skipped ${s}: the run has no usable predictions for it`);
+  if (c.ok)
+    lines.unshift(
+      `ok: run ${c.runId} (${c.split}) is served by [${c.servedBy.join(", ")}] and stays within the file's intervals`,
+    );
+  else {
+    lines.unshift(`FAILED: run ${c.runId} (${c.split}) does not match the calibration file:`);
+    for (const r of c.reasons) lines.push(`  reason: ${r}`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+function readFile(path: string): CalibrationFile {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (err) {
+    throw new UsageError(
+      `--calibration ${path}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+    );
+  }
+  try {
+    return parseCalibrationFile(text);
+  } catch (err) {
+    if (err instanceof CalibrationFileError) {
+      throw new UsageError(
+        `--calibration ${path} is not a valid calibration file:\n${err.errors.map((e) => `  ${e.path}: ${e.message}`).join("\n")}`,
+      );
+    }
+    throw err;
+  }
+}
+
+/**
+ * `workbench check --calibration FILE --dataset D --server URL --model M [--api-key-env VAR] [--split S]
+ * [--limit N] [--concurrency 16] [--json] [--data-dir D]`: runs the dataset (the file's evaluation split unless
+ * --split) against the server, stores the run, and checks it against the file. Exit 0 when it matches, 1 with the
+ * reasons when the served model changed or calibration drifted (or the run failed), 2 on a bad command line.
+ */
+export async function runCheckCommand(argv: string[], io: Output = stdio): Promise<number> {
+  const { flags } = parseFlags<{
+    calibration?: string;
+    dataset?: string;
+    server?: string;
+    model?: string;
+    "api-key-env"?: string;
+    split?: string;
+    limit?: string;
+    concurrency?: string;
+    json?: boolean;
+    "data-dir"?: string;
+  }>("check", argv, {
+    calibration: { type: "string" },
+    dataset: { type: "string" },
+    server: { type: "string" },
+    model: { type: "string" },
+    "api-key-env": { type: "string" },
+    split: { type: "string" },
+    limit: { type: "string" },
+    concurrency: { type: "string" },
+    json: { type: "boolean" },
+    "data-dir": { type: "string" },
+  });
+  for (const required of ["calibration", "dataset", "server", "model"] as const) {
+    if (!flags[required]) {
+      throw new UsageError(
+        `workbench check needs --${required}; for example: workbench check --calibration calibration.json --dataset penguins --server http://127.0.0.1:8009 --model workbench-latest`,
+      );
+    }
+  }
+  const file = readFile(flags.calibration as string);
+  let apiKey: string | undefined;
+  if (flags["api-key-env"]) {
+    apiKey = process.env[flags["api-key-env"]];
+    if (!apiKey)
+      throw new UsageError(
+        `--api-key-env ${flags["api-key-env"]}: that environment variable is not set or empty`,
+      );
+  }
+  const fileSplit = file.source.eval_split === "crossfit" ? file.source.fit_split : file.source.eval_split;
+  const split =
+    splitFlag(flags.split, "split") ??
+    (SPLIT_CHOICES.includes(fileSplit) ? (fileSplit as SplitChoice) : "test");
+  const splits: Split[] = split === "all" ? ["train", "calibration", "test"] : [split];
+  const limit = intFlag(flags.limit, "limit", 1, Number.MAX_SAFE_INTEGER);
+  const concurrency = intFlag(flags.concurrency, "concurrency", CONCURRENCY.min, CONCURRENCY.max);
+  const { storage, dataDir } = open(flags["data-dir"]);
+  const box = new SecretBox(loadSecretKey(dataDir));
+  const engine = new RunEngine({ storage, secrets: box });
+  try {
+    const known = await catalogNames(storage);
+    if (!known.includes(flags.dataset as string)) {
+      throw new UsageError(
+        `--dataset ${JSON.stringify(flags.dataset)} is not a dataset; choose one of ${known.join(", ")}`,
+      );
+    }
+    if (file.source.dataset.name !== flags.dataset) {
+      io.err(`note: the file was fitted on ${file.source.dataset.name}, this check runs ${flags.dataset}\n`);
+    }
+    const serverId = await serverFor(storage, box, flags.server as string, flags.model as string, apiKey);
+    let created: RunSummary;
+    try {
+      created = await engine.create({
+        dataset: flags.dataset as string,
+        serverId,
+        model: flags.model as string,
+        splits,
+        ...(concurrency !== undefined ? { concurrency } : {}),
+        ...(limit !== undefined ? { limit } : {}),
+      });
+    } catch (err) {
+      if (err instanceof ApiError) throw new UsageError(err.message);
+      throw err;
+    }
+    io.err(
+      `run ${created.id}: ${created.progress.total} examples of ${flags.dataset} (${splits.join(", ")})\n`,
+    );
+    const printer = new ProgressPrinter(process.stderr);
+    const unfollow = engine.follow(created.id, { progress: (p) => printer.update(p) });
+    await engine.settle(created.id);
+    unfollow?.();
+    const summary = await engine.summary(created.id);
+    printer.end(summary.progress);
+    if (summary.status !== "done") {
+      io.err(`FAILED: run ${summary.id} ${summary.status}${summary.error ? `: ${summary.error}` : ""}\n`);
+      return 1;
+    }
+    const result = await withRun(storage, created.id, (data, loaded) =>
+      checkLoadedRun(data, loaded, file, { split }),
+    );
+    if (flags.json) io.out(`${JSON.stringify(result, null, 2)}\n`);
+    else io.out(checkText(result));
+    return result.ok ? 0 : 1;
+  } catch (err) {
+    if (err instanceof ApiError) {
+      io.err(`workbench check: ${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  } finally {
+    await engine.close();
+    await storage.close();
+  }
+}

@@ -1,0 +1,183 @@
+/** Fitting a run's items and checking a run against a file: shared by the routes and the workbench command. */
+
+import {
+  type CalibrationFile,
+  type CalibrationSource,
+  type Method,
+  NOTHING_LEARNED,
+  NothingLearnedError,
+} from "@decision-workbench/calibration";
+import type { Split } from "@decision-workbench/datasets";
+import type { Bin } from "../../analysis/bins.js";
+import { type Candidate, calibrationFile, fitItem, type ItemFit } from "../../analysis/calibrate.js";
+import { type CheckReport, checkRun } from "../../analysis/check.js";
+import { type ItemData, restrictSplits, servedModels } from "../../analysis/matrix.js";
+import { ApiError, badRequest } from "../../errors.js";
+import { type AnalysisData, defaultSplit, type LoadedRun, type SplitChoice, splitsOf } from "./loader.js";
+
+/** The stored and returned calibration (API.md `Calibration`). */
+export interface Calibration {
+  id: string;
+  runId: string | null;
+  createdAt: string;
+  file: CalibrationFile;
+  candidates: Record<string, Candidate[]>;
+  before: Record<string, Bin[]>;
+  after: Record<string, Bin[]>;
+  /** How it was fitted (absent for an imported file). */
+  fit?: {
+    fitSplit: Split;
+    evalSplit: Split | "crossfit";
+    select: "nll" | "brier";
+    targetRisk: number | null;
+    conservative: boolean;
+    n: Record<string, { fit: number; eval: number }>;
+  };
+  /** Items that could not be fitted, and why. */
+  skipped: { item: string; reason: string }[];
+  imported: boolean;
+}
+
+/** What to fit (the body of POST /api/runs/:id/calibrations). */
+export interface FitRequest {
+  item?: string;
+  fitSplit?: Split;
+  evalSplit?: Split | "crossfit";
+  methods?: Method[] | "auto";
+  targetRisk?: number;
+  conservative?: boolean;
+  select?: "nll" | "brier";
+  bins?: number;
+  resamples?: number;
+}
+
+/** A new calibration id. */
+export function newCalibrationId(): string {
+  return `cal_${crypto.randomUUID().replace(/-/g, "").slice(0, 12)}`;
+}
+
+/** Fits a run's items (or one) and builds the Calibration payload (not stored). Throws ApiError on bad input. */
+export async function fitRun(data: AnalysisData, loaded: LoadedRun, b: FitRequest): Promise<Calibration> {
+  const fitSplit = b.fitSplit ?? "calibration";
+  const evalSplit = b.evalSplit ?? "test";
+  if (fitSplit === evalSplit) {
+    throw badRequest(
+      `fitSplit and evalSplit are both ${fitSplit}; evaluate on another split, or use evalSplit "crossfit" to cross-fit on ${fitSplit}`,
+    );
+  }
+  for (const s of [fitSplit, evalSplit]) {
+    if (s !== "crossfit" && !loaded.run.splits.includes(s)) {
+      throw badRequest(
+        `run ${loaded.run.id} has no ${s} split (it ran ${loaded.run.splits.join(", ")}); choose one of those${
+          s === evalSplit ? ', or evalSplit "crossfit"' : ""
+        }`,
+      );
+    }
+  }
+  const specs = b.item === undefined ? loaded.specs : [data.spec(loaded, b.item)];
+  if (specs.length === 0)
+    throw new ApiError(409, "no_predictions", `run ${loaded.run.id} has no items to fit`);
+  const fits: Record<string, ItemFit> = {};
+  const skipped: Calibration["skipped"] = [];
+  const served = new Set<string>();
+  for (const spec of specs) {
+    const all = await data.itemData(loaded, spec);
+    const fit = restrictSplits(all, [fitSplit]);
+    const evaluation = evalSplit === "crossfit" ? null : restrictSplits(all, [evalSplit]);
+    try {
+      fits[spec.name] = fitItem(fit, evaluation, {
+        methods: b.methods,
+        select: b.select,
+        targetRisk: b.targetRisk,
+        conservative: b.conservative,
+        bins: b.bins,
+        resamples: b.resamples,
+      });
+      for (const m of servedModels(all)) served.add(m);
+    } catch (err) {
+      const message =
+        err instanceof NothingLearnedError
+          ? `${NOTHING_LEARNED} (no answered or Unknown predictions with a gold label on the ${fitSplit} split)`
+          : err instanceof Error
+            ? err.message
+            : String(err);
+      if (!(err instanceof RangeError || err instanceof NothingLearnedError)) throw err;
+      if (b.item !== undefined) {
+        throw new ApiError(
+          422,
+          err instanceof NothingLearnedError ? "nothing_learned" : "cannot_fit",
+          `item ${spec.name}: ${message}`,
+        );
+      }
+      skipped.push({ item: spec.name, reason: message });
+    }
+  }
+  if (Object.keys(fits).length === 0) {
+    throw new ApiError(
+      422,
+      "nothing_learned",
+      `no item could be fitted: ${skipped.map((s) => `${s.item}: ${s.reason}`).join("; ")}`,
+    );
+  }
+  const r = loaded.run;
+  const source: CalibrationSource = {
+    fingerprint: r.fingerprint,
+    endpoint: r.endpoint,
+    model: r.model,
+    served_by: [...served].sort(),
+    dataset: { name: r.dataset, sha256: r.datasetHash },
+    fit_split: fitSplit,
+    eval_split: evalSplit,
+  };
+  const createdAt = new Date().toISOString();
+  const entries = Object.entries(fits);
+  return {
+    id: newCalibrationId(),
+    runId: r.id,
+    createdAt,
+    file: calibrationFile(source, fits, createdAt.replace(/\.\d{3}Z$/, "Z")),
+    candidates: Object.fromEntries(entries.map(([k, f]) => [k, f.candidates])),
+    before: Object.fromEntries(entries.map(([k, f]) => [k, f.before])),
+    after: Object.fromEntries(entries.map(([k, f]) => [k, f.after])),
+    fit: {
+      fitSplit,
+      evalSplit,
+      select: b.select ?? "nll",
+      targetRisk: b.targetRisk ?? null,
+      conservative: b.conservative ?? false,
+      n: Object.fromEntries(entries.map(([k, f]) => [k, f.n])),
+    },
+    skipped,
+    imported: false,
+  };
+}
+
+/** The outcome of checking a stored run against a file. */
+export interface RunCheck extends CheckReport {
+  runId: string;
+  split: SplitChoice;
+}
+
+/** Checks a stored run (on `split`, default test when it has it) against a calibration file. */
+export async function checkLoadedRun(
+  data: AnalysisData,
+  loaded: LoadedRun,
+  file: CalibrationFile,
+  opts: { split?: SplitChoice; bins?: number } = {},
+): Promise<RunCheck> {
+  const split = opts.split ?? defaultSplit(loaded.run);
+  const items = new Map<string, ItemData>();
+  for (const spec of loaded.specs) {
+    if (file.questions[spec.name]) items.set(spec.name, await data.itemSplit(loaded, spec, split));
+  }
+  const served = [...new Set([...items.values()].flatMap((d) => servedModels(d)))].sort();
+  try {
+    const report = checkRun(file, { fingerprint: loaded.run.fingerprint, servedBy: served }, items, {
+      bins: opts.bins,
+    });
+    return { ...report, runId: loaded.run.id, split: splitsOf(split) ? split : "all" };
+  } catch (err) {
+    if (err instanceof RangeError) throw new ApiError(422, "calibration_mismatch", err.message);
+    throw err;
+  }
+}
