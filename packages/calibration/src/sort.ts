@@ -105,3 +105,57 @@ export function selectRanks(values: Float64Array, ranks: readonly number[]): Flo
   }
   return out;
 }
+
+/**
+ * Stable ascending argsort of values in [0, 1] (probabilities): bucket sort on the value with about one bucket per
+ * item, insertion sort inside buckets on a contiguous copy of the values (linear for spread-out data and for runs
+ * of ties), comparison sort for the rare crowded bucket. `sorted` receives the values in order when given.
+ */
+export function argsortUnit(values: ArrayLike<number>, sorted?: Float64Array): Uint32Array {
+  const n = values.length;
+  const buckets = Math.max(1, n);
+  const start = new Uint32Array(buckets + 1);
+  const id = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    let b = Math.floor(values[i] * buckets);
+    if (b >= buckets) b = buckets - 1;
+    if (b < 0) b = 0;
+    id[i] = b;
+    start[b + 1]++;
+  }
+  for (let b = 0; b < buckets; b++) start[b + 1] += start[b];
+  const out = new Uint32Array(n);
+  const sv = sorted ?? new Float64Array(n);
+  const fill = start.slice(0, buckets);
+  for (let i = 0; i < n; i++) {
+    const at = fill[id[i]]++;
+    out[at] = i;
+    sv[at] = values[i];
+  }
+  for (let b = 0; b < buckets; b++) {
+    const lo = start[b];
+    const hi = start[b + 1];
+    const size = hi - lo;
+    if (size < 2) continue;
+    if (size <= 64) {
+      for (let i = lo + 1; i < hi; i++) {
+        const x = out[i];
+        const v = sv[i];
+        let j = i - 1;
+        while (j >= lo && sv[j] > v) {
+          out[j + 1] = out[j];
+          sv[j + 1] = sv[j];
+          j--;
+        }
+        out[j + 1] = x;
+        sv[j + 1] = v;
+      }
+    } else {
+      const part = Array.from(out.subarray(lo, hi));
+      part.sort((a, c) => values[a] - values[c] || a - c);
+      out.set(part, lo);
+      for (let i = lo; i < hi; i++) sv[i] = values[out[i]];
+    }
+  }
+  return out;
+}

@@ -1,5 +1,5 @@
 import { widthEdges } from "../binning/edges.js";
-import { argsort } from "../sort.js";
+import { argsortUnit } from "../sort.js";
 import { adjustCounts, refine, Stream, TABLE, TABLE_MAX } from "./multinomial.js";
 
 // The fast bootstrap behind reports and comparisons. Per-item quantities are computed once; every resample is a
@@ -344,11 +344,11 @@ export function bootstrapRuns(
   onCounts?: (counts: Uint16Array, firstResample: number) => void,
 ): Replicates[] {
   const n = runs[0].conf.length;
-  const order0 = argsort(runs[0].conf);
+  const order0 = argsortUnit(runs[0].conf);
   const pos0 = new Int32Array(n);
   for (let t = 0; t < n; t++) pos0[order0[t]] = t;
   const sorted = runs.map((run, r) =>
-    prepare(run, r === 0 ? order0 : argsort(run.conf), r === 0 ? null : pos0, bins),
+    prepare(run, r === 0 ? order0 : argsortUnit(run.conf), r === 0 ? null : pos0, bins),
   );
   const out: Replicates[] = runs.map(() => {
     const rep = {} as Replicates;

@@ -1,5 +1,6 @@
 import { NothingLearnedError } from "../errors.js";
 import { checkBinary } from "../input.js";
+import { argsortUnit } from "../sort.js";
 import type { BinaryCalibrator, FitWarnings } from "./types.js";
 
 /** Isotonic params: the fitted step function's knots, linearly interpolated between, clipped outside. */
@@ -60,33 +61,17 @@ export function isotonicCalibrator(): BinaryCalibrator<IsotonicParams> {
     fit(data) {
       const n = checkBinary(data, "isotonic.fit");
       if (n === 0) throw new NothingLearnedError();
-      // Sort the positives' and the negatives' probabilities apart (native typed-array sort), then merge them into
-      // distinct x values with their count and positive count.
-      let npos = 0;
-      for (let i = 0; i < n; i++) npos += data.y[i];
-      const pos = new Float64Array(npos);
-      const neg = new Float64Array(n - npos);
-      for (let i = 0, a = 0, b = 0; i < n; i++) {
-        if (data.y[i] === 1) pos[a++] = data.p[i];
-        else neg[b++] = data.p[i];
-      }
-      pos.sort();
-      neg.sort();
+      const sorted = new Float64Array(n);
+      const order = argsortUnit(data.p, sorted);
       const ux = new Float64Array(n);
       const uy = new Float64Array(n);
       const uw = new Float64Array(n);
       let m = 0;
-      let i = 0;
-      let j = 0;
-      let curX = Math.min(
-        npos > 0 ? pos[0] : Number.POSITIVE_INFINITY,
-        n - npos > 0 ? neg[0] : Number.POSITIVE_INFINITY,
-      );
+      let curX = sorted[0];
       let sumY = 0;
       let sumW = 0;
-      while (i < pos.length || j < neg.length) {
-        const fromPos = j >= neg.length || (i < pos.length && pos[i] <= neg[j]);
-        const x = fromPos ? pos[i++] : neg[j++];
+      for (let r = 0; r < n; r++) {
+        const x = sorted[r];
         if (x - curX >= RESOLUTION) {
           ux[m] = curX;
           uy[m] = sumY / sumW;
@@ -96,7 +81,7 @@ export function isotonicCalibrator(): BinaryCalibrator<IsotonicParams> {
           sumY = 0;
           sumW = 0;
         }
-        if (fromPos) sumY += 1;
+        sumY += data.y[order[r]];
         sumW += 1;
       }
       ux[m] = curX;
