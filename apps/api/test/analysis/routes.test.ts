@@ -313,7 +313,7 @@ describe("calibrations", () => {
     );
     expect(r.status).toBe(201);
     expect(r.body.fit.n.species.fit).toBe(r.body.fit.n.species.eval);
-    expect((r.body.file as { source: { eval_split: string } }).source.eval_split).toBe("crossfit");
+    expect((r.body.file as unknown as { source: { eval_split: string } }).source.eval_split).toBe("crossfit");
   });
 });
 
