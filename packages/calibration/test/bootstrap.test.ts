@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { bootstrap, pairedBootstrap, subset } from "../src/bootstrap/bootstrap.js";
 import { bootstrapRuns } from "../src/bootstrap/engine.js";
-import { drawCountPair, Stream } from "../src/bootstrap/multinomial.js";
+import { drawCounts, Stream } from "../src/bootstrap/multinomial.js";
 import { percentileInterval } from "../src/bootstrap/percentile.js";
 import { mulberry32 } from "../src/bootstrap/random.js";
 import { ece, mce } from "../src/metrics/ece.js";
@@ -27,21 +27,21 @@ describe("mulberry32", () => {
 describe("exact multinomial counts", () => {
   it("every resample has exactly N draws, and counts follow Binomial(N, 1/N) ≈ Poisson(1)", () => {
     const n = 5000;
-    const counts = new Uint16Array(n);
+    const counts = new Uint32Array(n);
     const rng = new Stream(9);
     const aux = new Stream(10);
     const freq = new Array(8).fill(0);
-    for (let r = 0; r < 40; r++) {
-      drawCountPair(counts, rng, aux);
-      let s0 = 0;
-      let s1 = 0;
-      for (let e = 0; e < n; e++) {
-        s0 += counts[e] & 255;
-        s1 += counts[e] >>> 8;
-        freq[Math.min(7, counts[e] & 255)]++;
+    for (let r = 0; r < 10; r++) {
+      drawCounts(counts, rng, aux);
+      for (let j = 0; j < 4; j++) {
+        let sum = 0;
+        for (let e = 0; e < n; e++) {
+          const c = (counts[e] >>> (8 * j)) & 255;
+          sum += c;
+          freq[Math.min(7, c)]++;
+        }
+        expect(sum).toBe(n);
       }
-      expect(s0).toBe(n);
-      expect(s1).toBe(n);
     }
     const total = 40 * n;
     // P(0) = P(1) = e^-1, P(2) = e^-1 / 2, P(3) = e^-1 / 6 (binomial with N = 5000 is within 1e-4 of these)
@@ -57,8 +57,8 @@ describe("the fast bootstrap engine", () => {
     const d = synthetic({ n: 700, k: 4, temperature: 1.6, seed: 3 });
     const items = runItems(d, "test");
     const expanded: Int32Array[] = [];
-    const reps = bootstrapRuns([items], 10, 6, 5, (counts) => {
-      for (const shift of [0, 8]) {
+    const reps = bootstrapRuns([items], 10, 7, 5, (counts) => {
+      for (const shift of [0, 8, 16, 24]) {
         const idx: number[] = [];
         for (let e = 0; e < counts.length; e++)
           for (let c = (counts[e] >>> shift) & 255; c > 0; c--) idx.push(e);
@@ -67,7 +67,8 @@ describe("the fast bootstrap engine", () => {
     });
     // counts are indexed in the engine's order: items sorted by confidence (stable)
     const order = Array.from(items.conf.keys()).sort((a, b) => items.conf[a] - items.conf[b] || a - b);
-    for (let r = 0; r < 6; r++) {
+    expect(expanded).toHaveLength(8); // two passes of four packed resamples, the last one unused
+    for (let r = 0; r < 7; r++) {
       const idx = Int32Array.from(expanded[r], (e) => order[e]);
       expect(idx.length).toBe(700);
       const top = subset({ p: items.conf, y: items.correct }, idx);

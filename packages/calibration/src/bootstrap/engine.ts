@@ -5,7 +5,7 @@ import { adjustCounts, refine, Stream, TABLE, TABLE_MAX } from "./multinomial.js
 // The fast bootstrap behind reports and comparisons. Per-item quantities are computed once; every resample is a
 // vector of multinomial counts over items, and each run's metrics are weighted sums over its items in confidence
 // order: block prefix sums give the equal-width bins directly and the equal-mass bins after locating the
-// resample's quantiles. Two resamples share one pass over the data (their counts packed in one Uint16). Internal.
+// resample's quantiles. Four resamples share one pass over the data (their counts packed in one Uint32). Internal.
 
 /** Per-item quantities of one run on the shared items. */
 export interface RunItems {
@@ -68,172 +68,225 @@ function prepare(run: RunItems, order: Uint32Array, pos0: Int32Array | null, bin
   return { gather, conf, res, cor, nll, brier, widthPos };
 }
 
-/** Block sums (then prefix sums) and totals of one pass, for both packed resamples. */
+/** Block sums (then prefix sums) and totals of one pass, for the four packed resamples. */
 class PassSums {
-  readonly cnt0: Float64Array;
-  readonly cnt1: Float64Array;
-  readonly res0: Float64Array;
-  readonly res1: Float64Array;
-  readonly tot = new Float64Array(6); // correct0, correct1, nll0, nll1, brier0, brier1
+  /** cnt[j] / res[j]: resample j's count and residual sum per block (index b + 1), then prefix sums (index b). */
+  readonly cnt: Float64Array[];
+  readonly res: Float64Array[];
+  /** correct, NLL and Brier totals: tot[j], tot[4 + j], tot[8 + j]. */
+  readonly tot = new Float64Array(12);
   constructor(readonly blocks: number) {
-    this.cnt0 = new Float64Array(blocks + 1);
-    this.cnt1 = new Float64Array(blocks + 1);
-    this.res0 = new Float64Array(blocks + 1);
-    this.res1 = new Float64Array(blocks + 1);
+    this.cnt = [0, 1, 2, 3].map(() => new Float64Array(blocks + 1));
+    this.res = [0, 1, 2, 3].map(() => new Float64Array(blocks + 1));
+  }
+  setBlock(
+    blk: number,
+    k0: number,
+    k1: number,
+    k2: number,
+    k3: number,
+    r0: number,
+    r1: number,
+    r2: number,
+    r3: number,
+  ) {
+    const [c0, c1, c2, c3] = this.cnt;
+    const [s0, s1, s2, s3] = this.res;
+    c0[blk] = k0;
+    c1[blk] = k1;
+    c2[blk] = k2;
+    c3[blk] = k3;
+    s0[blk] = r0;
+    s1[blk] = r1;
+    s2[blk] = r2;
+    s3[blk] = r3;
   }
   /** Turns block sums (block b at index b + 1) into prefix sums (index b: everything before block b). */
   cumulate(): void {
-    for (let b = 1; b <= this.blocks; b++) {
-      this.cnt0[b] += this.cnt0[b - 1];
-      this.cnt1[b] += this.cnt1[b - 1];
-      this.res0[b] += this.res0[b - 1];
-      this.res1[b] += this.res1[b - 1];
+    for (let j = 0; j < 4; j++) {
+      const c = this.cnt[j];
+      const r = this.res[j];
+      for (let b = 1; b <= this.blocks; b++) {
+        c[b] += c[b - 1];
+        r[b] += r[b - 1];
+      }
     }
   }
-  /** Applies the draws added or removed when a resample was brought to exactly N (log entries e * 2 + added). */
-  correct(run: SortedRun, log: number[], lane: 0 | 1): void {
-    const cnt = lane === 0 ? this.cnt0 : this.cnt1;
-    const res = lane === 0 ? this.res0 : this.res1;
+  /** Applies the draws added or removed when resample j was brought to exactly N (log entries e * 2 + added). */
+  correct(run: SortedRun, log: number[], j: number): void {
+    const cnt = this.cnt[j];
+    const res = this.res[j];
     for (const entry of log) {
       const t = entry >>> 1;
       const sign = entry & 1 ? 1 : -1;
       const blk = (t >>> LOG_G) + 1;
       cnt[blk] += sign;
       res[blk] += sign * run.res[t];
-      this.tot[lane] += sign * run.cor[t];
-      this.tot[2 + lane] += sign * run.nll[t];
-      this.tot[4 + lane] += sign * run.brier[t];
+      this.tot[j] += sign * run.cor[t];
+      this.tot[4 + j] += sign * run.nll[t];
+      this.tot[8 + j] += sign * run.brier[t];
     }
   }
 }
 
 /**
- * Draws two resamples' Poisson counts and accumulates the first run's block sums in the same loop (the first run's
- * sorted order is the item order of the counts). Returns the two totals and the largest count, for the adjustment.
+ * Draws four resamples' Poisson counts and accumulates the first run's block sums in the same loop (the first run's
+ * sorted order is the item order of the counts). Returns the four totals and the largest count, for the adjustment.
  */
-function drawAndPass(
-  counts: Uint16Array,
-  run: SortedRun,
-  out: PassSums,
-  rng: Stream,
-  aux: Stream,
-): [number, number, number] {
+function drawAndPass(counts: Uint32Array, run: SortedRun, out: PassSums, rng: Stream, aux: Stream): number[] {
   const n = counts.length;
   const { res, cor, nll, brier } = run;
   let s = rng.state;
   let max = TABLE_MAX;
   let c0 = 0;
   let c1 = 0;
+  let c2 = 0;
+  let c3 = 0;
   let l0 = 0;
   let l1 = 0;
+  let l2 = 0;
+  let l3 = 0;
   let b0 = 0;
   let b1 = 0;
+  let b2 = 0;
+  let b3 = 0;
   let w0 = 0;
   let w1 = 0;
+  let w2 = 0;
+  let w3 = 0;
   let blk = 0;
   for (let start = 0; start < n; start += G) {
     const end = Math.min(n, start + G);
-    let bk0 = 0;
-    let bk1 = 0;
-    let br0 = 0;
-    let br1 = 0;
+    let k0 = 0;
+    let k1 = 0;
+    let k2 = 0;
+    let k3 = 0;
+    let r0 = 0;
+    let r1 = 0;
+    let r2 = 0;
+    let r3 = 0;
     for (let t = start; t < end; t++) {
       s = (s + 0x6d2b79f5) | 0;
       let z = Math.imul(s ^ (s >>> 15), 1 | s);
       z = (z + Math.imul(z ^ (z >>> 7), 61 | z)) ^ z;
-      const r = (z ^ (z >>> 14)) >>> 0;
-      let a = TABLE[r & 0xfff];
-      let b = TABLE[(r >>> 12) & 0xfff];
-      if ((a | b) & 128) {
-        if (a === 255) a = refine(r & 0xfff, aux);
-        if (b === 255) b = refine((r >>> 12) & 0xfff, aux);
-        max = Math.max(max, a, b);
+      const u = (z ^ (z >>> 14)) >>> 0;
+      s = (s + 0x6d2b79f5) | 0;
+      z = Math.imul(s ^ (s >>> 15), 1 | s);
+      z = (z + Math.imul(z ^ (z >>> 7), 61 | z)) ^ z;
+      const v = (z ^ (z >>> 14)) >>> 0;
+      let a = TABLE[u & 0xfff];
+      let b = TABLE[(u >>> 12) & 0xfff];
+      let c = TABLE[v & 0xfff];
+      let d = TABLE[(v >>> 12) & 0xfff];
+      if ((a | b | c | d) & 128) {
+        // a 12-bit cell straddling a step of the CDF (7 of 4096): resolve it with more random bits
+        if (a === 255) a = refine(u & 0xfff, aux);
+        if (b === 255) b = refine((u >>> 12) & 0xfff, aux);
+        if (c === 255) c = refine(v & 0xfff, aux);
+        if (d === 255) d = refine((v >>> 12) & 0xfff, aux);
+        max = Math.max(max, a, b, c, d);
       }
-      counts[t] = a | (b << 8);
-      bk0 += a;
-      bk1 += b;
+      counts[t] = (a | (b << 8) | (c << 16) | (d << 24)) >>> 0;
+      k0 += a;
+      k1 += b;
+      k2 += c;
+      k3 += d;
       const x = res[t];
-      br0 += a * x;
-      br1 += b * x;
+      r0 += a * x;
+      r1 += b * x;
+      r2 += c * x;
+      r3 += d * x;
       const l = nll[t];
       l0 += a * l;
       l1 += b * l;
+      l2 += c * l;
+      l3 += d * l;
       const q = brier[t];
       b0 += a * q;
       b1 += b * q;
-      const c = cor[t];
-      c0 += a * c;
-      c1 += b * c;
+      b2 += c * q;
+      b3 += d * q;
+      if (cor[t] !== 0) {
+        c0 += a;
+        c1 += b;
+        c2 += c;
+        c3 += d;
+      }
     }
-    w0 += bk0;
-    w1 += bk1;
-    blk++;
-    out.cnt0[blk] = bk0;
-    out.cnt1[blk] = bk1;
-    out.res0[blk] = br0;
-    out.res1[blk] = br1;
+    w0 += k0;
+    w1 += k1;
+    w2 += k2;
+    w3 += k3;
+    out.setBlock(++blk, k0, k1, k2, k3, r0, r1, r2, r3);
   }
   rng.state = s;
-  const tot = out.tot;
-  tot[0] = c0;
-  tot[1] = c1;
-  tot[2] = l0;
-  tot[3] = l1;
-  tot[4] = b0;
-  tot[5] = b1;
-  return [w0, w1, max];
+  out.tot.set([c0, c1, c2, c3, l0, l1, l2, l3, b0, b1, b2, b3]);
+  return [w0, w1, w2, w3, max];
 }
 
 /** Block sums and totals of a further run, reading the (final) counts through its gather map. */
-function pass(counts: Uint16Array, run: SortedRun, out: PassSums): void {
+function pass(counts: Uint32Array, run: SortedRun, out: PassSums): void {
   const n = counts.length;
   const { res, cor, nll, brier } = run;
   const gather = run.gather!;
   let c0 = 0;
   let c1 = 0;
+  let c2 = 0;
+  let c3 = 0;
   let l0 = 0;
   let l1 = 0;
+  let l2 = 0;
+  let l3 = 0;
   let b0 = 0;
   let b1 = 0;
+  let b2 = 0;
+  let b3 = 0;
   let blk = 0;
   for (let start = 0; start < n; start += G) {
     const end = Math.min(n, start + G);
-    let bk0 = 0;
-    let bk1 = 0;
-    let br0 = 0;
-    let br1 = 0;
+    let k0 = 0;
+    let k1 = 0;
+    let k2 = 0;
+    let k3 = 0;
+    let r0 = 0;
+    let r1 = 0;
+    let r2 = 0;
+    let r3 = 0;
     for (let t = start; t < end; t++) {
-      const v = counts[gather[t]];
-      const w0 = v & 255;
-      const w1 = v >>> 8;
-      bk0 += w0;
-      bk1 += w1;
+      const w = counts[gather[t]];
+      const a = w & 255;
+      const b = (w >>> 8) & 255;
+      const c = (w >>> 16) & 255;
+      const d = w >>> 24;
+      k0 += a;
+      k1 += b;
+      k2 += c;
+      k3 += d;
       const x = res[t];
-      br0 += w0 * x;
-      br1 += w1 * x;
+      r0 += a * x;
+      r1 += b * x;
+      r2 += c * x;
+      r3 += d * x;
       const l = nll[t];
-      l0 += w0 * l;
-      l1 += w1 * l;
+      l0 += a * l;
+      l1 += b * l;
+      l2 += c * l;
+      l3 += d * l;
       const q = brier[t];
-      b0 += w0 * q;
-      b1 += w1 * q;
-      const c = cor[t];
-      c0 += w0 * c;
-      c1 += w1 * c;
+      b0 += a * q;
+      b1 += b * q;
+      b2 += c * q;
+      b3 += d * q;
+      if (cor[t] !== 0) {
+        c0 += a;
+        c1 += b;
+        c2 += c;
+        c3 += d;
+      }
     }
-    blk++;
-    out.cnt0[blk] = bk0;
-    out.cnt1[blk] = bk1;
-    out.res0[blk] = br0;
-    out.res1[blk] = br1;
+    out.setBlock(++blk, k0, k1, k2, k3, r0, r1, r2, r3);
   }
-  const tot = out.tot;
-  tot[0] = c0;
-  tot[1] = c1;
-  tot[2] = l0;
-  tot[3] = l1;
-  tot[4] = b0;
-  tot[5] = b1;
+  out.tot.set([c0, c1, c2, c3, l0, l1, l2, l3, b0, b1, b2, b3]);
 }
 
 /** Reads one resample's sums out of a pass: prefix sums at any position and order statistics. */
@@ -242,13 +295,13 @@ class Lane {
   private res!: Float64Array;
   private shift = 0;
   constructor(
-    private readonly counts: Uint16Array,
+    private readonly counts: Uint32Array,
     private readonly run: SortedRun,
   ) {}
-  select(sums: PassSums, lane: 0 | 1): void {
-    this.cnt = lane === 0 ? sums.cnt0 : sums.cnt1;
-    this.res = lane === 0 ? sums.res0 : sums.res1;
-    this.shift = lane === 0 ? 0 : 8;
+  select(sums: PassSums, lane: number): void {
+    this.cnt = sums.cnt[lane];
+    this.res = sums.res[lane];
+    this.shift = 8 * lane;
   }
   private weight(t: number): number {
     const g = this.run.gather;
@@ -341,7 +394,7 @@ export function bootstrapRuns(
   bins: number,
   resamples: number,
   seed: number,
-  onCounts?: (counts: Uint16Array, firstResample: number) => void,
+  onCounts?: (counts: Uint32Array, firstResample: number) => void,
 ): Replicates[] {
   const n = runs[0].conf.length;
   const order0 = argsortUnit(runs[0].conf);
@@ -355,23 +408,21 @@ export function bootstrapRuns(
     for (const m of ENGINE_METRICS) rep[m] = new Float64Array(resamples);
     return rep;
   });
-  const counts = new Uint16Array(n);
+  const counts = new Uint32Array(n);
   const rng = new Stream(seed);
   const aux = new Stream(rng.u32() ^ 0x5bd1e995);
   const blocks = Math.ceil(n / G);
   const sums = sorted.map(() => new PassSums(blocks));
   const lanes = sorted.map((run) => new Lane(counts, run));
   const massPos = new Int32Array(bins + 1);
-  const log0: number[] = [];
-  const log1: number[] = [];
-  for (let r = 0; r < resamples; r += 2) {
-    const [w0, w1, max] = drawAndPass(counts, sorted[0], sums[0], rng, aux);
-    log0.length = 0;
-    log1.length = 0;
-    adjustCounts(counts, 0, w0, max, rng, log0);
-    adjustCounts(counts, 8, w1, max, rng, log1);
-    sums[0].correct(sorted[0], log0, 0);
-    sums[0].correct(sorted[0], log1, 1);
+  const log: number[] = [];
+  for (let r = 0; r < resamples; r += 4) {
+    const w = drawAndPass(counts, sorted[0], sums[0], rng, aux);
+    for (let j = 0; j < 4; j++) {
+      log.length = 0;
+      adjustCounts(counts, 8 * j, w[j], w[4], rng, log);
+      sums[0].correct(sorted[0], log, j);
+    }
     sums[0].cumulate();
     onCounts?.(counts, r);
     for (let s = 1; s < sorted.length; s++) {
@@ -380,18 +431,18 @@ export function bootstrapRuns(
     }
     for (let s = 0; s < sorted.length; s++) {
       const run = sorted[s];
-      for (let lane = 0; lane < 2 && r + lane < resamples; lane++) {
+      for (let lane = 0; lane < 4 && r + lane < resamples; lane++) {
         const l = lanes[s];
-        l.select(sums[s], lane as 0 | 1);
-        const totalRes = lane === 0 ? sums[s].res0[blocks] : sums[s].res1[blocks];
+        l.select(sums[s], lane);
+        const totalRes = sums[s].res[lane][blocks];
         const width = binnedErrors(l, run.widthPos, bins, n, totalRes);
         massPositions(l, run, bins, n, massPos);
         const mass = binnedErrors(l, massPos, bins, n, totalRes);
         const rep = out[s];
         const tot = sums[s].tot;
         rep.accuracy[r + lane] = tot[lane] / n;
-        rep.nll[r + lane] = tot[2 + lane] / n;
-        rep.brier[r + lane] = tot[4 + lane] / n;
+        rep.nll[r + lane] = tot[4 + lane] / n;
+        rep.brier[r + lane] = tot[8 + lane] / n;
         rep.ece[r + lane] = width.ece;
         rep.mce[r + lane] = width.mce;
         rep.eceMass[r + lane] = mass.ece;

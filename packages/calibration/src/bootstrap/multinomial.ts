@@ -1,4 +1,4 @@
-// Exact multinomial resample counts, two resamples at a time packed in a Uint16Array (one byte each), generated
+// Exact multinomial resample counts, four resamples at a time packed in a Uint32Array (one byte each), generated
 // fast: independent Poisson(1) counts per item from a 12-bit lookup table, then units added or removed at random
 // until each resample has exactly N draws. Poissonisation: Poisson(1) counts are N' ~ Poisson(N) uniform draws;
 // adding N - N' more uniform draws, or deleting N' - N of the N' draws uniformly at random, leaves N uniform draws,
@@ -63,43 +63,45 @@ export function refine(cell: number, rng: Stream): number {
 }
 
 /**
- * Fills `counts` with two independent multinomial(N, 1/N) resamples: counts[e] & 255 is resample A's count of item e,
- * counts[e] >>> 8 resample B's.
+ * Fills `counts` with four independent multinomial(N, 1/N) resamples, one per byte: (counts[e] >>> 8 * j) & 255 is
+ * resample j's count of item e.
  */
-export function drawCountPair(counts: Uint16Array, rng: Stream, aux: Stream): void {
+export function drawCounts(counts: Uint32Array, rng: Stream, aux: Stream): void {
   const n = counts.length;
   let s = rng.state;
-  let w0 = 0;
-  let w1 = 0;
+  const w = [0, 0, 0, 0];
   let max = TABLE_MAX;
   for (let e = 0; e < n; e++) {
-    s = (s + 0x6d2b79f5) | 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    const r = (t ^ (t >>> 14)) >>> 0;
-    let a = TABLE[r & 0xfff];
-    let b = TABLE[(r >>> 12) & 0xfff];
-    if ((a | b) & 128) {
-      // a 12-bit cell straddling a step of the CDF (7 of 4096): resolve it with more random bits
-      if (a === 255) a = refine(r & 0xfff, aux);
-      if (b === 255) b = refine((r >>> 12) & 0xfff, aux);
-      max = Math.max(max, a, b);
+    let packed = 0;
+    for (let half = 0; half < 2; half++) {
+      s = (s + 0x6d2b79f5) | 0;
+      let t = Math.imul(s ^ (s >>> 15), 1 | s);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      const r = (t ^ (t >>> 14)) >>> 0;
+      let a = TABLE[r & 0xfff];
+      let b = TABLE[(r >>> 12) & 0xfff];
+      if ((a | b) & 128) {
+        // a 12-bit cell straddling a step of the CDF (7 of 4096): resolve it with more random bits
+        if (a === 255) a = refine(r & 0xfff, aux);
+        if (b === 255) b = refine((r >>> 12) & 0xfff, aux);
+        max = Math.max(max, a, b);
+      }
+      packed |= (a | (b << 8)) << (16 * half);
+      w[2 * half] += a;
+      w[2 * half + 1] += b;
     }
-    counts[e] = a | (b << 8);
-    w0 += a;
-    w1 += b;
+    counts[e] = packed >>> 0;
   }
   rng.state = s;
-  adjustCounts(counts, 0, w0, max, rng, null);
-  adjustCounts(counts, 8, w1, max, rng, null);
+  for (let j = 0; j < 4; j++) adjustCounts(counts, 8 * j, w[j], max, rng, null);
 }
 
 /**
- * Adds or removes single draws of one packed resample (shift 0 or 8) until it has exactly N draws; each change is
- * logged as e * 2 + (1 if added else 0) when a log is given.
+ * Adds or removes single draws of one packed resample (shift 0, 8, 16 or 24) until it has exactly N draws; each
+ * change is logged as e * 2 + (1 if added else 0) when a log is given.
  */
 export function adjustCounts(
-  counts: Uint16Array,
+  counts: Uint32Array,
   shift: number,
   total: number,
   max: number,
