@@ -113,6 +113,16 @@ function CountBars({ bars }: { bars: CountBar[] }) {
   );
 }
 
+function CountTooltip({ active, payload }: { active?: boolean; payload?: { payload?: CountBar }[] }) {
+  const b = payload?.[0]?.payload;
+  if (!active || !b) return null;
+  return (
+    <div className="tooltip">
+      Bin {b.x1.toFixed(0)}–{b.x2.toFixed(0)}%: <strong>{count(b.count)}</strong> answers ({pct(b.share)})
+    </div>
+  );
+}
+
 /** The count histogram under a diagram, on the same x axis. */
 export function CountHistogram({ bins, height = 110 }: { bins: Bin[]; height?: number }) {
   const bars = countBars(bins);
@@ -138,7 +148,15 @@ export function CountHistogram({ bins, height = 110 }: { bins: Bin[]; height?: n
           allowDecimals={false}
           label={{ value: "Count", angle: -90, position: "insideLeft", offset: 10, style: AXIS_LABEL }}
         />
+        {/* Invisible points at the bar tops: they give the axes their data and the bars a tooltip. */}
+        <Scatter
+          data={bars.map((b) => ({ ...b, x: (b.x1 + b.x2) / 2, y: b.count }))}
+          dataKey="y"
+          shape={() => <g />}
+          isAnimationActive={false}
+        />
         <CountBars bars={bars} />
+        <Tooltip content={<CountTooltip />} cursor={false} isAnimationActive={false} />
       </ComposedChart>
     </ResponsiveContainer>
   );
@@ -150,11 +168,15 @@ function ReliabilityPlot({
   gaps,
   height,
   compact,
+  xLabel = "Mean confidence (%)",
+  yLabel = "Accuracy (%)",
 }: {
   series: OverlaySeries[];
   gaps: ReturnType<typeof gapAreas>;
   height: number;
   compact?: boolean;
+  xLabel?: string;
+  yLabel?: string;
 }) {
   const single = series.length === 1;
   return (
@@ -168,7 +190,7 @@ function ReliabilityPlot({
           ticks={TICKS}
           tick={TICK}
           allowDataOverflow
-          label={{ value: "Mean confidence (%)", position: "insideBottom", offset: -16, style: AXIS_LABEL }}
+          label={{ value: xLabel, position: "insideBottom", offset: -16, style: AXIS_LABEL }}
         />
         <YAxis
           type="number"
@@ -178,7 +200,7 @@ function ReliabilityPlot({
           width={Y_WIDTH}
           tick={TICK}
           allowDataOverflow
-          label={{ value: "Accuracy (%)", angle: -90, position: "insideLeft", offset: 10, style: AXIS_LABEL }}
+          label={{ value: yLabel, angle: -90, position: "insideLeft", offset: 10, style: AXIS_LABEL }}
         />
         {gaps.map((g) => (
           <ReferenceArea
@@ -188,7 +210,7 @@ function ReliabilityPlot({
             y1={g.y1}
             y2={g.y2}
             fill={g.direction === "over" ? COLORS.over : COLORS.under}
-            fillOpacity={0.16}
+            fillOpacity={g.sparse ? 0.07 : 0.2}
             stroke="none"
             ifOverflow="hidden"
           />
@@ -202,17 +224,24 @@ function ReliabilityPlot({
           strokeDasharray="5 4"
           ifOverflow="hidden"
         />
-        {series.map((s) => (
+        {series.map((s, i) => (
           <Scatter
             key={s.key}
             name={s.name}
             data={s.points}
             fill={s.color}
-            line={!single || compact ? { stroke: s.color, strokeWidth: 1.5 } : false}
-            shape={(p: object) => <PointShape {...(p as object)} fill={s.color} r={compact ? 3.5 : 5} />}
+            // Overlays join each series' points (the first one dashed) and leave the intervals to the data table.
+            line={
+              !single || compact
+                ? { stroke: s.color, strokeWidth: 2, strokeDasharray: !single && i === 0 ? "6 3" : undefined }
+                : false
+            }
+            shape={(p: object) => (
+              <PointShape {...(p as object)} fill={s.color} r={compact ? 3.5 : single ? 5 : 4} />
+            )}
             isAnimationActive={false}
           >
-            {!compact && (
+            {single && !compact && (
               <ErrorBar dataKey="err" direction="y" width={5} stroke={s.color} strokeWidth={1.5} />
             )}
           </Scatter>
@@ -347,7 +376,14 @@ export function ReliabilityThumb({
         {subtitle && <span className="chart-description">{subtitle}</span>}
       </figcaption>
       <div role="img" aria-label={`Reliability of ${title}${subtitle ? `, ${subtitle}` : ""}`}>
-        <ReliabilityPlot series={series} gaps={gapAreas(bins)} height={220} compact />
+        <ReliabilityPlot
+          series={series}
+          gaps={gapAreas(bins)}
+          height={230}
+          compact
+          xLabel="Probability (%)"
+          yLabel="Frequency (%)"
+        />
       </div>
     </figure>
   );

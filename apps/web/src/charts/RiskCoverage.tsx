@@ -100,11 +100,11 @@ export function RiskCoverage({
           />
           <YAxis
             type="number"
-            width={56}
+            width={64}
             tick={TICK}
             domain={[0, (max: number) => Math.max(5, Math.ceil(max / 5) * 5)]}
             label={{
-              value: "Error of answered (%)",
+              value: "Error rate (%)",
               angle: -90,
               position: "insideLeft",
               offset: 10,

@@ -50,7 +50,7 @@ export function ThresholdCurve({ s }: { s: ThresholdSeries }) {
         aria-label={`Precision, recall and F1 of ${s.label} against the threshold${s.tuned === null ? "" : `; tuned threshold ${(s.tuned / 100).toFixed(2)}`}`}
       >
         <ResponsiveContainer width="100%" height={230}>
-          <LineChart data={s.points} margin={{ top: 8, right: 12, bottom: 24, left: 4 }}>
+          <LineChart data={s.points} margin={{ top: 16, right: 12, bottom: 24, left: 4 }}>
             <CartesianGrid stroke={COLORS.grid} />
             <XAxis
               type="number"
@@ -63,22 +63,22 @@ export function ThresholdCurve({ s }: { s: ThresholdSeries }) {
             <YAxis
               domain={[0, 100]}
               ticks={[0, 25, 50, 75, 100]}
-              width={44}
+              width={52}
               tick={TICK}
-              label={{ value: "%", angle: -90, position: "insideLeft", offset: 12, style: AXIS_LABEL }}
+              label={{ value: "Score (%)", angle: -90, position: "insideLeft", offset: 8, style: AXIS_LABEL }}
             />
             <ReferenceLine
               x={50}
               stroke={COLORS.diagonal}
               strokeDasharray="4 4"
-              label={{ value: "0.5", position: "top", fontSize: 11 }}
+              label={{ value: "0.5", position: "insideBottomLeft", fontSize: 11, fill: "#374151" }}
             />
             {s.tuned !== null && (
               <ReferenceLine
                 x={s.tuned}
                 stroke={COLORS.marker}
                 strokeWidth={1.5}
-                label={{ value: "tuned", position: "insideTopRight", fontSize: 11 }}
+                label={{ value: "tuned", position: "top", fontSize: 11, fill: "#111827" }}
               />
             )}
             <Line

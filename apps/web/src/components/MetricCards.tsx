@@ -21,7 +21,7 @@ export function Metric({
     <div className="metric" title={help}>
       <div className="metric-label">{label}</div>
       <div className="metric-value">{value ?? (ci ? formatValue(ci[0], unit) : "—")}</div>
-      {ci && <div className="metric-ci">95% CI {formatInterval(ci, unit)}</div>}
+      {ci && formatInterval(ci, unit) && <div className="metric-ci">95% CI {formatInterval(ci, unit)}</div>}
       {help && <div className="visually-hidden">{help}</div>}
     </div>
   );

@@ -67,7 +67,7 @@ export function RunForm({
               {v.dataset === "" && <option value="">Pick a dataset</option>}
               {datasets.map((d) => (
                 <option key={d.name} value={d.name}>
-                  {d.name} ({d.source === "bundled" ? "bundled" : "uploaded"}, {count(d.examples)} examples)
+                  {d.name} · {count(d.examples)} examples{d.source === "upload" ? " · uploaded" : ""}
                 </option>
               ))}
             </select>
@@ -100,7 +100,7 @@ export function RunForm({
         <Field
           label="Model"
           error={errors.model}
-          hint="The name sent as `model`; an alias may be served by another checkpoint."
+          hint="The name the server is asked for; an alias such as workbench-latest may be served by another checkpoint."
         >
           {(a) => (
             <select {...a} name="model" value={v.model} onChange={(e) => set("model", e.target.value)}>

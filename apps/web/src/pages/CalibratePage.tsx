@@ -6,10 +6,11 @@ import { useDataset } from "../api/datasets";
 import { useRun } from "../api/runs";
 import type { Calibration, CalibrationInput, RunSummary } from "../api/types";
 import { ReliabilityOverlay } from "../charts/ReliabilityDiagram";
+import { CiText } from "../components/CiText";
 import { Field } from "../components/Field";
 import { Empty, ErrorState, Loading } from "../components/States";
 import { calibrationItems, candidateRows, chosenSummary } from "../transforms/calibrate";
-import { formatCI, pct, when } from "../transforms/format";
+import { pct, when } from "../transforms/format";
 import { overlaySeries } from "../transforms/reliability";
 
 function FitForm({
@@ -223,10 +224,18 @@ function CalibrationView({
                     {c.method}
                     {c.chosen && <span className="badge badge-done"> chosen</span>}
                   </th>
-                  <td>{formatCI(c.heldOut.nll, "number")}</td>
-                  <td>{formatCI(c.heldOut.brier, "number")}</td>
-                  <td>{formatCI(c.heldOut.ece, "percent")}</td>
-                  <td>{formatCI(c.heldOut.accuracy, "percent")}</td>
+                  <td>
+                    <CiText ci={c.heldOut.nll} unit="number" />
+                  </td>
+                  <td>
+                    <CiText ci={c.heldOut.brier} unit="number" />
+                  </td>
+                  <td>
+                    <CiText ci={c.heldOut.ece} unit="percent" />
+                  </td>
+                  <td>
+                    <CiText ci={c.heldOut.accuracy} unit="percent" />
+                  </td>
                   <td className="small">{c.warning ?? ""}</td>
                 </tr>
               ))}

@@ -7,7 +7,7 @@ import type { RunSummary } from "../api/types";
 import { ReliabilityOverlay } from "../charts/ReliabilityDiagram";
 import { Empty, ErrorState, Loading } from "../components/States";
 import { StatusBadge } from "../components/StatusBadge";
-import { compareRows, servedModelBanner } from "../transforms/compare";
+import { compareRows, servedBy, servedModelBanner } from "../transforms/compare";
 import { count, label, pct, when } from "../transforms/format";
 import { overlaySeries } from "../transforms/reliability";
 import { readRunList, toggleRun } from "../transforms/urlState";
@@ -109,7 +109,7 @@ export default function ComparePage() {
       },
       { replace: true },
     );
-  const names = (cmp.data?.runs ?? []).map((r) => `${r.id} · ${r.model} → ${r.servedBy.join("+") || "?"}`);
+  const names = (cmp.data?.runs ?? []).map((r) => `${r.id} · ${r.model} → ${servedBy(r).join("+")}`);
   const banner = cmp.data ? servedModelBanner(cmp.data) : null;
   return (
     <div className="page">
@@ -187,7 +187,7 @@ export default function ComparePage() {
               ) : (
                 <div className="banner banner-info" role="status">
                   Every run was served by the same model (
-                  {cmp.data.runs[0]?.servedBy.join(", ") || "unreported"}).
+                  {cmp.data.runs[0] ? servedBy(cmp.data.runs[0]).join(", ") : "—"}).
                 </div>
               )}
               <ReliabilityOverlay

@@ -54,12 +54,16 @@ export function compareRows(c: Comparison): CompareRow[] {
   });
 }
 
+/** The models that answered a run; a run whose replies named no other model was served by the one asked for. */
+export function servedBy(r: { model: string; servedBy: string[] }): string[] {
+  return r.servedBy.length ? r.servedBy : [r.model];
+}
+
 /** The served-model banner text, or null when every run was served by the same model(s). */
 export function servedModelBanner(c: Comparison): string | null {
   if (!c.servedModelDiffers) return null;
   const parts = c.runs.map(
-    (r) =>
-      `${r.id} asked for ${r.model} and was served by ${r.servedBy.length ? r.servedBy.join(" + ") : "an unreported model"}`,
+    (r) => `${r.id} asked for ${r.model} and was served by ${servedBy(r).join(" + ")}`,
   );
   return `The served model differs between these runs: ${parts.join("; ")}. Differences below may come from the service swapping its weights, not from the data.`;
 }

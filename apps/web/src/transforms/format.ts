@@ -8,9 +8,10 @@ export function pct(x: number | null | undefined, digits = 1): string {
   return `${(x * 100).toFixed(digits)}%`;
 }
 
-/** A plain number with fixed decimals; null or NaN -> "—". */
+/** A plain number with fixed decimals (two significant digits when it would round to zero); null or NaN -> "—". */
 export function num(x: number | null | undefined, digits = 3): string {
   if (x === null || x === undefined || !Number.isFinite(x)) return "—";
+  if (x !== 0 && Math.abs(x) < 0.5 * 10 ** -digits) return x.toPrecision(2);
   return x.toFixed(digits);
 }
 

@@ -58,10 +58,12 @@ export interface GapArea {
   y2: number;
   /** "over": confidence above accuracy (the service over-states); "under": below. */
   direction: "over" | "under";
+  /** The bin holds few answers: drawn fainter. */
+  sparse: boolean;
 }
 
 /** Gap rectangles of the non-empty bins (bins with no gap give none). */
-export function gapAreas(bins: Bin[]): GapArea[] {
+export function gapAreas(bins: Bin[], minCount = SPARSE_BIN): GapArea[] {
   const out: GapArea[] = [];
   for (const b of bins) {
     if (b.count === 0 || b.confidence === null || b.accuracy === null) continue;
@@ -72,6 +74,7 @@ export function gapAreas(bins: Bin[]): GapArea[] {
       y1: Math.min(b.accuracy, b.confidence) * 100,
       y2: Math.max(b.accuracy, b.confidence) * 100,
       direction: b.confidence > b.accuracy ? "over" : "under",
+      sparse: b.sparse ?? b.count < minCount,
     });
   }
   return out;

@@ -105,14 +105,22 @@ export default function ReliabilityTab({ run, item, split }: TabProps) {
           label={`ECE (equal-${view.binning}, ${r.bins.count} bins)`}
           ci={ece}
           unit="percent"
-          help="Mean gap between confidence and accuracy, weighted by bin size."
+          help="Top-label expected calibration error: mean gap between confidence and accuracy, weighted by bin size."
         />
+        {view.view === "classwise" && r.metrics.classwiseEce && (
+          <Metric
+            label="Classwise ECE"
+            ci={r.metrics.classwiseEce}
+            unit="percent"
+            help="Mean one-vs-rest ECE over the options."
+          />
+        )}
         <Metric label="MCE" ci={r.metrics.mce} unit="percent" help="Largest gap over non-empty bins." />
         <Metric label="Accuracy" ci={r.metrics.accuracy} unit="percent" />
         <Metric
           label="Answers binned"
           unit="number"
-          value={`${count(binned)} of ${count(r.n)}`}
+          value={`${count(r.n)} of ${count(r.counts.total ?? r.n + r.counts.escalated)}`}
           help="Escalated decisions have no usable output and are left out."
         />
       </div>

@@ -1,0 +1,55 @@
+// @vitest-environment node
+import { describe, expect, it } from "vitest";
+import {
+  count,
+  duration,
+  formatCI,
+  formatDelta,
+  formatInterval,
+  label,
+  num,
+  pct,
+  usd,
+} from "../src/transforms/format";
+
+describe("format", () => {
+  it("shows shares as percentages and missing values as a dash", () => {
+    expect(pct(0.834)).toBe("83.4%");
+    expect(pct(1, 0)).toBe("100%");
+    expect(pct(null)).toBe("—");
+    expect(pct(Number.NaN)).toBe("—");
+  });
+
+  it("keeps small numbers readable instead of rounding them to zero", () => {
+    expect(num(0.0812)).toBe("0.081");
+    expect(num(0.00004)).toBe("0.000040");
+    expect(num(0)).toBe("0.000");
+  });
+
+  it("formats a CI with its interval, or the point alone when it was not resampled", () => {
+    expect(formatCI([0.834, 0.801, 0.862], "percent")).toBe("83.4% (80.1–86.2%)");
+    expect(formatCI([0.081, 0.072, 0.09], "number")).toBe("0.081 (0.072–0.090)");
+    expect(formatCI([0.02, null, null], "percent")).toBe("2.0%");
+    expect(formatInterval([0.02, null, null], "percent")).toBe("");
+    expect(formatCI(undefined, "percent")).toBe("—");
+  });
+
+  it("signs deltas, in percentage points for percentages", () => {
+    expect(formatDelta(0.023, "percent")).toBe("+2.3 pp");
+    expect(formatDelta(-0.0125, "number")).toBe("−0.013");
+    expect(formatDelta(0, "percent")).toBe("±0.0 pp");
+  });
+
+  it("formats counts, money, durations and labels", () => {
+    expect(count(100000)).toBe("100,000");
+    expect(usd(0)).toBe("$0");
+    expect(usd(0.01234)).toBe("$0.0123");
+    expect(usd(12.5)).toBe("$12.50");
+    expect(duration(850)).toBe("850 ms");
+    expect(duration(12300)).toBe("12.3 s");
+    expect(duration(192000)).toBe("3 min 12 s");
+    expect(label(["a", "b"])).toBe("a, b");
+    expect(label([])).toBe("(none)");
+    expect(label(null)).toBe("—");
+  });
+});

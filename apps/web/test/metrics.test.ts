@@ -1,0 +1,52 @@
+// @vitest-environment node
+import { describe, expect, it } from "vitest";
+import type { CI, ReportMetrics } from "../src/api/types";
+import { metricCards, metricInfo } from "../src/transforms/metrics";
+
+const ci = (x: number): CI => [x, x - 0.01, x + 0.01];
+const BASE: ReportMetrics = {
+  accuracy: ci(0.9),
+  ece: ci(0.05),
+  eceMass: ci(0.04),
+  mce: ci(0.2),
+  brier: ci(0.1),
+  nll: ci(0.3),
+  rps: ci(0.07),
+  offByOne: ci(0.97),
+  microF1: ci(0.8),
+  macroF1: ci(0.7),
+};
+
+describe("metricCards", () => {
+  it("names the bin count in the ECE labels and keeps the reading order", () => {
+    const cards = metricCards(BASE, "choice", 20);
+    expect(cards.map((c) => c.key)).toEqual(["accuracy", "ece", "eceMass", "mce", "brier", "nll"]);
+    expect(cards[1].label).toBe("ECE (equal-width, 20 bins)");
+    expect(cards[2].label).toBe("ECE (equal-mass, 20 bins)");
+  });
+
+  it("shows RPS and off-by-one only for score items, micro/macro F1 only for multi-label ones", () => {
+    expect(metricCards(BASE, "score", 15).map((c) => c.key)).toContain("rps");
+    expect(metricCards(BASE, "score", 15).map((c) => c.key)).toContain("offByOne");
+    expect(metricCards(BASE, "score", 15).map((c) => c.key)).not.toContain("microF1");
+    expect(metricCards(BASE, "multi", 15).map((c) => c.key)).toEqual(
+      expect.arrayContaining(["microF1", "macroF1"]),
+    );
+    expect(metricCards(BASE, "multi", 15).map((c) => c.key)).not.toContain("rps");
+  });
+
+  it("gives each metric its unit and direction, and nothing when the report has no metrics", () => {
+    const cards = metricCards(BASE, "choice", 15);
+    expect(cards.find((c) => c.key === "accuracy")).toMatchObject({ unit: "percent", better: "higher" });
+    expect(cards.find((c) => c.key === "nll")).toMatchObject({ unit: "number", better: "lower" });
+    expect(metricCards(null, "choice", 15)).toEqual([]);
+  });
+});
+
+describe("metricInfo", () => {
+  it("labels compared metrics without a bin count, and unknown names as plain numbers", () => {
+    expect(metricInfo("eceMass")).toEqual({ label: "ECE (equal-mass)", unit: "percent", better: "lower" });
+    expect(metricInfo("accuracy").better).toBe("higher");
+    expect(metricInfo("mystery")).toEqual({ label: "mystery", unit: "number", better: "lower" });
+  });
+});

@@ -1,0 +1,39 @@
+// @vitest-environment node
+import { describe, expect, it } from "vitest";
+import type { Progress } from "../src/api/types";
+import { progressView } from "../src/transforms/progress";
+
+function progress(over: Partial<Progress>): Progress {
+  return {
+    total: 200,
+    done: 50,
+    answered: 40,
+    unknown: 5,
+    escalated: 5,
+    errors: 0,
+    usage: { input_tokens: 0, output_tokens: 0, reasoning_tokens: 0 },
+    cost: 0,
+    latency: { p50: 1, p90: 2, p99: 3 },
+    examplesPerSecond: 10,
+    ...over,
+  };
+}
+
+describe("progressView", () => {
+  it("gives percent done, the time left at the current pace and the decision shares", () => {
+    const v = progressView(progress({}));
+    expect(v.percent).toBeCloseTo(25);
+    expect(v.doneText).toBe("50 / 200");
+    expect(v.etaSeconds).toBeCloseTo(15);
+    expect(v.answeredShare).toBeCloseTo(0.8);
+    expect(v.unknownShare).toBeCloseTo(0.1);
+  });
+
+  it("knows no remaining time before the first answers and none when finished", () => {
+    expect(progressView(progress({ examplesPerSecond: 0 })).etaSeconds).toBeNull();
+    expect(progressView(progress({ done: 200 })).etaSeconds).toBe(0);
+    expect(progressView(progress({ total: 0, done: 0, answered: 0, unknown: 0, escalated: 0 })).percent).toBe(
+      0,
+    );
+  });
+});
