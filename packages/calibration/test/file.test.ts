@@ -239,3 +239,23 @@ describe("building, applying and checking", () => {
     ).toThrow(/no question "other"/);
   });
 });
+
+describe("calibrateQuestion without a fixed method", () => {
+  it("chooses by cross-fitting on the fit split and records a valid entry", () => {
+    const fit = synthetic({ n: 1500, k: 3, temperature: 0.5, seed: 8 });
+    const evalSplit = synthetic({ n: 1500, k: 3, temperature: 0.5, seed: 9 });
+    const entry = calibrateQuestion(fit, evalSplit, {
+      kind: "choice",
+      options: ["a", "b", "c"],
+      resamples: 50,
+    });
+    expect(entry.method).not.toBe("identity");
+    expect(entry.threshold).toBeUndefined();
+    expect(entry.metrics!.after!.nll[0]).toBeLessThan(entry.metrics!.before!.nll[0]);
+    const file = buildCalibrationFile({ source, questions: { q: entry } });
+    expect(validateCalibrationFile(JSON.parse(JSON.stringify(file))).ok).toBe(true);
+    expect(() => calibrateQuestion(fit, evalSplit, { kind: "multi", options: ["a", "b", "c"] })).toThrow(
+      /kind multi does not match multiclass data/,
+    );
+  });
+});

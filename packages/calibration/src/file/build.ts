@@ -87,7 +87,7 @@ function fileMetrics(
 export interface CalibrateQuestionOptions extends BootstrapOptions {
   kind: QuestionKind;
   options: string[];
-  /** A fixed method; without it, chooseCalibrator picks one by held-out `criterion` on the eval split. */
+  /** A fixed method; without it, chooseCalibrator picks one by cross-fitted `criterion` on the fit split. */
   method?: Method;
   criterion?: "nll" | "brier";
   /** Target answered-alone error for the escalation threshold (none when absent). */
@@ -98,9 +98,9 @@ export interface CalibrateQuestionOptions extends BootstrapOptions {
 }
 
 /**
- * One question's calibration-file entry: the calibrator fitted on the fit split (chosen on the eval split unless
+ * One question's calibration-file entry: the calibrator fitted on the fit split (chosen there by cross-fitting unless
  * fixed), the escalation threshold chosen on the calibrated fit split, and the eval-split metrics before and after
- * with bootstrap CIs (answered_error with a Clopper-Pearson interval).
+ * with bootstrap CIs (answered_error with a Clopper-Pearson interval) [Kull et al. 2019; Guo et al. 2017].
  */
 export function calibrateQuestion(
   fit: Labelled | MultiLabel,
@@ -137,7 +137,8 @@ export function calibrateQuestion(
     >;
     params = cal.fit(fit);
   } else {
-    const chosen = chooseCalibrator(fit, { ...o, eval: evalSplit, criterion: opts.criterion, bins });
+    // chosen by cross-fitting on the fit split, so the eval split stays untouched for the reported metrics
+    const chosen = chooseCalibrator(fit, { ...o, criterion: opts.criterion, bins });
     method = chosen.winner;
     params = chosen.params;
   }

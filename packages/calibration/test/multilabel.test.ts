@@ -1,0 +1,86 @@
+import { describe, expect, it } from "vitest";
+import { mulberry32 } from "../src/bootstrap/random.js";
+import {
+  applyCalibration,
+  buildCalibrationFile,
+  calibrateQuestion,
+  calibrationReport,
+  checkCalibration,
+  chooseCalibrator,
+  classwiseEce,
+  labelCalibrator,
+  multiLabelTop,
+} from "../src/index.js";
+
+/** k labels; each label's reported probability is sharpened (overconfident) relative to its true rate. */
+function multiLabel(n: number, k: number, seed: number) {
+  const rng = mulberry32(seed);
+  const probs = new Float64Array(n * k);
+  const labels = new Uint8Array(n * k);
+  for (let t = 0; t < n * k; t++) {
+    const truth = rng.float();
+    labels[t] = rng.float() < truth ? 1 : 0;
+    const z = Math.log(truth / (1 - truth)) * 2; // reported logit twice the true one
+    probs[t] = 1 / (1 + Math.exp(-z));
+  }
+  return { probs, k, labels };
+}
+
+describe("multi-label questions end to end", () => {
+  const fit = multiLabel(2000, 3, 1);
+  const evalSplit = multiLabel(2000, 3, 2);
+
+  it("report: least-sure-label confidence, all-labels-right outcome, per-label ECE", () => {
+    const r = calibrationReport(fit, { resamples: 100 });
+    expect(r.kind).toBe("multi-label");
+    const top = multiLabelTop(fit);
+    let right = 0;
+    for (const y of top.y) right += y;
+    expect(r.accuracy[0]).toBeCloseTo(right / 2000, 15);
+    expect(r.classwiseEce).toBeCloseTo(classwiseEce(fit), 15);
+    expect(r.classwiseEce).toBeGreaterThan(0.05); // twice-sharpened logits are clearly overconfident
+  });
+
+  it("per-label Platt halves the logits back, and choose prefers it over identity", () => {
+    const params = labelCalibrator("platt").fit(fit) as { labels: { a: number; b: number }[] };
+    for (const l of params.labels) {
+      expect(l.a).toBeGreaterThan(0.4);
+      expect(l.a).toBeLessThan(0.6);
+    }
+    const choice = chooseCalibrator(fit, { eval: evalSplit, resamples: 100 });
+    expect(choice.winner).not.toBe("identity");
+    expect(choice.candidates.map((c) => c.method)).not.toContain("vector");
+  });
+
+  it("calibration file: per-label params, apply and check", () => {
+    const entry = calibrateQuestion(fit, evalSplit, {
+      kind: "multi",
+      options: ["x", "y", "z"],
+      method: "platt",
+      targetRisk: 0.3,
+      resamples: 100,
+    });
+    const file = buildCalibrationFile({
+      source: {
+        fingerprint: "decision|http://127.0.0.1:8009/v1/decision|m",
+        endpoint: "http://127.0.0.1:8009/v1/decision",
+        model: "m",
+        served_by: ["m-1"],
+        dataset: { name: "d", sha256: "0".repeat(64) },
+        fit_split: "calibration",
+        eval_split: "test",
+      },
+      questions: { topics: entry },
+    });
+    const q = applyCalibration(file, "topics", evalSplit);
+    expect(q).toHaveLength(evalSplit.probs.length);
+    const after = { ...evalSplit, probs: q };
+    expect(classwiseEce(after)).toBeLessThan(classwiseEce(evalSplit));
+    const check = checkCalibration(file, {
+      fingerprint: file.source.fingerprint,
+      questions: { topics: multiLabel(4000, 3, 3) },
+    });
+    expect(check.reasons).toEqual([]);
+    expect(check.ok).toBe(true);
+  });
+});
