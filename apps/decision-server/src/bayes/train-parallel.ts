@@ -37,7 +37,8 @@ function workerSetup(): WorkerSetup | null {
 
 function runWorker(setup: WorkerSetup, names: string[]): Promise<TrainedVersion[]> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(setup.script, { workerData: { names }, eval: setup.eval });
+    // execArgv: [] so that flags of this process (such as --input-type) do not reach the worker.
+    const worker = new Worker(setup.script, { workerData: { names }, eval: setup.eval, execArgv: [] });
     worker.once("message", (result: TrainedVersion[]) => resolve(result));
     worker.once("error", reject);
     worker.once("exit", (code) => {
@@ -62,13 +63,22 @@ export async function trainAll(
   module: DatasetsModule,
   infos: { name: string; examples: number }[],
 ): Promise<TrainedVersion[]> {
-  const worker = workerSetup();
-  if (!worker) {
+  const inThread = async (): Promise<TrainedVersion[]> => {
     const datasets: LoadedDataset[] = [];
     for (const info of infos) datasets.push(await module.loadDataset(info.name));
     return trainVersions(VERSIONS, datasets);
+  };
+  const worker = workerSetup();
+  if (!worker) return inThread();
+  let parts: TrainedVersion[][];
+  try {
+    parts = await Promise.all(partition(infos, WORKERS).map((names) => runWorker(worker, names)));
+  } catch (error) {
+    process.stderr.write(
+      `decision-server: training in worker threads failed (${(error as Error).message}); training in this thread\n`,
+    );
+    return inThread();
   }
-  const parts = await Promise.all(partition(infos, WORKERS).map((names) => runWorker(worker, names)));
   return VERSIONS.map((cfg, v) => {
     const all = parts.flatMap((part) => part[v].datasets);
     return {

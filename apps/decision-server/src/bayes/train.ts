@@ -87,7 +87,9 @@ function accumulate(
     }
   }
   stats.forEach((s, t) => {
-    s.wordCounts = Array.from(counts[t]);
+    // Rounded to 6 decimals (the damped counts are not integers) so that the cache file stays small and
+    // a model read back from it is the very model trained here.
+    s.wordCounts = Array.from(counts[t], (x) => Math.round(x * 1e6) / 1e6);
   });
   return { vocab, stats };
 }
