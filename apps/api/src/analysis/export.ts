@@ -64,6 +64,17 @@ function reasoningOf(rec: PredictionRow["record"] | undefined): ExportRow["reaso
   return out;
 }
 
+/**
+ * The reasoning of a decision as one text: the text itself, or for a multi-label item one "option: text" paragraph
+ * per option (null when the service gave none).
+ */
+export function reasoningText(rec: PredictionRow["record"] | undefined): string | null {
+  const r = reasoningOf(rec);
+  if (r === null || typeof r === "string") return r;
+  const parts = Object.entries(r).map(([k, v]) => `${k}: ${v}`);
+  return parts.length > 0 ? parts.join("\n\n") : null;
+}
+
 /** A stored prediction as an export row (whitelisted fields only). */
 export function exportRow(r: PredictionRow): ExportRow {
   const rec = r.record;

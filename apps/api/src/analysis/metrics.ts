@@ -48,7 +48,7 @@ export type CiMode = "auto" | "all" | "headline";
 /** Resample counts and seed of the metrics. */
 export interface MetricOptions {
   bins: number;
-  /** Headline resamples; absent: 1000 up to 20,000 items, fewer above (at least 200) so reports stay fast. */
+  /** Headline resamples; absent: 1000 up to 10,000 items, fewer above (at least 200) so reports stay fast. */
   resamples?: number;
   seed: number;
   interval: "wilson" | "jeffreys";
@@ -59,10 +59,14 @@ export interface MetricOptions {
 export const AUTO_SECONDARY_SIZE = 20_000;
 const AUTO_SECONDARY_RESAMPLES = 200;
 
-/** Default headline resamples for n items: 1000 up to 20,000 items, then about 2e7 / n (never below 200). */
+/**
+ * Default bootstrap resamples for n items: 1000 up to 10,000 items, then about 1e7 / n rounded to hundreds (never
+ * below 200), so the work stays near 1e7 item draws: 20,000 items get 500, 50,000 and more get 200. The intervals of
+ * large samples are narrow, so fewer resamples cost little precision; a `resamples` query asks for more.
+ */
 export function autoResamples(n: number): number {
-  if (n <= 20_000) return 1000;
-  return Math.max(200, Math.round(2e7 / n / 100) * 100);
+  if (n <= 10_000) return 1000;
+  return Math.max(200, Math.round(1e7 / n / 100) * 100);
 }
 
 function topOf(d: Labelled | MultiLabel) {

@@ -4,7 +4,7 @@ import type { Split } from "@decision-workbench/datasets";
 import { type ItemSpec, inferSpec, taskSpecs } from "../../analysis/item-spec.js";
 import { type ItemData, itemData, restrictSplits } from "../../analysis/matrix.js";
 import { ApiError, notFound } from "../../errors.js";
-import type { PredictionRow, RunRow, Storage } from "../../storage/types.js";
+import type { PredictionFilter, PredictionRow, RunRow, Storage } from "../../storage/types.js";
 
 /** Optional storage members used when the storage offers them (the SQLite storage does). */
 interface Extras {
@@ -118,8 +118,10 @@ export class AnalysisData {
     const key = `${loaded.run.id}|${loaded.version}|${spec.name}`;
     let p = this.items.get(key);
     if (!p) {
+      // `lean`: the reports need neither records nor logits; a storage that knows the hint may skip parsing them.
+      const filter: PredictionFilter & { lean?: boolean } = { item: spec.name, lean: true };
       p = this.storage
-        .listPredictions(loaded.run.id, { item: spec.name })
+        .listPredictions(loaded.run.id, filter)
         .then((rows: PredictionRow[]) => itemData(spec, rows));
       p.catch(() => this.items.delete(key));
       this.items.set(key, p);

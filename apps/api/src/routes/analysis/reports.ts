@@ -1,6 +1,7 @@
 /** Reports, the items endpoint and report.json. */
 
 import type { FastifyInstance } from "fastify";
+import { reasoningText } from "../../analysis/export.js";
 import { correctness, type ItemsFilter, selectRows } from "../../analysis/items.js";
 import { type ItemReport, itemReport, type ReportOptions } from "../../analysis/report.js";
 import type { PredictionRow } from "../../storage/types.js";
@@ -27,7 +28,8 @@ export interface ItemRow {
   /** 1 right, 0 wrong, null not measured (escalated, no output or no gold). */
   correct: boolean | null;
   reason: string | null;
-  reasoning: unknown;
+  /** The reasoning text (multi-label: one "option: text" paragraph per option), or null. */
+  reasoning: string | null;
   servedBy: string | null;
 }
 
@@ -166,7 +168,7 @@ export function reportRoutes(app: FastifyInstance, data: AnalysisData): void {
           probabilities: r?.probabilities ?? null,
           correct: correct[i] < 0 ? null : correct[i] === 1,
           reason: r?.reason ?? null,
-          reasoning: r?.record?.reasoning ?? null,
+          reasoning: reasoningText(r?.record),
           servedBy: r?.servedBy ?? null,
         };
       });

@@ -1,0 +1,273 @@
+// Report endpoints on 100,000-prediction runs: synthetic decisions written through the SQLite storage, then every
+// analysis endpoint timed over HTTP (cold = first call, loading and converting the rows; warm = cached), against a
+// baseline measured in the same run: reading the same rows from SQLite with storage.listPredictions.
+//
+//   node --import tsx bench/reports.ts [--examples 100000]
+//
+// Scenario "one item": one 5-option item (seattle-weather's task), 100,000 examples all on the test split, so one
+// report covers all 100,000 predictions. Scenario "three items": penguins' task (choice, score, choice + not
+// stated), 33,334 examples x 3 items on calibration and test (each report covers about a sixth of the run).
+
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { mulberry32 } from "@decision-workbench/calibration";
+import {
+  bundledTask,
+  itemOptionNames,
+  NOT_STATED,
+  type Split,
+  type Task,
+} from "@decision-workbench/datasets";
+import { buildApp } from "../src/app.js";
+import { RunEngine } from "../src/engine/engine.js";
+import { SecretBox } from "../src/secrets/box.js";
+import { openStorage, type SqliteStorage } from "../src/storage/sqlite.js";
+import type { PredictionRow, StoredRun } from "../src/storage/types.js";
+
+const { values } = parseArgs({ options: { examples: { type: "string" } } });
+const EXAMPLES = Number(values.examples ?? 100_000);
+
+function softmax(z: number[]): number[] {
+  const m = Math.max(...z);
+  const e = z.map((v) => Math.exp(v - m));
+  const s = e.reduce((a, b) => a + b, 0);
+  return e.map((v) => Math.round((v / s) * 1e6) / 1e6);
+}
+
+/** Writes a finished run of synthetic decisions (overconfident, 1% escalated) through the storage. */
+async function syntheticRun(
+  storage: SqliteStorage,
+  id: string,
+  task: Task,
+  examples: number,
+  splits: Split[],
+  seed: number,
+  servedBy: string,
+): Promise<void> {
+  const rng = mulberry32(seed);
+  const gauss = () => Math.sqrt(-2 * Math.log(1 - rng.float())) * Math.cos(2 * Math.PI * rng.float());
+  const run: StoredRun = {
+    id,
+    dataset: task.name,
+    datasetHash: "0".repeat(64),
+    serverId: "srv_bench",
+    serverName: "bench",
+    endpoint: "http://127.0.0.1:9/v1/decision",
+    model: "workbench-latest",
+    fingerprint: "decision|http://127.0.0.1:9/v1/decision|workbench-latest",
+    splits,
+    concurrency: 16,
+    maxLen: null,
+    options: {},
+    limit: null,
+    status: "running",
+    error: null,
+    createdAt: new Date().toISOString(),
+    startedAt: new Date().toISOString(),
+    finishedAt: null,
+    ownerPid: null,
+    total: examples,
+    counters: {
+      done: 0,
+      answered: 0,
+      unknown: 0,
+      escalated: 0,
+      errors: 0,
+      inputTokens: 0,
+      outputTokens: 0,
+      reasoningTokens: 0,
+      cost: 0,
+      activeMs: 0,
+    },
+    headline: null,
+  };
+  await storage.insertRun(run);
+  const items = task.items.map((item) => ({
+    item,
+    names: [...itemOptionNames(item), ...(item.notStated ? [NOT_STATED] : [])],
+  }));
+  for (let e = 0; e < examples; e++) {
+    const exampleId = `ex${String(e).padStart(6, "0")}`;
+    const split = splits[e % splits.length];
+    const record = { endpoint: run.endpoint, model: run.model, served_by: servedBy, ms: 12, questions: 3 };
+    const predictions: PredictionRow[] = items.map(({ item, names }) => {
+      const k = names.length;
+      const gold = names[Math.min(k - 1, Math.floor(rng.float() ** 1.5 * k))];
+      const base: PredictionRow = {
+        runId: id,
+        exampleId,
+        split,
+        item: item.name,
+        gold,
+        status: "escalated",
+        answer: null,
+        confidence: null,
+        probabilities: null,
+        logits: [],
+        unknown: null,
+        reason: "the decision service did not answer after 3 attempts: reset",
+        record,
+        servedBy,
+      };
+      if (rng.float() < 0.01) return base;
+      const logits = names.map((n) => (n === gold ? 1.6 : 0) + 1.2 * gauss());
+      const ps = softmax(logits.map((z) => z / 0.6));
+      const probabilities: Record<string, number> = {};
+      let best = 0;
+      names.forEach((n, j) => {
+        probabilities[n] = ps[j];
+        if (ps[j] > ps[best]) best = j;
+      });
+      const unknown = item.notStated && names[best] === NOT_STATED;
+      return {
+        ...base,
+        status: unknown ? "unknown" : "answered",
+        answer: unknown ? null : names[best],
+        confidence: ps[best],
+        probabilities,
+        logits,
+        reason: unknown ? "not stated" : null,
+      };
+    });
+    await storage.recordExample({
+      runId: id,
+      exampleId,
+      ordinal: e,
+      split,
+      ms: 12,
+      servedBy,
+      inputTokens: 100,
+      outputTokens: 3,
+      reasoningTokens: 0,
+      cost: 0,
+      failed: predictions.every((p) => p.status === "escalated"),
+      predictions,
+    });
+  }
+  await storage.updateRun(id, { status: "done", finishedAt: new Date().toISOString() });
+}
+
+interface Timing {
+  scenario: string;
+  call: string;
+  ms: number;
+  kb: number;
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), "wb-bench-reports-"));
+  const storage = openStorage(join(dir, "workbench.sqlite"));
+  const secrets = new SecretBox(randomBytes(32));
+  const engine = new RunEngine({ storage, secrets });
+  const app = await buildApp({ storage, engine, secrets });
+  await app.listen({ host: "127.0.0.1", port: 0 });
+  const address = app.server.address();
+  const url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+  const timings: Timing[] = [];
+
+  async function time(scenario: string, call: string, path: string, init?: RequestInit): Promise<unknown> {
+    const t0 = performance.now();
+    const res = await fetch(url + path, init);
+    const text = await res.text();
+    const ms = performance.now() - t0;
+    if (res.status >= 300) throw new Error(`${path}: ${res.status} ${text.slice(0, 300)}`);
+    timings.push({ scenario, call, ms, kb: text.length / 1024 });
+    return path.endsWith(".csv") ? null : JSON.parse(text);
+  }
+
+  const scenarios = [
+    {
+      name: "one item",
+      task: bundledTask("seattle-weather"),
+      examples: EXAMPLES,
+      splits: ["test"] as Split[],
+    },
+    {
+      name: "three items",
+      task: bundledTask("penguins"),
+      examples: Math.ceil(EXAMPLES / 3),
+      splits: ["calibration", "test"] as Split[],
+    },
+  ];
+  const baselines: Record<string, number> = {};
+  for (const s of scenarios) {
+    const t0 = performance.now();
+    const a = `run_${s.task.name.replace(/-/g, "")}_a`;
+    const b = `run_${s.task.name.replace(/-/g, "")}_b`;
+    await syntheticRun(storage, a, s.task, s.examples, s.splits, 1, "bayes-1");
+    await syntheticRun(storage, b, s.task, s.examples, s.splits, 2, "bayes-2");
+    const predictions = s.examples * s.task.items.length;
+    process.stderr.write(
+      `${s.name}: wrote 2 runs of ${predictions} predictions in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`,
+    );
+    const first = s.task.items[0].name;
+    // baseline: reading the first item's rows (all splits) from SQLite, best of 3
+    let best = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < 3; i++) {
+      const r0 = performance.now();
+      await storage.listPredictions(a, { item: first });
+      best = Math.min(best, performance.now() - r0);
+    }
+    baselines[s.name] = best;
+    const q = s.splits.includes("test") ? "split=test" : "split=all";
+    await time(s.name, "report (cold)", `/api/runs/${a}/report?item=${first}&${q}`);
+    await time(s.name, "report (warm)", `/api/runs/${a}/report?item=${first}&${q}`);
+    await time(
+      s.name,
+      "report bins=10 mass",
+      `/api/runs/${a}/report?item=${first}&${q}&bins=10&binning=mass`,
+    );
+    await time(s.name, "report classwise", `/api/runs/${a}/report?item=${first}&${q}&view=classwise`);
+    await time(s.name, "report ci=all", `/api/runs/${a}/report?item=${first}&${q}&ci=all&resamples=200`);
+    await time(
+      s.name,
+      "items confident-wrong",
+      `/api/runs/${a}/items?item=${first}&filter=confident-wrong&limit=50`,
+    );
+    await time(
+      s.name,
+      "items next page",
+      `/api/runs/${a}/items?item=${first}&filter=confident-wrong&offset=50&limit=50`,
+    );
+    await time(s.name, "report.json (every item)", `/api/runs/${a}/report.json?${q}`);
+    await time(s.name, "compare (cold)", `/api/compare?runs=${a},${b}&item=${first}&${q}`);
+    await time(s.name, "compare (warm)", `/api/compare?runs=${a},${b}&item=${first}&${q}`);
+    await time(s.name, "export.csv (every row)", `/api/runs/${a}/export.csv`);
+    if (s.splits.includes("calibration")) {
+      await time(s.name, "fit (POST calibrations, 1 item)", `/api/runs/${a}/calibrations`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ item: first, methods: "auto" }),
+      });
+    }
+  }
+  const rss = process.memoryUsage().rss / 2 ** 20;
+  const peak = process.resourceUsage().maxRSS / 1024;
+  const lines = [
+    `examples per scenario: ${EXAMPLES} predictions; Node ${process.version}; ${new Date().toISOString()}`,
+    "",
+    "| scenario | call | ms | x baseline | payload KB |",
+    "|---|---|---:|---:|---:|",
+  ];
+  for (const s of scenarios) {
+    lines.push(
+      `| ${s.name} | baseline: listPredictions of the item | ${baselines[s.name].toFixed(0)} | 1.00 | |`,
+    );
+    for (const t of timings.filter((x) => x.scenario === s.name)) {
+      lines.push(
+        `| ${s.name} | ${t.call} | ${t.ms.toFixed(0)} | ${(t.ms / baselines[s.name]).toFixed(2)} | ${t.kb.toFixed(0)} |`,
+      );
+    }
+  }
+  lines.push("", `RSS now ${rss.toFixed(0)} MB, peak ${peak.toFixed(0)} MB`);
+  process.stdout.write(`${lines.join("\n")}\n`);
+  await engine.close();
+  await app.close();
+  await storage.close();
+  rmSync(dir, { recursive: true, force: true });
+}
+
+await main();
