@@ -121,8 +121,7 @@ function solve(h: Float64Array, g: Float64Array, m: number): Float64Array | null
 
 /**
  * Maximum-likelihood logistic regression of y on one or two feature columns (and an intercept), started at `start`
- * (coefficients then intercept). Full Newton steps inside the quadratic region (Newton decrement^2 < 0.1), a
- * backtracking line search on the loss outside it.
+ * (coefficients then intercept): Newton steps, backtracking on the loss while far from the optimum.
  */
 export function fitLogistic(
   cols: Float64Array[],
@@ -136,30 +135,49 @@ export function fitLogistic(
   let theta = Float64Array.from(start ?? new Array<number>(m).fill(0));
   const cur: Moments = { grad: new Float64Array(m), hess: new Float64Array(m * m), loss: 0 };
   const trial: Moments = { grad: new Float64Array(m), hess: new Float64Array(m * m), loss: 0 };
+  const n = y.length;
   let converged = false;
-  let needLoss = true; // the loss is only needed for line searches, i.e. outside the quadratic region
+  // One pass per Newton step: the full step is taken and the next pass checks the loss went down (backtracking
+  // from the previous point if not). Close to the optimum (Newton decrement below 1e-8 per item) the loss, an
+  // extra log1p per item, is no longer computed: full steps are safe there.
+  moments(cols, y, theta, intercept, true, cur);
+  let curHasLoss = true;
   for (let it = 0; it < 200 && !converged; it++) {
-    moments(cols, y, theta, intercept, needLoss, cur);
     const step = solve(cur.hess, cur.grad, m);
     if (!step) break;
     let decrement = 0;
     for (let j = 0; j < m; j++) decrement += step[j] * cur.grad[j];
-    let t = 1;
-    if (!(decrement < 0.1)) {
-      if (!needLoss) moments(cols, y, theta, intercept, true, cur);
-      // large step: backtrack until the loss decreases
-      for (let half = 0; half < 60; half++) {
-        const next = theta.map((v, j) => v - t * step[j]);
-        moments(cols, y, next, intercept, true, trial);
-        if (trial.loss <= cur.loss) break;
-        t /= 2;
+    const check = decrement > 1e-8 * n;
+    if (check && !curHasLoss) {
+      moments(cols, y, theta, intercept, true, cur);
+      curHasLoss = true;
+    }
+    if (!check) {
+      // in the quadratic region: a full step of relative size below 1e-8 leaves an O(1e-16) error, no pass needed
+      let size = 0;
+      for (let j = 0; j < m; j++) size = Math.max(size, Math.abs(step[j]) / Math.max(1, Math.abs(theta[j])));
+      if (size < 1e-8) {
+        theta = theta.map((v, j) => v - step[j]);
+        converged = true;
+        break;
       }
-      needLoss = true;
-    } else needLoss = false;
+    }
+    let t = 1;
+    let next = theta;
+    for (let half = 0; half < 60; half++) {
+      next = theta.map((v, j) => v - t * step[j]);
+      moments(cols, y, next, intercept, check, trial);
+      if (!check || trial.loss <= cur.loss) break;
+      t /= 2;
+    }
     let size = 0;
     for (let j = 0; j < m; j++)
       size = Math.max(size, Math.abs(t * step[j]) / Math.max(1, Math.abs(theta[j])));
-    theta = theta.map((v, j) => v - t * step[j]);
+    theta = next;
+    cur.grad.set(trial.grad);
+    cur.hess.set(trial.hess);
+    cur.loss = trial.loss;
+    curHasLoss = check;
     // after a full Newton step of relative size s the error is O(s^2): below 1e-8 it is at machine precision
     converged = (t === 1 && size < 1e-8) || size < 1e-15;
   }

@@ -94,7 +94,11 @@ export function temperatureScaling(): MulticlassCalibrator<TemperatureParams> {
       if (n === 0) throw new NothingLearnedError();
       const { d, g } = centredLogProbs(data.probs, n, data.k, data.gold);
       let start = 1;
-      if (n > 50000) start = solveBeta(d, g, data.k, Math.floor(n / 20), 20, 1).beta;
+      // warm start on every stride-th row (about 2000 rows), then full-data Halley steps from there
+      if (n > 4000) {
+        const stride = Math.floor(n / 2000);
+        start = solveBeta(d, g, data.k, Math.floor(n / stride), stride, 1).beta;
+      }
       const { beta, flat } = solveBeta(d, g, data.k, n, 1, start);
       const params: TemperatureParams = { temperature: flat ? 1 : 1 / beta };
       if (flat)

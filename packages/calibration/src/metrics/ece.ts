@@ -1,7 +1,14 @@
 import { binSums } from "../binning/accumulate.js";
-import { checkBinary, checkBins, checkNonEmpty, isMultiLabel } from "../input.js";
+import {
+  checkBinary,
+  checkBins,
+  checkLabelled,
+  checkMultiLabel,
+  checkNonEmpty,
+  isMultiLabel,
+} from "../input.js";
 import type { Binary, Binning, Labelled, MultiLabel } from "../types.js";
-import { classViews } from "../views.js";
+import { classViewUnchecked } from "../views.js";
 
 /** Options of the binned calibration errors: bin count (15) and binning ("width"). */
 export interface EceOptions {
@@ -42,8 +49,10 @@ export function classwiseEce(d: Labelled | MultiLabel, opts: EceOptions = {}): n
   if (!isMultiLabel(d) && (d as Labelled).gold === undefined) {
     throw new TypeError("classwiseEce: expected { probs, k, gold } or { probs, k, labels }");
   }
-  const views = classViews(d);
+  const multi = isMultiLabel(d);
+  const n = multi ? checkMultiLabel(d, "classwiseEce") : checkLabelled(d as Labelled, "classwiseEce");
+  checkNonEmpty(n, "classwiseEce");
   let total = 0;
-  for (const v of views) total += ece(v, opts);
-  return total / views.length;
+  for (let j = 0; j < d.k; j++) total += ece(classViewUnchecked(d, n, j, multi), opts); // one view at a time
+  return total / d.k;
 }
