@@ -7,7 +7,7 @@ export interface TopLabel extends Binary {
   readonly y: Uint8Array;
 }
 
-/** Index of the most probable option of each row (the first one on ties, like numpy.argmax). */
+/** Index of the most probable option of each row (the first one on ties, like numpy.argmax) [Guo et al. 2017]. */
 export function argmax(m: ProbMatrix): Int32Array {
   const n = rowsOf(m, "argmax");
   return argmaxUnchecked(m.probs, n, m.k);
@@ -60,7 +60,7 @@ export function topLabelUnchecked(
 
 /**
  * Multi-label item view: confidence = the least sure label's max(p, 1 - p); outcome = every label decided right at
- * `threshold` (chosen when p >= threshold) [decision-service contract, multi-label rule].
+ * `threshold` (chosen when p >= threshold) [decision-service contract, multi-label rule; Zhang & Zhou 2014].
  */
 export function multiLabelTop(d: MultiLabel, threshold = 0.5): TopLabel {
   const n = checkMultiLabel(d, "multiLabelTop");
@@ -111,7 +111,7 @@ export function classViewUnchecked(
   return { p, y };
 }
 
-/** Every option (or label) as its own binary problem: the classwise / per-label view. */
+/** Every option (or label) as its own binary problem: the classwise / per-label view [Kull et al. 2019]. */
 export function classViews(d: Labelled | MultiLabel): { p: Float64Array; y: Uint8Array }[] {
   const multi = isMultiLabel(d);
   const n = multi ? checkMultiLabel(d, "classViews") : checkLabelled(d, "classViews");

@@ -2,7 +2,7 @@ import { checkBins } from "../input.js";
 import { selectRanks } from "../sort.js";
 import type { Binning } from "../types.js";
 
-/** Equal-width bin edges on [0, 1], bit-identical to numpy.linspace(0, 1, bins + 1). */
+/** Equal-width bin edges on [0, 1], bit-identical to numpy.linspace(0, 1, bins + 1) [Guo et al. 2017]. */
 export function widthEdges(bins: number): Float64Array {
   checkBins(bins, "widthEdges");
   const edges = new Float64Array(bins + 1);
@@ -20,7 +20,8 @@ function lerp(a: number, b: number, t: number): number {
 
 /**
  * Equal-mass bin edges: the sample quantiles at i / bins, bit-identical to
- * numpy.percentile(values, linspace(0, 1, bins + 1) * 100) as scikit-learn's calibration_curve uses it.
+ * numpy.percentile(values, linspace(0, 1, bins + 1) * 100) as scikit-learn's calibration_curve uses it
+ * [Nixon et al. 2019; Hyndman & Fan 1996, definition 7].
  */
 export function massEdges(values: ArrayLike<number>, bins: number): Float64Array {
   checkBins(bins, "massEdges");
@@ -65,7 +66,8 @@ export function binEdges(values: ArrayLike<number>, bins: number, binning: Binni
 
 /**
  * Bin index of every value: the number of interior edges strictly below it, like
- * numpy.searchsorted(edges[1:-1], v) (so bins are (e_b, e_b+1], the first one closed at its left end).
+ * numpy.searchsorted(edges[1:-1], v) (so bins are (e_b, e_b+1], the first one closed at its left end)
+ * [Niculescu-Mizil & Caruana 2005, as in scikit-learn].
  */
 export function assignBins(values: ArrayLike<number>, edges: Float64Array): Int32Array {
   const n = values.length;

@@ -64,7 +64,7 @@ export function pairedBootstrap(
   return bootstrap(n, (idx) => a(idx) - b(idx), opts);
 }
 
-/** The rows of predictions at the given indices (repeats allowed), for computing a statistic on a resample. */
+/** The rows of predictions at the given indices (repeats allowed): a statistic's input on a resample [Efron 1979]. */
 export function subset<T extends Labelled | Binary | MultiLabel>(d: T, indices: ArrayLike<number>): T {
   const m = indices.length;
   if ((d as Binary).p !== undefined) {

@@ -8,7 +8,7 @@ export interface PerLabelParams<P> {
   labels: P[];
 }
 
-/** A binary calibrator fitted and applied to every label of a multi-label question on its own. */
+/** A binary calibrator fitted and applied to every label of a multi-label question on its own [Tsoumakas & Katakis 2007]. */
 export function perLabel<P>(binary: BinaryCalibrator<P>): MultiLabelCalibrator<PerLabelParams<P>> {
   return {
     name: binary.name,

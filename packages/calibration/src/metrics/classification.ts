@@ -28,7 +28,7 @@ function score(tp: number, fp: number, fn: number): OptionScore {
   return { precision, recall, f1, support: tp + fn, predicted: tp + fp };
 }
 
-/** Share of items whose most probable option is the gold one. */
+/** Share of items whose most probable option is the gold one (top-1 accuracy) [Guo et al. 2017]. */
 export function accuracy(d: Labelled): number {
   const n = checkLabelled(d, "accuracy");
   checkNonEmpty(n, "accuracy");
@@ -38,7 +38,7 @@ export function accuracy(d: Labelled): number {
   return hits / n;
 }
 
-/** Confusion matrix: row = gold option, column = predicted option (scikit-learn's convention). */
+/** Confusion matrix: row = gold option, column = predicted option (scikit-learn's convention) [Stehman 1997]. */
 export function confusionMatrix(d: Labelled): number[][] {
   const n = checkLabelled(d, "confusionMatrix");
   const pred = argmaxUnchecked(d.probs, n, d.k);

@@ -25,7 +25,7 @@ export function rps(d: Labelled): number {
   return total / n;
 }
 
-/** Share of items whose predicted level is at most one step from the gold level (ordered options). */
+/** Share of items whose predicted level is at most one step from the gold level [Gaudette & Japkowicz 2009]. */
 export function offByOneAccuracy(d: Labelled): number {
   const n = checkLabelled(d, "offByOneAccuracy");
   checkNonEmpty(n, "offByOneAccuracy");

@@ -39,7 +39,7 @@ export function riskCoverage(x: Labelled | MultiLabel | Binary): RiskCoverage {
   return { threshold, coverage, risk, aurc: aurc / n };
 }
 
-/** The largest coverage whose answered-alone risk is at most the target, and its threshold (null if none). */
+/** The largest coverage whose answered-alone risk is at most the target, and its threshold [El-Yaniv & Wiener 2010]. */
 export function coverageAtRisk(
   x: Labelled | MultiLabel | Binary,
   targetRisk: number,
@@ -57,7 +57,7 @@ export function coverageAtRisk(
   return best;
 }
 
-/** The answered-alone risk at the highest threshold that still answers at least the target coverage. */
+/** The answered-alone risk at the highest threshold answering at least the target coverage [El-Yaniv & Wiener 2010]. */
 export function riskAtCoverage(
   x: Labelled | MultiLabel | Binary,
   targetCoverage: number,

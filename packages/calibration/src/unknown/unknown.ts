@@ -64,7 +64,7 @@ export function unknownStats(flags: {
   };
 }
 
-/** Unknown analytics of a multiclass question whose option `unknownOption` is `not stated` (Unknown when most probable). */
+/** Unknown analytics of a question whose option `unknownOption` is `not stated` (Unknown when most probable) [Chow 1970]. */
 export function unknownAnalytics(d: Labelled, unknownOption: number): UnknownStats {
   const n = checkLabelled(d, "unknownAnalytics");
   if (!Number.isInteger(unknownOption) || unknownOption < 0 || unknownOption >= d.k) {
