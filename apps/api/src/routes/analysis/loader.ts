@@ -13,27 +13,47 @@ interface Extras {
   ) => Promise<{ counters?: { answered: number; unknown: number; escalated: number } } | undefined>;
 }
 
-/** A small least-recently-used map. */
+/** A least-recently-used map bounded by a total weight (entry count by default). */
 export class Lru<V> {
-  private readonly map = new Map<string, V>();
+  private readonly map = new Map<string, { v: V; w: number }>();
+  private total = 0;
   constructor(private readonly max: number) {}
   get(key: string): V | undefined {
-    const v = this.map.get(key);
-    if (v !== undefined) {
+    const e = this.map.get(key);
+    if (e !== undefined) {
       this.map.delete(key);
-      this.map.set(key, v);
+      this.map.set(key, e);
     }
-    return v;
+    return e?.v;
   }
-  set(key: string, v: V): void {
-    this.map.delete(key);
-    this.map.set(key, v);
-    while (this.map.size > this.max) this.map.delete(this.map.keys().next().value as string);
+  set(key: string, v: V, weight = 1): void {
+    this.delete(key);
+    this.map.set(key, { v, w: weight });
+    this.total += weight;
+    while (this.total > this.max && this.map.size > 1) this.delete(this.map.keys().next().value as string);
+  }
+  /** Sets the weight of an entry once it is known (e.g. when a load finishes). */
+  weigh(key: string, weight: number): void {
+    const e = this.map.get(key);
+    if (!e) return;
+    this.total += weight - e.w;
+    e.w = weight;
+    for (const other of [...this.map.keys()]) {
+      if (this.total <= this.max) break;
+      if (other !== key) this.delete(other);
+    }
   }
   delete(key: string): void {
-    this.map.delete(key);
+    const e = this.map.get(key);
+    if (e) {
+      this.total -= e.w;
+      this.map.delete(key);
+    }
   }
 }
+
+/** Rows of item data kept in memory at most (about 100 bytes a row plus 8 per option). */
+export const CACHED_ROWS = 400_000;
 
 /** A run with its items' specs and the version its cached data are valid for. */
 export interface LoadedRun {
@@ -53,7 +73,7 @@ export function splitsOf(choice: SplitChoice): Split[] | null {
 
 /** Data access for the analysis routes: runs, item specs and typed item data, cached per run version. */
 export class AnalysisData {
-  private readonly items = new Lru<Promise<ItemData>>(24);
+  private readonly items = new Lru<Promise<ItemData>>(CACHED_ROWS);
   /** Caches of computed payloads (reports, comparisons), keyed by run versions and options. */
   readonly payloads = new Lru<Promise<unknown>>(64);
 
@@ -123,15 +143,29 @@ export class AnalysisData {
       p = this.storage
         .listPredictions(loaded.run.id, filter)
         .then((rows: PredictionRow[]) => itemData(spec, rows));
-      p.catch(() => this.items.delete(key));
-      this.items.set(key, p);
+      this.items.set(key, p, 1);
+      p.then(
+        (d) => this.items.weigh(key, Math.max(1, d.status.length)),
+        () => this.items.delete(key),
+      );
     }
     return p;
   }
 
-  /** One item's rows on the chosen split. */
-  async itemSplit(loaded: LoadedRun, spec: ItemSpec, split: SplitChoice): Promise<ItemData> {
-    return restrictSplits(await this.itemData(loaded, spec), splitsOf(split));
+  /** One item's rows on the chosen split (cached like the whole item). */
+  itemSplit(loaded: LoadedRun, spec: ItemSpec, split: SplitChoice): Promise<ItemData> {
+    if (split === "all") return this.itemData(loaded, spec);
+    const key = `${loaded.run.id}|${loaded.version}|${spec.name}|${split}`;
+    let p = this.items.get(key);
+    if (!p) {
+      p = this.itemData(loaded, spec).then((d) => restrictSplits(d, splitsOf(split)));
+      this.items.set(key, p, 1);
+      p.then(
+        (d) => this.items.weigh(key, Math.max(1, d.status.length)),
+        () => this.items.delete(key),
+      );
+    }
+    return p;
   }
 
   /** A cached computation keyed by `key` (which must include the run versions). */
