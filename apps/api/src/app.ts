@@ -60,6 +60,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT,
     forceCloseConnections: true,
     return503OnClosing: false,
+    routerOptions: { maxParamLength: 1000 },
+    // Router-level failures (a path parameter too long, a malformed URL) get the same error shape.
+    frameworkErrors: (error, req, reply) => errorHandler(error, req, reply),
   });
   const ajv = validators();
   app.setValidatorCompiler(({ schema, httpPart }) =>

@@ -117,6 +117,11 @@ export function errorHandler(
     ],
     FST_ERR_CTP_INVALID_JSON_BODY: ["invalid_json", "the body is not valid JSON"],
     FST_ERR_CTP_INVALID_CONTENT_LENGTH: ["invalid_request", "the Content-Length does not match the body"],
+    FST_ERR_MAX_PARAM_LENGTH: [
+      "invalid_request",
+      "a path segment is too long: ids and names have at most 200 characters",
+    ],
+    FST_ERR_BAD_URL: ["invalid_request", "the URL is malformed: check its percent-encoding"],
   };
   const hit = known[error.code];
   if (hit) {
@@ -127,9 +132,8 @@ export function errorHandler(
       code === "invalid_json" && error.code === "FST_ERR_CTP_INVALID_JSON_BODY"
         ? `${position ? ` near character ${position}` : ""}; check quotes, commas and brackets`
         : "";
-    return reply
-      .code(status >= 400 && status < 500 ? status : 400)
-      .send(new ApiError(status, code, `${text}${code === "body_too_large" ? "" : detail}`).body());
+    const answered = status >= 400 && status < 500 ? status : 400;
+    return reply.code(answered).send(new ApiError(answered, code, `${text}${detail}`).body());
   }
   if (status >= 400 && status < 500) {
     return reply.code(status).send(new ApiError(status, "invalid_request", error.message).body());

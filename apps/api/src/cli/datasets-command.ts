@@ -1,12 +1,21 @@
-/** `workbench datasets`: the bundled datasets and the uploads of the data folder. */
+/** `workbench datasets`: the bundled datasets and the uploads of the data folder (nothing is loaded). */
 
 import { join } from "node:path";
-import { listDatasetSummaries } from "../catalog/catalog.js";
+import { listDatasets } from "@decision-workbench/datasets";
 import { DB_FILE, defaultDataDir } from "../config.js";
 import { openStorage } from "../storage/sqlite.js";
 import { parseFlags } from "./args.js";
 
-/** Prints one line per dataset: name, source, examples per split, items. */
+/** One line of the listing. */
+interface Listed {
+  name: string;
+  source: "bundled" | "upload";
+  examples: number;
+  items: number;
+  description: string;
+}
+
+/** Prints one line per dataset (name, source, examples, items, description), or JSON with --json. */
 export async function datasetsCommand(argv: string[]): Promise<number> {
   const { flags } = parseFlags<{ "data-dir"?: string; json?: boolean }>("datasets", argv, {
     "data-dir": { type: "string" },
@@ -14,7 +23,16 @@ export async function datasetsCommand(argv: string[]): Promise<number> {
   });
   const storage = openStorage(join(flags["data-dir"] ?? defaultDataDir(), DB_FILE));
   try {
-    const list = await listDatasetSummaries(storage);
+    const list: Listed[] = [
+      ...listDatasets().map((d) => ({ ...d, source: "bundled" as const })),
+      ...(await storage.listUploads()).map((u) => ({
+        name: u.name,
+        source: "upload" as const,
+        examples: u.examples,
+        items: u.task.items.length,
+        description: u.task.description,
+      })),
+    ];
     if (flags.json) {
       process.stdout.write(`${JSON.stringify(list, null, 2)}\n`);
       return 0;
@@ -23,10 +41,10 @@ export async function datasetsCommand(argv: string[]): Promise<number> {
       d.name,
       d.source,
       String(d.examples),
-      `${d.splits.train}/${d.splits.calibration}/${d.splits.test}`,
-      d.items.map((i) => `${i.name} (${i.kind})`).join(", "),
+      String(d.items),
+      d.description.length > 70 ? `${d.description.slice(0, 69)}…` : d.description,
     ]);
-    const head = ["name", "source", "examples", "train/calibration/test", "items"];
+    const head = ["name", "source", "examples", "items", "description"];
     const widths = head.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c].length)));
     for (const r of [head, ...rows]) {
       process.stdout.write(

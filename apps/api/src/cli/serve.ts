@@ -130,7 +130,8 @@ export async function startWorkbench(config: ServeConfig, opts: StartOptions = {
   const port = typeof address === "object" && address ? address.port : config.port;
   const host = config.host.includes(":") ? `[${config.host}]` : config.host;
   const resumed = await engine.resumeInterrupted();
-  void warmBundled().catch(() => {});
+  // Load the bundled datasets once the first requests are served, so the first listing is quick.
+  setTimeout(() => void warmBundled().catch(() => {}), 1500).unref();
   const running = engine;
   const listening = app;
   let closing: Promise<void> | undefined;

@@ -1,0 +1,61 @@
+/** Dispatches the `workbench` command line: serve, datasets, run, and the analysis commands report, fit and check. */
+
+import { runCheckCommand, runFitCommand, runReportCommand } from "./analysis-commands.js";
+import { UsageError } from "./args.js";
+import { datasetsCommand } from "./datasets-command.js";
+import { runCommand } from "./run-command.js";
+import { serveCommand } from "./serve-command.js";
+
+const HELP = `workbench <command> [flags]
+
+  serve      start the API, the web app and the embedded reference server
+             [--port 8710] [--host 127.0.0.1] [--token T] [--data-dir D] [--reference-port P] [--no-reference]
+  datasets   list the datasets [--json] [--data-dir D]
+  run        --dataset D --server URL --model M [--api-key-env VAR] [--split test] [--concurrency 16]
+             [--max-len N] [--limit N] [--timeout S] [--retries N] [--data-dir D]
+  report     RUN [--item I] [--split test|calibration|train|all] [--bins 15] [--json] [--data-dir D]
+  fit        RUN --method auto --out calibration.json [--item I] [--fit-split calibration]
+             [--eval-split test|crossfit] [--target-risk 0.05] [--conservative] [--select nll|brier]
+  check      --calibration calibration.json --dataset D --server URL --model M [--api-key-env VAR]
+             [--split S] [--limit N] [--concurrency 16] [--json]   (exit 1 with the reasons on drift)
+
+Environment: WORKBENCH_DATA_DIR (data folder, default <repo>/.data/workbench), WORKBENCH_PORT, WORKBENCH_HOST,
+WORKBENCH_TOKEN, WORKBENCH_REFERENCE_PORT, WORKBENCH_SECRET_KEY (64 hex digits; else <data>/secret.key).
+`;
+
+/** Runs the command line; resolves to the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case "serve":
+        return await serveCommand(rest);
+      case "datasets":
+        return await datasetsCommand(rest);
+      case "run":
+        return await runCommand(rest);
+      case "report":
+        return await runReportCommand(rest);
+      case "fit":
+        return await runFitCommand(rest);
+      case "check":
+        return await runCheckCommand(rest);
+      case undefined:
+      case "help":
+      case "--help":
+      case "-h":
+        process.stdout.write(HELP);
+        return command === undefined ? 2 : 0;
+      default:
+        process.stderr.write(`unknown command ${JSON.stringify(command)}\n\n${HELP}`);
+        return 2;
+    }
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`${err.message}\n`);
+      return 2;
+    }
+    process.stderr.write(`workbench ${command}: ${(err as Error).message}\n`);
+    return 1;
+  }
+}

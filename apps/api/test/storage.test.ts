@@ -1,0 +1,247 @@
+import { statSync } from "node:fs";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MIGRATIONS, migrate } from "../src/storage/migrations.js";
+import { openStorage, type SqliteStorage } from "../src/storage/sqlite.js";
+import type { ExampleResult, PredictionRow, StoredRun } from "../src/storage/types.js";
+import { tempDir } from "./helpers.js";
+
+const tmp = tempDir();
+let storage: SqliteStorage;
+
+beforeAll(() => {
+  storage = openStorage(join(tmp.dir, "db", "workbench.sqlite"));
+});
+
+afterAll(async () => {
+  await storage.close();
+  tmp.cleanup();
+});
+
+function run(id: string, extra: Partial<StoredRun> = {}): StoredRun {
+  return {
+    id,
+    dataset: "penguins",
+    datasetHash: "h",
+    serverId: "srv_1",
+    serverName: "s",
+    endpoint: "http://x/v1/decision",
+    model: "m",
+    fingerprint: "f",
+    splits: ["test"],
+    concurrency: 2,
+    maxLen: null,
+    options: {},
+    limit: null,
+    status: "running",
+    error: null,
+    createdAt: new Date().toISOString(),
+    startedAt: null,
+    finishedAt: null,
+    ownerPid: null,
+    total: 3,
+    counters: {
+      done: 0,
+      answered: 0,
+      unknown: 0,
+      escalated: 0,
+      errors: 0,
+      inputTokens: 0,
+      outputTokens: 0,
+      reasoningTokens: 0,
+      cost: 0,
+      activeMs: 0,
+    },
+    headline: null,
+    ...extra,
+  };
+}
+
+function prediction(
+  runId: string,
+  exampleId: string,
+  item: string,
+  status: PredictionRow["status"],
+): PredictionRow {
+  return {
+    runId,
+    exampleId,
+    split: "test",
+    item,
+    gold: item === "multi" ? ["a", "b"] : "a",
+    status,
+    answer: status === "answered" ? (item === "multi" ? ["a"] : "a") : null,
+    confidence: status === "escalated" ? null : 0.75,
+    probabilities: status === "escalated" ? null : { a: 0.75, b: 0.25 },
+    logits: [Math.log(0.75), Math.log(0.25)],
+    unknown: null,
+    reason: status === "escalated" ? "the decision service did not answer after 3 attempts: HTTP 503" : null,
+    record: {
+      endpoint: "http://x/v1/decision",
+      model: "m",
+      ms: 12.5,
+      questions: 2,
+      usage: { input_tokens: 10 },
+    },
+    servedBy: "m-2",
+  };
+}
+
+function result(
+  runId: string,
+  exampleId: string,
+  ordinal: number,
+  statuses: PredictionRow["status"][],
+): ExampleResult {
+  return {
+    runId,
+    exampleId,
+    ordinal,
+    split: "test",
+    ms: 10 * (ordinal + 1),
+    servedBy: "m-2",
+    inputTokens: 10,
+    outputTokens: 2,
+    reasoningTokens: 0,
+    cost: 0.5,
+    failed: statuses.every((s) => s === "escalated"),
+    predictions: statuses.map((s, i) => prediction(runId, exampleId, i === 0 ? "single" : "multi", s)),
+  };
+}
+
+describe("SQLite storage", () => {
+  it("creates the file in WAL mode at the latest schema version", () => {
+    const db = new Database(storage.path, { readonly: true });
+    expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
+    expect(db.pragma("user_version", { simple: true })).toBe(MIGRATIONS[MIGRATIONS.length - 1].version);
+    db.close();
+    expect(statSync(storage.path).isFile()).toBe(true);
+  });
+
+  it("refuses a database newer than the code", () => {
+    const db = new Database(":memory:");
+    db.pragma("user_version = 999");
+    expect(() => migrate(db)).toThrow(/schema version 999, newer than this code knows/);
+    db.close();
+  });
+
+  it("applies only the migrations a file lacks", () => {
+    const db = new Database(":memory:");
+    const steps = [
+      { version: 1, name: "a", sql: "CREATE TABLE a (x INTEGER);" },
+      { version: 2, name: "b", sql: "CREATE TABLE b (x INTEGER);" },
+    ];
+    expect(migrate(db, steps.slice(0, 1))).toBe(1);
+    expect(migrate(db, steps)).toBe(2);
+    expect(migrate(db, steps)).toBe(2);
+    const tables = db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+      .pluck()
+      .all();
+    expect(tables).toEqual(["a", "b"]);
+    db.close();
+  });
+
+  it("stores an example's predictions, request facts and counters together, listed in run order", async () => {
+    await storage.insertRun(run("run_a"));
+    await storage.recordExample(result("run_a", "e2", 1, ["answered", "answered"]));
+    await storage.recordExample(result("run_a", "e1", 0, ["escalated", "escalated"]));
+    const rows = await storage.listPredictions("run_a");
+    expect(rows.map((r) => `${r.exampleId}/${r.item}`)).toEqual([
+      "e1/single",
+      "e1/multi",
+      "e2/single",
+      "e2/multi",
+    ]);
+    expect(rows[3]).toEqual(prediction("run_a", "e2", "multi", "answered"));
+    expect(rows[0]).toEqual(prediction("run_a", "e1", "single", "escalated"));
+    const stored = await storage.getStoredRun("run_a");
+    expect(stored?.counters).toMatchObject({
+      done: 2,
+      answered: 2,
+      escalated: 2,
+      errors: 1,
+      inputTokens: 20,
+      cost: 1,
+    });
+    expect(await storage.doneExampleIds("run_a")).toEqual(new Set(["e1", "e2"]));
+    expect(await storage.latencies("run_a")).toEqual([10, 20]);
+    expect(await storage.servedModels("run_a")).toEqual(["m-2"]);
+    expect((await storage.listPredictions("run_a", { item: "multi" })).length).toBe(2);
+    expect((await storage.listPredictions("run_a", { split: ["train"] })).length).toBe(0);
+  });
+
+  it("writes nothing of an example whose transaction fails", async () => {
+    await storage.insertRun(run("run_b"));
+    await storage.recordExample(result("run_b", "e1", 0, ["answered"]));
+    const twice = result("run_b", "e1", 0, ["answered"]);
+    await expect(storage.recordExample(twice)).rejects.toThrow(/UNIQUE/);
+    expect((await storage.getStoredRun("run_b"))?.counters.done).toBe(1);
+    expect((await storage.listPredictions("run_b")).length).toBe(1);
+  });
+
+  it("updates, lists and deletes runs with their predictions and calibrations", async () => {
+    await storage.insertRun(run("run_c", { dataset: "other", createdAt: "2100-01-01T00:00:00.000Z" }));
+    await storage.updateRun("run_c", {
+      status: "done",
+      headline: { accuracy: 0.5, ece: 0.1 },
+      ownerPid: null,
+    });
+    await storage.saveCalibration({ id: "cal_1", runId: "run_c", createdAt: "t", payload: { x: 1 } });
+    expect((await storage.listRuns())[0].id).toBe("run_c");
+    expect((await storage.listRuns({ dataset: "other" })).map((r) => r.id)).toEqual(["run_c"]);
+    expect((await storage.listRuns({ status: "done" })).map((r) => r.id)).toEqual(["run_c"]);
+    expect((await storage.getStoredRun("run_c"))?.headline).toEqual({ accuracy: 0.5, ece: 0.1 });
+    expect((await storage.listCalibrations({ runId: "run_c" })).map((c) => c.payload)).toEqual([{ x: 1 }]);
+    await storage.deleteRun("run_c");
+    expect(await storage.getRun("run_c")).toBeUndefined();
+    expect(await storage.getCalibration("cal_1")).toBeUndefined();
+  });
+
+  it("stores uploads with their examples, pages them and finds states by id", async () => {
+    const task = {
+      name: "up",
+      description: "d",
+      provenance: { source: "s", package: "p", licence: "l", labels: "x" },
+      items: [],
+    };
+    await storage.insertUpload(
+      {
+        name: "up",
+        task,
+        hash: "h",
+        examples: 3,
+        splits: { train: 1, calibration: 1, test: 1 },
+        createdAt: "t",
+      },
+      [
+        { id: "a", state: "Alpha 100%", labels: {}, split: "train" },
+        { id: "b", state: { z: 1, a: 2 }, labels: {}, split: "test", meta: { m: 1 } },
+        { id: "c", state: "gamma_x", labels: {}, split: "calibration" },
+      ],
+    );
+    expect((await storage.getTask("up"))?.name).toBe("up");
+    const states = await storage.getStates("up", ["b", "c", "zz"]);
+    expect(Object.keys(states.get("b") as object)).toEqual(["z", "a"]);
+    expect(states.get("c")).toBe("gamma_x");
+    expect(states.has("zz")).toBe(false);
+    expect(
+      (await storage.pageExamples("up", { offset: 0, limit: 10, q: "100%" })).examples.map((e) => e.id),
+    ).toEqual(["a"]);
+    expect((await storage.pageExamples("up", { offset: 0, limit: 10, q: "gam_a" })).total).toBe(0);
+    expect((await storage.pageExamples("up", { offset: 1, limit: 1 })).examples.map((e) => e.id)).toEqual([
+      "b",
+    ]);
+    expect(
+      (await storage.pageExamples("up", { split: "test", offset: 0, limit: 5 })).examples[0].meta,
+    ).toEqual({ m: 1 });
+    await storage.deleteUpload("up");
+    expect(await storage.getTask("up")).toBeUndefined();
+    expect((await storage.getTask("penguins"))?.name).toBe("penguins");
+  });
+
+  it("passes the integrity check", async () => {
+    expect(await storage.integrityCheck()).toBe("ok");
+  });
+});
