@@ -3,11 +3,12 @@
 import { randomBytes } from "node:crypto";
 import { validateCalibrationFile } from "@decision-workbench/calibration";
 import { type DecisionServerHandle, startDecisionServer } from "@decision-workbench/decision-server";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { taskSpecs } from "../../src/analysis/item-spec.js";
 import { itemData, restrictSplits } from "../../src/analysis/matrix.js";
 import { itemReport } from "../../src/analysis/report.js";
 import type { RunSummary } from "../../src/engine/types.js";
+import { warmReports } from "../../src/routes/analysis/index.js";
 import type { PredictionRow } from "../../src/storage/types.js";
 import { parseCsv } from "./csv.js";
 import { startWorkbench, type Workbench } from "./harness.js";
@@ -130,6 +131,22 @@ describe("GET /api/runs/:id/report", () => {
     expect(r.headers.get("content-disposition")).toMatch(/attachment/);
     expect(r.body.items.map((i) => i.item.name)).toEqual(["species", "body_mass", "sex"]);
     expect(r.body.split).toBe("test");
+  });
+});
+
+describe("warmReports", () => {
+  it("computes every item's default report so the first views read nothing from storage", async () => {
+    await warmReports(wb.storage, runB.id);
+    const spy = vi.spyOn(wb.storage, "listPredictions");
+    try {
+      for (const item of ["species", "body_mass", "sex"]) {
+        const r = await get<{ item: { name: string } }>(`/api/runs/${runB.id}/report?item=${item}`);
+        expect(r.body.item.name).toBe(item);
+      }
+      expect(spy).not.toHaveBeenCalled();
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
 

@@ -3,6 +3,7 @@
 import type { Split } from "@decision-workbench/datasets";
 import { type ItemSpec, inferSpec, taskSpecs } from "../../analysis/item-spec.js";
 import { type ItemData, itemData, restrictSplits } from "../../analysis/matrix.js";
+import { type ItemReport, itemReport, type ReportOptions } from "../../analysis/report.js";
 import { ApiError, notFound } from "../../errors.js";
 import type { PredictionFilter, PredictionRow, RunRow, Storage } from "../../storage/types.js";
 
@@ -61,6 +62,23 @@ export interface LoadedRun {
   specs: ItemSpec[];
   /** Changes whenever predictions are added (status and prediction count). */
   version: string;
+}
+
+/** The report endpoint's query. */
+export interface ReportQuery extends Omit<ReportOptions, "seed"> {
+  item?: string;
+  split?: SplitChoice;
+}
+
+function reportKey(q: ReportQuery): string {
+  return [
+    q.bins ?? 15,
+    q.binning ?? "width",
+    q.view ?? "top",
+    q.resamples ?? "auto",
+    q.interval ?? "wilson",
+    q.ci ?? "auto",
+  ].join("|");
 }
 
 /** The split values a query may name: one split, or "all". */
@@ -168,6 +186,24 @@ export class AnalysisData {
     return p;
   }
 
+  /** One item's report (cached per run version, item, split and options). */
+  report(loaded: LoadedRun, q: ReportQuery): Promise<ItemReport> {
+    const spec = this.spec(loaded, q.item);
+    const split = q.split ?? defaultSplit(loaded.run);
+    return this.cached(
+      `report|${loaded.run.id}|${loaded.version}|${spec.name}|${split}|${reportKey(q)}`,
+      async () =>
+        itemReport(await this.itemSplit(loaded, spec, split), split, {
+          bins: q.bins,
+          binning: q.binning,
+          view: q.view,
+          resamples: q.resamples,
+          interval: q.interval,
+          ci: q.ci,
+        }),
+    );
+  }
+
   /** A cached computation keyed by `key` (which must include the run versions). */
   cached<T>(key: string, compute: () => Promise<T> | T): Promise<T> {
     let p = this.payloads.get(key) as Promise<T> | undefined;
@@ -183,4 +219,26 @@ export class AnalysisData {
 /** The split a report shows by default: test when the run has it, else all rows. */
 export function defaultSplit(run: RunRow): SplitChoice {
   return run.splits.includes("test") ? "test" : "all";
+}
+
+const shared = new WeakMap<Storage, AnalysisData>();
+
+/** The analysis data (and caches) of a storage: one per storage, shared by the routes and warmReports. */
+export function analysisData(storage: Storage): AnalysisData {
+  let d = shared.get(storage);
+  if (!d) {
+    d = new AnalysisData(storage);
+    shared.set(storage, d);
+  }
+  return d;
+}
+
+/**
+ * Computes and caches the default report of every item of a run (default split and options), so the first view
+ * after a run finishes is served from memory. Resolves when done; errors are the caller's to log.
+ */
+export async function warmReports(storage: Storage, runId: string): Promise<void> {
+  const data = analysisData(storage);
+  const loaded = await data.run(runId);
+  for (const spec of loaded.specs) await data.report(loaded, { item: spec.name });
 }

@@ -3,17 +3,12 @@
 import type { FastifyInstance } from "fastify";
 import { reasoningText } from "../../analysis/export.js";
 import { correctness, type ItemsFilter, selectRows } from "../../analysis/items.js";
-import { type ItemReport, itemReport, type ReportOptions } from "../../analysis/report.js";
+import type { ItemReport } from "../../analysis/report.js";
 import type { PredictionRow } from "../../storage/types.js";
-import { type AnalysisData, defaultSplit, type SplitChoice, splitsOf } from "./loader.js";
+import { type AnalysisData, defaultSplit, type ReportQuery, type SplitChoice, splitsOf } from "./loader.js";
 import { errors, itemsQuery, payload, reportAllQuery, reportQuery, runParams } from "./schemas.js";
 
 const tags = ["reports"];
-
-interface ReportQuery extends Omit<ReportOptions, "seed"> {
-  item?: string;
-  split?: SplitChoice;
-}
 
 /** One row of the items endpoint. */
 export interface ItemRow {
@@ -33,34 +28,10 @@ export interface ItemRow {
   servedBy: string | null;
 }
 
-function reportKey(q: ReportQuery): string {
-  return [
-    q.bins ?? 15,
-    q.binning ?? "width",
-    q.view ?? "top",
-    q.resamples ?? "auto",
-    q.interval ?? "wilson",
-    q.ci ?? "auto",
-  ].join("|");
-}
-
 /** Registers GET /api/runs/:id/report, /api/runs/:id/report.json and /api/runs/:id/items. */
 export function reportRoutes(app: FastifyInstance, data: AnalysisData): void {
-  async function report(runId: string, q: ReportQuery): Promise<ItemReport> {
-    const loaded = await data.run(runId);
-    const spec = data.spec(loaded, q.item);
-    const split = q.split ?? defaultSplit(loaded.run);
-    return data.cached(`report|${runId}|${loaded.version}|${spec.name}|${split}|${reportKey(q)}`, async () =>
-      itemReport(await data.itemSplit(loaded, spec, split), split, {
-        bins: q.bins,
-        binning: q.binning,
-        view: q.view,
-        resamples: q.resamples,
-        interval: q.interval,
-        ci: q.ci,
-      }),
-    );
-  }
+  const report = async (runId: string, q: ReportQuery): Promise<ItemReport> =>
+    data.report(await data.run(runId), q);
 
   app.get<{ Params: { id: string }; Querystring: ReportQuery }>(
     "/api/runs/:id/report",
