@@ -28,7 +28,11 @@ export function useStartRun() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (input: RunInput) => api<RunSummary>("/runs", { method: "POST", body: input }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ["runs"] }),
+    onSuccess: (run) => {
+      // The run page opens with this summary at once, so its progress stream connects without a round trip.
+      qc.setQueryData(["run", run.id], run);
+      qc.invalidateQueries({ queryKey: ["runs"] });
+    },
   });
 }
 

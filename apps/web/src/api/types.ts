@@ -285,7 +285,10 @@ export interface ItemRow {
   confidence: number | null;
   probabilities: Record<string, number> | null;
   reason: string | null;
-  reasoning: string | null;
+  /** A string, `{text, tokens, thought}`, or one of those per option (multi-label). */
+  reasoning: unknown;
+  /** Whether the answer equals the gold label (absent in older payloads). */
+  correct?: boolean | null;
   servedBy: string | null;
 }
 

@@ -21,9 +21,10 @@ export function ProgressPanel({ progress, live }: { progress: Progress; live: bo
         value={v.percent}
         aria-label={`${v.percent.toFixed(0)}% done`}
       />
+      <p className="muted small">One decision per example and item.</p>
       <dl className="stats">
         <div>
-          <dt>Answered</dt>
+          <dt>Answered decisions</dt>
           <dd>
             {count(progress.answered)} <span className="muted">({pct(v.answeredShare, 0)})</span>
           </dd>

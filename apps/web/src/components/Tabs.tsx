@@ -2,16 +2,21 @@
 import type { KeyboardEvent } from "react";
 import { Link } from "react-router";
 
-/** A tab bar; `href` builds each tab's link. */
+/**
+ * A tab bar; `href` builds each tab's link (for opening in a new tab or copying), `onSelect` switches tabs in
+ * place from the address as it is at the click.
+ */
 export function Tabs<T extends string>({
   tabs,
   current,
   href,
+  onSelect,
   label,
 }: {
   tabs: { id: T; label: string; hint?: string }[];
   current: T;
   href: (id: T) => string;
+  onSelect?: (id: T) => void;
   label: string;
 }) {
   const onKey = (e: KeyboardEvent<HTMLElement>) => {
@@ -36,6 +41,11 @@ export function Tabs<T extends string>({
           to={href(t.id)}
           replace
           title={t.hint}
+          onClick={(e) => {
+            if (!onSelect || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+            e.preventDefault();
+            onSelect(t.id);
+          }}
         >
           {t.label}
         </Link>

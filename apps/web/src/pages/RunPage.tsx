@@ -200,7 +200,7 @@ function TabPanel({ tab, ...props }: TabProps & { tab: RunTab }) {
 export default function RunPage() {
   const { id } = useParams();
   const run = useRun(id);
-  const [view, , sp] = useRunView();
+  const [view, setView, sp] = useRunView();
   const active = run.data?.status === "running" || run.data?.status === "queued";
   const events = useRunEvents(id, !!active);
   const dataset = useDataset(run.data?.dataset);
@@ -243,6 +243,7 @@ export default function RunPage() {
             tabs={TABS}
             current={view.tab}
             href={(t) => `/runs/${r.id}?${writeRunView(sp, { tab: t }).toString()}`}
+            onSelect={(t) => setView({ tab: t })}
           />
           <section id="tabpanel" role="tabpanel" aria-labelledby={`tab-${view.tab}`} className="tabpanel">
             {item ? (

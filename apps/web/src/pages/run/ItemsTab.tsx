@@ -4,6 +4,7 @@ import type { ItemRow } from "../../api/types";
 import { Empty, ErrorState, Loading } from "../../components/States";
 import { StateView } from "../../components/StateView";
 import { count, label, pct } from "../../transforms/format";
+import { reasoningBlocks } from "../../transforms/reasoning";
 import { ITEM_FILTERS } from "../../transforms/urlState";
 import type { TabProps } from "../RunPage";
 import { useRunView } from "./useRunView";
@@ -18,6 +19,7 @@ const FILTER_TEXT: Record<(typeof ITEM_FILTERS)[number], string> = {
 };
 
 function isWrong(r: ItemRow): boolean {
+  if (typeof r.correct === "boolean") return !r.correct;
   if (r.status !== "answered" && r.status !== "unknown") return false;
   if (r.gold === null) return false;
   const a = Array.isArray(r.answer) ? [...r.answer].sort().join("|") : r.answer;
@@ -74,8 +76,14 @@ function Detail({ row }: { row: ItemRow }) {
         <p className="muted">None: the decision was escalated.</p>
       )}
       <h4>Reasoning</h4>
-      {row.reasoning ? (
-        <pre className="state-text">{row.reasoning}</pre>
+      {reasoningBlocks(row.reasoning).length ? (
+        reasoningBlocks(row.reasoning).map((b) => (
+          <div key={b.label ?? "reasoning"} className="reasoning">
+            {b.label && <strong>{b.label}</strong>}
+            <pre className="state-text">{b.text}</pre>
+            {b.tokens !== undefined && <span className="muted small">{b.tokens} reasoning tokens</span>}
+          </div>
+        ))
       ) : (
         <p className="muted">
           The service returned no reasoning (start a run with return_reasoning to keep it).

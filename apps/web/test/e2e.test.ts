@@ -1,0 +1,380 @@
+// @vitest-environment node
+/**
+ * End to end in Debian's Chromium (playwright-core) against the real API, its embedded reference server and a
+ * second reference server whose `workbench-latest` alias serves the other checkpoint: first run, live progress
+ * over SSE, reliability with both binnings, every tab, a calibration fitted and downloaded, the second server
+ * added through the Servers page, a second run, the comparison with its served-model banner, the datasets page.
+ * Screenshots of every page go to apps/web/screenshots/.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const WEB = join(dirname(fileURLToPath(import.meta.url)), "..");
+const APPS = join(WEB, "..");
+const SHOTS = join(WEB, "screenshots");
+const STEP = 120_000;
+
+interface Workbench {
+  url: string;
+  close(): Promise<void>;
+}
+interface DecisionServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Debian's chromium on PATH (never a downloaded browser). */
+function chromiumPath(): string {
+  try {
+    return execFileSync("sh", ["-c", "command -v chromium"], { encoding: "utf8" }).trim();
+  } catch {
+    throw new Error(
+      "Debian's chromium is not on PATH: install it with `apt-get install -y chromium` (or bash scripts/ensure-tools.sh --browser)",
+    );
+  }
+}
+
+function newest(dir: string): number {
+  let t = 0;
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    const s = statSync(p);
+    t = Math.max(t, s.isDirectory() ? newest(p) : s.mtimeMs);
+  }
+  return t;
+}
+
+/** Builds apps/web/dist when it is missing or older than the sources (the API serves it at /). */
+async function ensureWebBuild(): Promise<void> {
+  const index = join(WEB, "dist", "index.html");
+  const sources = Math.max(
+    newest(join(WEB, "src")),
+    statSync(join(WEB, "index.html")).mtimeMs,
+    statSync(join(WEB, "vite.config.ts")).mtimeMs,
+  );
+  if (existsSync(index) && statSync(index).mtimeMs >= sources) return;
+  const { build } = await import("vite");
+  await build({ root: WEB, configFile: join(WEB, "vite.config.ts"), logLevel: "warn" });
+}
+
+async function importBuilt<T>(path: string, what: string): Promise<T> {
+  if (!existsSync(path))
+    throw new Error(
+      `${what} is not built (${path} is missing): run \`pnpm build\` from the repository root first`,
+    );
+  return (await import(path)) as T;
+}
+
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let workbench: Workbench;
+let second: DecisionServer;
+let dataDir: string;
+const eventStreams: string[] = [];
+const pageErrors: string[] = [];
+let firstRun = "";
+let secondRun = "";
+
+async function shot(name: string): Promise<void> {
+  await page.waitForTimeout(150); // let the last layout and chart paint settle before the capture
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+async function openTab(name: string, ready: string): Promise<void> {
+  await page.getByRole("tab", { name }).click();
+  try {
+    await page.waitForSelector(`[data-ready="${ready}"]`, { timeout: 30_000 });
+  } catch (err) {
+    await page.screenshot({ path: join(tmpdir(), `workbench-e2e-${ready}.png`), fullPage: true });
+    throw new Error(
+      `the ${name} tab did not draw (${page.url()}); screenshot in ${tmpdir()}: ${(err as Error).message}`,
+    );
+  }
+}
+
+async function pickItem(item: string): Promise<void> {
+  await page.getByLabel("Item").first().selectOption(item);
+  await page.waitForURL(new RegExp(`[?&]item=${item}(&|$)`), { timeout: STEP });
+}
+
+async function nav(name: string): Promise<void> {
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name, exact: true }).click();
+}
+
+beforeAll(async () => {
+  const executablePath = chromiumPath();
+  await ensureWebBuild();
+  const api = await importBuilt<{
+    serveConfig(flags: Record<string, string>, env: Record<string, string>): { webDir?: string };
+    startWorkbench(config: unknown): Promise<Workbench>;
+  }>(join(APPS, "api", "dist", "index.js"), "the API (apps/api)");
+  const ds = await importBuilt<{
+    startDecisionServer(o: { port: number; alias: string }): Promise<DecisionServer>;
+  }>(
+    join(APPS, "decision-server", "dist", "index.js"),
+    "the reference decision server (apps/decision-server)",
+  );
+  dataDir = mkdtempSync(join(tmpdir(), "workbench-e2e-"));
+  const config = { ...api.serveConfig({ port: "0", "data-dir": dataDir }, {}), webDir: join(WEB, "dist") };
+  workbench = await api.startWorkbench(config);
+  // The same checkpoints, but the alias `workbench-latest` resolves to the older bayes-1: "the service swapped its weights".
+  second = await ds.startDecisionServer({ port: 0, alias: "bayes-1" });
+  mkdirSync(SHOTS, { recursive: true });
+  browser = await chromium.launch({
+    executablePath,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+  });
+  context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+  page = await context.newPage();
+  page.on("request", (r) => {
+    if (/\/api\/runs\/[^/]+\/events/.test(r.url())) eventStreams.push(r.url());
+  });
+  page.on("pageerror", (e) => pageErrors.push(e.message));
+}, 300_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await second?.close();
+  await workbench?.close();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("the workbench in Chromium", () => {
+  it(
+    "starts the first run from the empty start page and follows its progress live",
+    async () => {
+      await page.goto(workbench.url);
+      await page.getByRole("heading", { name: "Start your first run" }).waitFor();
+      // the call to action is pre-filled: a bundled dataset, the embedded server, its alias model
+      expect(await page.getByLabel("Dataset").inputValue()).toBe("penguins");
+      expect(await page.getByLabel("Decision server").inputValue()).toMatch(/^srv_/);
+      expect(await page.getByLabel("Model").inputValue()).toBe("workbench-latest");
+      await shot("01-first-run");
+      await page.getByRole("button", { name: "Start your first run" }).click();
+      await page.waitForURL(/\/runs\/run_[^/?]+$/, { timeout: STEP });
+      firstRun = new URL(page.url()).pathname.split("/").pop() ?? "";
+      await page.waitForSelector('[data-ready="reliability"]', { timeout: STEP });
+      // the page followed the run over Server-Sent Events until `done`
+      expect(eventStreams.some((u) => u.includes(`/api/runs/${firstRun}/events`))).toBe(true);
+      expect(await page.locator(".badge-done").first().textContent()).toBe("Done");
+    },
+    STEP,
+  );
+
+  it(
+    "shows the reliability diagram and switches binning and bin count through the URL",
+    async () => {
+      await page.locator(".recharts-surface").first().waitFor();
+      await page.getByText("ECE (equal-width, 15 bins)").waitFor();
+      await shot("03-reliability");
+      await page.locator("label", { hasText: "Equal mass" }).click();
+      await page.waitForURL(/binning=mass/);
+      await page.getByText("ECE (equal-mass, 15 bins)").waitFor({ timeout: STEP });
+      await page.getByLabel("Bins").selectOption("10");
+      await page.waitForURL(/bins=10/);
+      await page.getByText("ECE (equal-mass, 10 bins)").waitFor({ timeout: STEP });
+      await shot("04-reliability-equal-mass");
+      // the link alone restores the view
+      await page.reload();
+      await page.getByText("ECE (equal-mass, 10 bins)").waitFor({ timeout: STEP });
+      await page.locator("label", { hasText: "Per option" }).click();
+      await page.waitForSelector(".chart-small", { timeout: STEP });
+      await shot("05-reliability-per-option");
+      await page.locator("label", { hasText: "Top label" }).click();
+      await page.locator("label", { hasText: "Equal width" }).click();
+    },
+    STEP,
+  );
+
+  it(
+    "shows confidence, unknowns, confusion and items",
+    async () => {
+      await openTab("Confidence", "confidence");
+      await page.getByText("Brier score").waitFor();
+      await shot("06-confidence");
+      await pickItem("sex");
+      await openTab("Unknowns", "unknowns");
+      await page.getByText("Gold Unknown rate").waitFor();
+      await page
+        .getByText(/answered alone/)
+        .first()
+        .waitFor();
+      await shot("08-unknowns");
+      await pickItem("species");
+      await openTab("Confusion", "confusion");
+      await shot("09-confusion");
+      await page.getByRole("tab", { name: "Items" }).click();
+      await page.locator("label", { hasText: "All" }).click();
+      await page.waitForSelector('[data-ready="items"]', { timeout: STEP });
+      await page.locator("table.items button").first().click();
+      await page.getByRole("heading", { name: "Probabilities" }).waitFor();
+      await page.getByRole("heading", { name: "Reasoning" }).waitFor();
+      expect(page.url()).toMatch(/example=/);
+      await shot("10-items");
+    },
+    STEP,
+  );
+
+  it(
+    "fits a calibration and downloads the file",
+    async () => {
+      await page.getByRole("link", { name: /Fit a calibration/ }).click();
+      await page.getByRole("button", { name: "Fit calibration" }).click();
+      await page.waitForSelector('[data-ready="calibration"]', { timeout: STEP });
+      await page.getByText("chosen").first().waitFor();
+      await shot("11-calibrate");
+      const [download] = await Promise.all([
+        page.waitForEvent("download", { timeout: STEP }),
+        page.getByRole("link", { name: "Download calibration file" }).click(),
+      ]);
+      const file = JSON.parse(readFileSync((await download.path()) as string, "utf8")) as {
+        schema: string;
+        source: { served_by: string[]; dataset: { name: string } };
+        questions: Record<string, { method: string }>;
+      };
+      expect(file.schema).toBe("decision-workbench/calibration@1");
+      expect(file.source.served_by).toEqual(["bayes-2"]);
+      expect(file.source.dataset.name).toBe("penguins");
+      expect(Object.keys(file.questions).sort()).toEqual(["body_mass", "sex", "species"]);
+    },
+    STEP,
+  );
+
+  it(
+    "adds the second server through the Servers page and checks it",
+    async () => {
+      await nav("Servers");
+      await page.getByRole("button", { name: "Add server" }).click();
+      const form = page.getByRole("form", { name: "Add a server" });
+      await form.getByRole("button", { name: "Add server" }).click();
+      await page.getByText(/things to fix/).waitFor();
+      await form.getByLabel("Name").fill("Reference server, older weights");
+      await form.getByLabel("Base URL").fill(second.url);
+      await form.getByLabel("Models").fill("workbench-latest");
+      await form.getByLabel("API key").fill("not-needed-but-write-only");
+      await form.getByRole("button", { name: "Add server" }).click();
+      const card = page.getByRole("listitem", { name: "Reference server, older weights" });
+      await card.waitFor({ timeout: STEP });
+      expect(await card.textContent()).toContain("key set");
+      expect(await page.content()).not.toContain("not-needed-but-write-only");
+      await card.getByRole("button", { name: "Check" }).click();
+      await card.locator(".check-result").waitFor({ timeout: STEP });
+      expect(await card.locator(".check-result").textContent()).toContain("bayes-1");
+      await shot("12-servers");
+    },
+    STEP,
+  );
+
+  it(
+    "runs the same examples against the swapped weights",
+    async () => {
+      await page.goto(`${workbench.url}/runs/new?dataset=penguins`);
+      await page.getByLabel("Decision server").selectOption({ label: "Reference server, older weights" });
+      expect(await page.getByLabel("Model").inputValue()).toBe("workbench-latest");
+      await shot("13-new-run");
+      await page.getByRole("button", { name: "Start run" }).click();
+      await page.waitForURL(/\/runs\/run_[^/?]+$/, { timeout: STEP });
+      secondRun = new URL(page.url()).pathname.split("/").pop() ?? "";
+      expect(secondRun).not.toBe(firstRun);
+      await page.waitForSelector('[data-ready="reliability"]', { timeout: STEP });
+    },
+    STEP,
+  );
+
+  it(
+    "compares the two runs and shows the served-model banner",
+    async () => {
+      await nav("Runs");
+      await page.getByLabel(`Select ${firstRun} to compare`).check();
+      await page.getByLabel(`Select ${secondRun} to compare`).check();
+      await page.getByRole("button", { name: /Compare selected/ }).click();
+      await page.waitForSelector('[data-ready="compare"]', { timeout: STEP });
+      const text = (await page.getByTestId("served-model-banner").textContent()) ?? "";
+      expect(text).toContain("Served model differs");
+      expect(text).toContain(`${firstRun} asked for workbench-latest and was served by bayes-2`);
+      expect(text).toContain(`${secondRun} asked for workbench-latest and was served by bayes-1`);
+      expect(page.url()).toContain(`runs=${firstRun},${secondRun}`);
+      await shot("15-compare");
+    },
+    STEP,
+  );
+
+  it(
+    "shows a multi-label item's thresholds while a larger run streams its progress",
+    async () => {
+      await page.goto(`${workbench.url}/runs/new?dataset=spam-assassin`);
+      await page.getByLabel("Limit per split").fill("60");
+      await page.getByRole("button", { name: "Start run" }).click();
+      await page.waitForURL(/\/runs\/run_[^/?]+$/, { timeout: STEP });
+      await page.getByRole("region", { name: "Run progress" }).waitFor({ timeout: STEP });
+      await shot("02-run-progress");
+      await page.waitForSelector('[data-ready="reliability"]', { timeout: STEP });
+      await pickItem("properties");
+      await openTab("Thresholds", "thresholds");
+      await page.getByText("Micro F1").first().waitFor();
+      await shot("07-thresholds");
+      await nav("Runs");
+      await page.locator("table.runs tbody tr").nth(2).waitFor();
+      await shot("14-runs");
+    },
+    STEP,
+  );
+
+  it(
+    "browses datasets and lists upload errors by line",
+    async () => {
+      await nav("Datasets");
+      await page.getByRole("link", { name: /penguins/ }).click();
+      await page.waitForSelector('[data-ready="dataset"]', { timeout: STEP });
+      await page.getByText("Label counts per split").waitFor();
+      await shot("16-datasets");
+      await page.getByRole("button", { name: "Upload a dataset" }).click();
+      const task = {
+        name: "tiny",
+        description: "two examples",
+        provenance: { source: "test", package: "none", licence: "CC0", labels: "by hand" },
+        items: [{ name: "ok", kind: "yesno", question: "Is it ok?" }],
+      };
+      await page.getByRole("textbox", { name: "Task definition (JSON)" }).fill(JSON.stringify(task));
+      await page
+        .getByRole("textbox", { name: "Examples" })
+        .fill(
+          '{"id":"a","state":"fine","labels":{"ok":"yes"}}\n{"id":"b","state":"bad","labels":{"ok":"perhaps"}}\n',
+        );
+      await page.getByRole("button", { name: "Upload", exact: true }).click();
+      const errors = page.locator(".error-lines li");
+      await errors.first().waitFor({ timeout: STEP });
+      expect(await errors.first().textContent()).toMatch(/^Line 2\b/);
+      await shot("17-dataset-upload-errors");
+    },
+    STEP,
+  );
+
+  it(
+    "stays readable in a narrow window",
+    async () => {
+      await page.setViewportSize({ width: 420, height: 900 });
+      await page.goto(`${workbench.url}/runs/${firstRun}`);
+      await page.waitForSelector('[data-ready="reliability"]', { timeout: STEP });
+      await shot("18-narrow-reliability");
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      expect(pageErrors).toEqual([]);
+    },
+    STEP,
+  );
+});
