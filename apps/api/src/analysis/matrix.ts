@@ -1,5 +1,6 @@
 import { NOT_STATED, type Split } from "@decision-workbench/datasets";
 import type { PredictionRow } from "../storage/types.js";
+import { reasoningText } from "./export.js";
 import type { ItemSpec } from "./item-spec.js";
 
 /** Status codes of the typed arrays. */
@@ -39,6 +40,14 @@ export interface ItemData {
   servedNames: string[];
   status: Uint8Array;
   split: Uint8Array;
+  /**
+   * Per row: the stored probabilities of `columns` (multi-label items that allow Unknown: then `not stated`), NaN
+   * where the row has none; `rowK` values a row.
+   */
+  rowProbs: Float64Array;
+  rowK: number;
+  /** Per row index: the reason (escalations) and the reasoning text, for the rows that have one. */
+  notes: Map<number, { reason: string | null; reasoning: string | null }>;
   /** Per row: USABLE, or why it is not measured (ESCALATED_ROW, INVALID: probabilities missing or out of range, UNLABELLED). */
   use: Uint8Array;
   /** Usable rows. */
@@ -82,6 +91,9 @@ export function itemData(spec: ItemSpec, rows: readonly PredictionRow[]): ItemDa
   const predUnknown = new Uint8Array(n);
   const notStatedP = new Float64Array(multi && spec.notStated ? n : 0);
   const use = new Uint8Array(n);
+  const rowK = multi && spec.notStated ? k + 1 : k;
+  const rowProbs = new Float64Array(n * rowK).fill(Number.NaN);
+  const notes = new Map<number, { reason: string | null; reasoning: string | null }>();
   let m = 0;
   for (let i = 0; i < n; i++) {
     const r = rows[i];
@@ -98,11 +110,21 @@ export function itemData(spec: ItemSpec, rows: readonly PredictionRow[]): ItemDa
     status[i] = s;
     const sp = SPLIT_NAMES.indexOf(r.split);
     split[i] = Math.max(sp, 0);
+    const reasoning = reasoningText(r.record);
+    const reason = r.reason && r.reason !== NOT_STATED ? r.reason : null;
+    if (reasoning !== null || reason !== null) notes.set(i, { reason, reasoning });
+    const p = r.probabilities;
+    if (p) {
+      for (let j = 0; j < k; j++) {
+        const v = p[columns[j]];
+        if (typeof v === "number") rowProbs[i * rowK + j] = v;
+      }
+      if (rowK > k && typeof p[NOT_STATED] === "number") rowProbs[i * rowK + k] = p[NOT_STATED];
+    }
     if (s === ESCALATED) {
       use[i] = ESCALATED_ROW;
       continue;
     }
-    const p = r.probabilities;
     if (!p) {
       use[i] = INVALID;
       continue;
@@ -172,6 +194,9 @@ export function itemData(spec: ItemSpec, rows: readonly PredictionRow[]): ItemDa
     servedNames,
     status,
     split,
+    rowProbs,
+    rowK,
+    notes,
     use,
     m,
     rowOf: rowOf.slice(0, m),
@@ -204,8 +229,10 @@ export function restrictRows(d: ItemData, keep: (row: number) => boolean): ItemD
   const status: number[] = [];
   const split: number[] = [];
   const use: number[] = [];
+  const kept: number[] = [];
   for (let i = 0; i < n; i++) {
     if (!keep(i)) continue;
+    kept.push(i);
     newRow[i] = exampleIds.length;
     exampleIds.push(d.exampleIds[i]);
     answers.push(d.answers[i]);
@@ -218,6 +245,12 @@ export function restrictRows(d: ItemData, keep: (row: number) => boolean): ItemD
   }
   const usable: number[] = [];
   for (let u = 0; u < d.m; u++) if (newRow[d.rowOf[u]] >= 0) usable.push(u);
+  const rowProbs = new Float64Array(kept.length * d.rowK);
+  kept.forEach((i, t) => {
+    rowProbs.set(d.rowProbs.subarray(i * d.rowK, (i + 1) * d.rowK), t * d.rowK);
+  });
+  const notes = new Map<number, { reason: string | null; reasoning: string | null }>();
+  for (const [i, note] of d.notes) if (newRow[i] >= 0) notes.set(newRow[i], note);
   return selectUsable(
     {
       ...d,
@@ -229,6 +262,8 @@ export function restrictRows(d: ItemData, keep: (row: number) => boolean): ItemD
       status: Uint8Array.from(status),
       split: Uint8Array.from(split),
       use: Uint8Array.from(use),
+      rowProbs,
+      notes,
     },
     usable,
     (u) => newRow[d.rowOf[u]],
@@ -280,4 +315,17 @@ export function servedModels(d: ItemData): string[] {
   const seen = new Uint8Array(d.servedNames.length);
   for (let i = 0; i < d.served.length; i++) if (d.served[i] >= 0) seen[d.served[i]] = 1;
   return d.servedNames.filter((_, c) => seen[c] === 1).sort();
+}
+
+/** A row's stored probabilities as an object (options in order, then `not stated`), or null when it has none. */
+export function rowProbabilities(d: ItemData, row: number): Record<string, number> | null {
+  const out: Record<string, number> = {};
+  let any = false;
+  for (let j = 0; j < d.rowK; j++) {
+    const v = d.rowProbs[row * d.rowK + j];
+    if (Number.isNaN(v)) continue;
+    out[j < d.k ? d.columns[j] : NOT_STATED] = v;
+    any = true;
+  }
+  return any ? out : null;
 }

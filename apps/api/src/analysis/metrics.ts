@@ -55,6 +55,14 @@ export interface MetricOptions {
   ci: CiMode;
 }
 
+/** Work budget of `ci: "all"`: resamples x items x columns of the secondary metrics. */
+export const ALL_CI_BUDGET = 2e7;
+
+/** Thrown when `ci: "all"` would take too long on an item this large (the message says what to ask instead). */
+export class TooLargeError extends RangeError {
+  override name = "TooLargeError";
+}
+
 /** Largest items x columns for which the secondary metrics are resampled in "auto" mode. */
 export const AUTO_SECONDARY_SIZE = 20_000;
 const AUTO_SECONDARY_RESAMPLES = 200;
@@ -101,6 +109,17 @@ export function itemMetrics(
 ): { metrics: Metrics; report: CalibrationReport; resamples: { headline: number; secondary: number } } {
   const data = libraryData(d);
   const resamples = o.resamples ?? autoResamples(d.m);
+  let secondaryResamples =
+    o.ci === "auto" && d.m * d.k <= AUTO_SECONDARY_SIZE ? Math.min(resamples, AUTO_SECONDARY_RESAMPLES) : 0;
+  if (o.ci === "all") {
+    // every resample recomputes each secondary metric from scratch: bound the work, refuse what cannot be bounded
+    secondaryResamples = Math.min(resamples, Math.floor(ALL_CI_BUDGET / (d.m * d.k)));
+    if (secondaryResamples < 50) {
+      throw new TooLargeError(
+        `ci=all would resample the secondary metrics of ${d.m} rows x ${d.k} options too long (at most ${ALL_CI_BUDGET} row-resamples, at least 50 resamples); use ci=auto or ci=headline, or a smaller split`,
+      );
+    }
+  }
   const report = calibrationReport(data, { bins: o.bins, resamples, seed: o.seed, interval: o.interval });
   const secondary: Record<
     string,
@@ -125,9 +144,6 @@ export function itemMetrics(
     secondary.rps = { data: ord, stat: (x) => rps(x as Labelled) };
     secondary.offByOne = { data: ord, stat: (x) => offByOneAccuracy(x as Labelled) };
   }
-  const small = d.m * d.k <= AUTO_SECONDARY_SIZE;
-  const secondaryResamples =
-    o.ci === "all" ? resamples : o.ci === "auto" && small ? Math.min(resamples, AUTO_SECONDARY_RESAMPLES) : 0;
   const metrics: Record<string, MaybeCI> = {
     accuracy: report.accuracy,
     ece: report.ece,

@@ -48,7 +48,13 @@ beforeAll(async () => {
   expect(added.status).toBe(201);
   const serverId = added.body.id;
   runA = await wb.run({ dataset: "penguins", serverId, model: "workbench-latest", concurrency: 8 });
-  runSpam = await wb.run({ dataset: "spam-assassin", serverId, model: "workbench-latest", limit: 40 });
+  runSpam = await wb.run({
+    dataset: "spam-assassin",
+    serverId,
+    model: "workbench-latest",
+    limit: 40,
+    options: { return_reasoning: true },
+  });
   await server.close();
   server = await startDecisionServer({ port, host: "127.0.0.1", alias: "bayes-2", apiKey: KEY });
   runB = await wb.run({ dataset: "penguins", serverId, model: "workbench-latest", concurrency: 8 });
@@ -178,6 +184,23 @@ describe("GET /api/runs/:id/items", () => {
     expect(page.body.rows.map((r) => r.exampleId)).toEqual(all.body.rows.slice(5, 8).map((r) => r.exampleId));
   });
 
+  it("shows the stored reasoning: per option for a multi-label item", async () => {
+    const spam = await get<Items & { rows: { reasoning: string | null }[] }>(
+      `/api/runs/${runSpam.id}/items?item=properties&limit=5`,
+    );
+    const stored = await wb.storage.listPredictions(runSpam.id, { item: "properties" });
+    const first = stored[0].record.reasoning as Record<string, { text: string }>;
+    expect(Object.keys(first)).toContain("link");
+    expect(spam.body.rows[0].reasoning).toContain(`link: ${first.link.text}`);
+    const single = await get<Items & { rows: { reasoning: string | null }[] }>(
+      `/api/runs/${runSpam.id}/items?item=is_spam&limit=1`,
+    );
+    const yes = (await wb.storage.listPredictions(runSpam.id, { item: "is_spam" }))[0].record.reasoning as {
+      text: string;
+    };
+    expect(single.body.rows[0].reasoning).toBe(yes.text);
+  });
+
   it("filters wrong answers, confident-wrong first, Unknown and by label", async () => {
     const wrong = await get<Items>(`/api/runs/${runA.id}/items?item=body_mass&filter=wrong&limit=500`);
     const stored = (await wb.storage.listPredictions(runA.id, { item: "body_mass" })) as PredictionRow[];
@@ -204,6 +227,7 @@ describe("GET /api/runs/:id/items", () => {
     expect(adelie.body.total).toBeGreaterThan(0);
     expect(adelie.body.rows.every((r) => r.gold === "Adelie" && r.split === "test")).toBe(true);
     const link = await get<Items>(`/api/runs/${runSpam.id}/items?item=properties&label=link&limit=500`);
+    expect(link.body.total).toBeGreaterThan(0);
     expect(link.body.rows.every((r) => (r.gold as string[]).includes("link"))).toBe(true);
     const bad = await get(`/api/runs/${runA.id}/items?filter=worst`);
     expect(bad.status).toBe(400);

@@ -141,3 +141,23 @@ describe("small pieces", () => {
     expect(lru.get("c")).toBe("C");
   });
 });
+
+describe("ci=all", () => {
+  it("is refused on an item too large to resample every secondary metric, before any work", async () => {
+    const { itemData } = await import("../../src/analysis/matrix.js");
+    const { itemReport } = await import("../../src/analysis/report.js");
+    const { TooLargeError } = await import("../../src/analysis/metrics.js");
+    const options = ["a", "b", "c", "d", "e"];
+    const rows: PredictionRow[] = Array.from({ length: 90_000 }, (_, i) => ({
+      ...base,
+      exampleId: `e${i}`,
+      item: "x",
+      gold: options[i % 5],
+      answer: "a",
+      probabilities: { a: 0.6, b: 0.1, c: 0.1, d: 0.1, e: 0.1 },
+    }));
+    const d = itemData({ name: "x", kind: "choice", options, notStated: false }, rows);
+    expect(() => itemReport(d, "test", { ci: "all" })).toThrow(TooLargeError);
+    expect(() => itemReport(d, "test", { ci: "all" })).toThrow(/use ci=auto or ci=headline/);
+  });
+});

@@ -3,9 +3,10 @@
 import type { Split } from "@decision-workbench/datasets";
 import { type ItemSpec, inferSpec, taskSpecs } from "../../analysis/item-spec.js";
 import { type ItemData, itemData, restrictSplits } from "../../analysis/matrix.js";
+import { TooLargeError } from "../../analysis/metrics.js";
 import { type ItemReport, itemReport, type ReportOptions } from "../../analysis/report.js";
 import { ApiError, notFound } from "../../errors.js";
-import type { PredictionFilter, PredictionRow, RunRow, Storage } from "../../storage/types.js";
+import type { PredictionRow, RunRow, Storage } from "../../storage/types.js";
 
 /** Optional storage members used when the storage offers them (the SQLite storage does). */
 interface Extras {
@@ -53,8 +54,15 @@ export class Lru<V> {
   }
 }
 
-/** Rows of item data kept in memory at most (about 100 bytes a row plus 8 per option). */
+/** Rows of item data kept in memory at most (about 100 bytes a row plus 16 per option; reasoning counted apart). */
 export const CACHED_ROWS = 400_000;
+
+/** An item's cache weight: its rows, plus its reasoning and reason texts at 100 characters a row. */
+function weightOf(d: ItemData): number {
+  let chars = 0;
+  for (const note of d.notes.values()) chars += (note.reason?.length ?? 0) + (note.reasoning?.length ?? 0);
+  return Math.max(1, d.status.length + Math.ceil(chars / 100));
+}
 
 /** A run with its items' specs and the version its cached data are valid for. */
 export interface LoadedRun {
@@ -156,14 +164,12 @@ export class AnalysisData {
     const key = `${loaded.run.id}|${loaded.version}|${spec.name}`;
     let p = this.items.get(key);
     if (!p) {
-      // `lean`: the reports need neither records nor logits; a storage that knows the hint may skip parsing them.
-      const filter: PredictionFilter & { lean?: boolean } = { item: spec.name, lean: true };
       p = this.storage
-        .listPredictions(loaded.run.id, filter)
+        .listPredictions(loaded.run.id, { item: spec.name })
         .then((rows: PredictionRow[]) => itemData(spec, rows));
       this.items.set(key, p, 1);
       p.then(
-        (d) => this.items.weigh(key, Math.max(1, d.status.length)),
+        (d) => this.items.weigh(key, weightOf(d)),
         () => this.items.delete(key),
       );
     }
@@ -179,7 +185,7 @@ export class AnalysisData {
       p = this.itemData(loaded, spec).then((d) => restrictSplits(d, splitsOf(split)));
       this.items.set(key, p, 1);
       p.then(
-        (d) => this.items.weigh(key, Math.max(1, d.status.length)),
+        (d) => this.items.weigh(key, weightOf(d)),
         () => this.items.delete(key),
       );
     }
@@ -192,15 +198,22 @@ export class AnalysisData {
     const split = q.split ?? defaultSplit(loaded.run);
     return this.cached(
       `report|${loaded.run.id}|${loaded.version}|${spec.name}|${split}|${reportKey(q)}`,
-      async () =>
-        itemReport(await this.itemSplit(loaded, spec, split), split, {
-          bins: q.bins,
-          binning: q.binning,
-          view: q.view,
-          resamples: q.resamples,
-          interval: q.interval,
-          ci: q.ci,
-        }),
+      async () => {
+        const d = await this.itemSplit(loaded, spec, split);
+        try {
+          return itemReport(d, split, {
+            bins: q.bins,
+            binning: q.binning,
+            view: q.view,
+            resamples: q.resamples,
+            interval: q.interval,
+            ci: q.ci,
+          });
+        } catch (err) {
+          if (err instanceof TooLargeError) throw new ApiError(400, "too_large", err.message);
+          throw err;
+        }
+      },
     );
   }
 

@@ -1,14 +1,15 @@
 /** Reports, the items endpoint and report.json. */
 
 import type { FastifyInstance } from "fastify";
-import { reasoningText } from "../../analysis/export.js";
 import { correctness, type ItemsFilter, selectRows } from "../../analysis/items.js";
+import { rowProbabilities, SPLIT_NAMES } from "../../analysis/matrix.js";
 import type { ItemReport } from "../../analysis/report.js";
-import type { PredictionRow } from "../../storage/types.js";
-import { type AnalysisData, defaultSplit, type ReportQuery, type SplitChoice, splitsOf } from "./loader.js";
+import { type AnalysisData, defaultSplit, type ReportQuery, type SplitChoice } from "./loader.js";
 import { errors, itemsQuery, payload, reportAllQuery, reportQuery, runParams } from "./schemas.js";
 
 const tags = ["reports"];
+
+const STATUS = ["answered", "unknown", "escalated"] as const;
 
 /** One row of the items endpoint. */
 export interface ItemRow {
@@ -121,26 +122,24 @@ export function reportRoutes(app: FastifyInstance, data: AnalysisData): void {
       const limit = q.limit ?? 50;
       const page = selected.slice(offset, offset + limit);
       const ids = page.map((i) => d.exampleIds[i]);
-      const filterWithIds = { item: spec.name, split: splitsOf(split) ?? undefined, exampleIds: ids };
-      const fetched = await data.storage.listPredictions(loaded.run.id, filterWithIds);
-      const byId = new Map<string, PredictionRow>();
-      for (const r of fetched) byId.set(r.exampleId, r);
       const states = await data.storage.getStates(loaded.run.dataset, ids);
       const rows: ItemRow[] = page.map((i) => {
-        const r = byId.get(d.exampleIds[i]);
+        const status = STATUS[d.status[i]];
+        const note = d.notes.get(i);
+        const served = d.served[i];
         return {
           exampleId: d.exampleIds[i],
-          split: r?.split ?? "",
+          split: SPLIT_NAMES[d.split[i]],
           state: states.get(d.exampleIds[i]) ?? null,
           gold: d.golds[i],
-          status: r?.status ?? "escalated",
+          status,
           answer: d.answers[i],
           confidence: Number.isNaN(d.confidence[i]) ? null : d.confidence[i],
-          probabilities: r?.probabilities ?? null,
+          probabilities: rowProbabilities(d, i),
           correct: correct[i] < 0 ? null : correct[i] === 1,
-          reason: r?.reason ?? null,
-          reasoning: reasoningText(r?.record),
-          servedBy: r?.servedBy ?? null,
+          reason: status === "unknown" ? "not stated" : (note?.reason ?? null),
+          reasoning: note?.reasoning ?? null,
+          servedBy: served >= 0 ? d.servedNames[served] : null,
         };
       });
       return { total: selected.length, offset, rows };
