@@ -157,10 +157,11 @@ function drawAndPass(counts: Uint32Array, run: SortedRun, out: PassSums, rng: St
   let blk = 0;
   for (let start = 0; start < n; start += G) {
     const end = Math.min(n, start + G);
-    let k0 = 0;
-    let k1 = 0;
-    let k2 = 0;
-    let k3 = 0;
+    // counts and correct counts of the block, two resamples per 32-bit word (16-bit halves never overflow: G * 255)
+    let kLo = 0;
+    let kHi = 0;
+    let cLo = 0;
+    let cHi = 0;
     let r0 = 0;
     let r1 = 0;
     let r2 = 0;
@@ -186,11 +187,15 @@ function drawAndPass(counts: Uint32Array, run: SortedRun, out: PassSums, rng: St
         if (d === 255) d = refine((v >>> 12) & 0xfff, aux);
         max = Math.max(max, a, b, c, d);
       }
-      counts[t] = (a | (b << 8) | (c << 16) | (d << 24)) >>> 0;
-      k0 += a;
-      k1 += b;
-      k2 += c;
-      k3 += d;
+      const w = a | (b << 8) | (c << 16) | (d << 24);
+      counts[t] = w;
+      const lo = w & 0x00ff00ff;
+      const hi = (w >>> 8) & 0x00ff00ff;
+      const m = -cor[t];
+      kLo += lo;
+      kHi += hi;
+      cLo += lo & m;
+      cHi += hi & m;
       const x = res[t];
       r0 += a * x;
       r1 += b * x;
@@ -206,13 +211,15 @@ function drawAndPass(counts: Uint32Array, run: SortedRun, out: PassSums, rng: St
       b1 += b * q;
       b2 += c * q;
       b3 += d * q;
-      if (cor[t] !== 0) {
-        c0 += a;
-        c1 += b;
-        c2 += c;
-        c3 += d;
-      }
     }
+    const k0 = kLo & 0xffff;
+    const k1 = kHi & 0xffff;
+    const k2 = kLo >>> 16;
+    const k3 = kHi >>> 16;
+    c0 += cLo & 0xffff;
+    c1 += cHi & 0xffff;
+    c2 += cLo >>> 16;
+    c3 += cHi >>> 16;
     w0 += k0;
     w1 += k1;
     w2 += k2;
@@ -244,10 +251,10 @@ function pass(counts: Uint32Array, run: SortedRun, out: PassSums): void {
   let blk = 0;
   for (let start = 0; start < n; start += G) {
     const end = Math.min(n, start + G);
-    let k0 = 0;
-    let k1 = 0;
-    let k2 = 0;
-    let k3 = 0;
+    let kLo = 0;
+    let kHi = 0;
+    let cLo = 0;
+    let cHi = 0;
     let r0 = 0;
     let r1 = 0;
     let r2 = 0;
@@ -258,10 +265,13 @@ function pass(counts: Uint32Array, run: SortedRun, out: PassSums): void {
       const b = (w >>> 8) & 255;
       const c = (w >>> 16) & 255;
       const d = w >>> 24;
-      k0 += a;
-      k1 += b;
-      k2 += c;
-      k3 += d;
+      const lo = w & 0x00ff00ff;
+      const hi = (w >>> 8) & 0x00ff00ff;
+      const m = -cor[t];
+      kLo += lo;
+      kHi += hi;
+      cLo += lo & m;
+      cHi += hi & m;
       const x = res[t];
       r0 += a * x;
       r1 += b * x;
@@ -277,14 +287,12 @@ function pass(counts: Uint32Array, run: SortedRun, out: PassSums): void {
       b1 += b * q;
       b2 += c * q;
       b3 += d * q;
-      if (cor[t] !== 0) {
-        c0 += a;
-        c1 += b;
-        c2 += c;
-        c3 += d;
-      }
     }
-    out.setBlock(++blk, k0, k1, k2, k3, r0, r1, r2, r3);
+    c0 += cLo & 0xffff;
+    c1 += cHi & 0xffff;
+    c2 += cLo >>> 16;
+    c3 += cHi >>> 16;
+    out.setBlock(++blk, kLo & 0xffff, kHi & 0xffff, kLo >>> 16, kHi >>> 16, r0, r1, r2, r3);
   }
   out.tot.set([c0, c1, c2, c3, l0, l1, l2, l3, b0, b1, b2, b3]);
 }

@@ -119,7 +119,7 @@ export function adjustCounts(
   }
   for (let d = total - n; d > 0; ) {
     const e = rng.below(n);
-    if (rng.float() * max < ((counts[e] >>> shift) & 255)) {
+    if (rng.u32() * (max / 4294967296) < ((counts[e] >>> shift) & 255)) {
       counts[e] -= unit;
       log?.push(e * 2);
       d--;
