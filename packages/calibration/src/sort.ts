@@ -54,27 +54,26 @@ export function selectRanks(values: Float64Array, ranks: readonly number[]): Flo
 export function argsortUnit(values: ArrayLike<number>, sorted?: Float64Array): Uint32Array {
   const n = values.length;
   const buckets = Math.max(1, n);
-  const start = new Uint32Array(buckets + 1);
-  const id = new Uint32Array(n);
+  // pos[b + 1] counts bucket b; after the prefix sum pos[b] is where bucket b starts; after the scatter (which
+  // advances pos[b] through bucket b) pos[b] is where it ends, so bucket b spans [pos[b - 1], pos[b]).
+  const pos = new Uint32Array(buckets + 1);
   for (let i = 0; i < n; i++) {
-    let b = Math.floor(values[i] * buckets);
-    if (b >= buckets) b = buckets - 1;
-    if (b < 0) b = 0;
-    id[i] = b;
-    start[b + 1]++;
+    const b = Math.min(buckets - 1, Math.max(0, Math.floor(values[i] * buckets)));
+    pos[b + 1]++;
   }
-  for (let b = 0; b < buckets; b++) start[b + 1] += start[b];
+  for (let b = 0; b < buckets; b++) pos[b + 1] += pos[b];
   const out = new Uint32Array(n);
   const sv = sorted ?? new Float64Array(n);
-  const fill = start.slice(0, buckets);
   for (let i = 0; i < n; i++) {
-    const at = fill[id[i]]++;
+    const v = values[i];
+    const b = Math.min(buckets - 1, Math.max(0, Math.floor(v * buckets)));
+    const at = pos[b]++;
     out[at] = i;
-    sv[at] = values[i];
+    sv[at] = v;
   }
   for (let b = 0; b < buckets; b++) {
-    const lo = start[b];
-    const hi = start[b + 1];
+    const lo = b === 0 ? 0 : pos[b - 1];
+    const hi = pos[b];
     const size = hi - lo;
     if (size < 2) continue;
     if (size <= 64) {

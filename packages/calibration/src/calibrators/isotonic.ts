@@ -63,7 +63,7 @@ export function isotonicCalibrator(): BinaryCalibrator<IsotonicParams> {
       if (n === 0) throw new NothingLearnedError();
       const sorted = new Float64Array(n);
       const order = argsortUnit(data.p, sorted);
-      const ux = new Float64Array(n);
+      const ux = sorted; // distinct values overwrite the sorted ones in place (m <= r)
       const uy = new Float64Array(n);
       const uw = new Float64Array(n);
       let m = 0;
