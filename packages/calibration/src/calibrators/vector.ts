@@ -113,7 +113,7 @@ export function vectorScaling(): MulticlassCalibrator<VectorParams> {
       if (n === 0) throw new NothingLearnedError();
       const k = data.k;
       const { d } = centredLogProbs(data.probs, n, k, null);
-      let theta = new Float64Array(k);
+      let theta: Float64Array = new Float64Array(k);
       theta[0] = 1;
       let cur = evaluate(d, data.gold, n, k, theta);
       let converged = false;
@@ -121,21 +121,19 @@ export function vectorScaling(): MulticlassCalibrator<VectorParams> {
         const step = solve(cur.hess, cur.grad, k);
         if (!step) break;
         let t = 1;
-        let next = theta;
-        let nextState = cur;
-        for (let half = 0; half < 60; half++) {
-          next = theta.map((v, j) => v - t * step[j]);
-          if (next[0] > 0) {
-            nextState = evaluate(d, data.gold, n, k, next);
-            if (nextState.loss <= cur.loss + 1e-12 * Math.abs(cur.loss)) break;
-          }
-          t /= 2;
+        let accepted: { theta: Float64Array; state: State } | null = null;
+        for (let half = 0; half < 60 && !accepted; half++, t /= 2) {
+          const next = theta.map((v, j) => v - t * step[j]);
+          if (!(next[0] > 0)) continue;
+          const state = evaluate(d, data.gold, n, k, next);
+          if (state.loss <= cur.loss + 1e-12 * Math.abs(cur.loss)) accepted = { theta: next, state };
         }
+        if (!accepted) break; // no step lowers the loss: at the optimum to machine precision
         let size = 0;
         for (let j = 0; j < k; j++)
-          size = Math.max(size, Math.abs(t * step[j]) / Math.max(1, Math.abs(theta[j])));
-        theta = next;
-        cur = nextState;
+          size = Math.max(size, Math.abs(accepted.theta[j] - theta[j]) / Math.max(1, Math.abs(theta[j])));
+        theta = accepted.theta;
+        cur = accepted.state;
         converged = size < 1e-12;
       }
       const params: VectorParams = { temperature: 1 / theta[0], bias: [0, ...Array.from(theta.subarray(1))] };

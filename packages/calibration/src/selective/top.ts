@@ -1,4 +1,5 @@
 import { checkBinary, checkLabelled, isMultiLabel } from "../input.js";
+import { argsortUnit } from "../sort.js";
 import type { Binary, Labelled, MultiLabel } from "../types.js";
 import { multiLabelTop, topLabelUnchecked } from "../views.js";
 
@@ -30,7 +31,8 @@ export interface Groups {
 
 /** Internal: cumulative answered/error counts when answering every item at confidence >= each distinct value. */
 export function groups(p: ArrayLike<number>, y: ArrayLike<number>, n: number): Groups {
-  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => p[b] - p[a]);
+  const ascending = argsortUnit(p);
+  const order = ascending.reverse(); // most confident first
   const threshold: number[] = [];
   const answered: number[] = [];
   const errors: number[] = [];
