@@ -25,6 +25,15 @@ describe("UploadForm", () => {
     expect(alert.textContent).toContain("3 lines have errors. Nothing was stored.");
   });
 
+  it("does not repeat that nothing was stored when the API said so", () => {
+    const error = new ApiError(400, "invalid_dataset", "t.jsonl: 1 error, nothing imported", [
+      { line: 2, message: "bad" },
+    ]);
+    render(<UploadForm onSubmit={vi.fn()} error={error} />);
+    expect(screen.getByRole("alert").textContent).toContain("t.jsonl: 1 error, nothing imported");
+    expect(screen.getByRole("alert").textContent).not.toContain("Nothing was stored");
+  });
+
   it("checks the task JSON before sending it", () => {
     const onSubmit = vi.fn();
     render(<UploadForm onSubmit={onSubmit} />);

@@ -19,6 +19,14 @@ describe("validation errors", () => {
       "Line 7 (labels.species): missing",
     );
     expect(formatValidationError({ message: "empty file" })).toBe("empty file");
+    expect(
+      formatValidationError({
+        line: 2,
+        column: 40,
+        field: "labels.ok",
+        message: 'line 2, column 40, "labels.ok": "perhaps" is not an option',
+      }),
+    ).toBe('Line 2, column 40 (labels.ok): "labels.ok": "perhaps" is not an option');
   });
 
   it("keeps only error-shaped details, sorted by line then column", () => {

@@ -82,6 +82,7 @@ let firstRun = "";
 let secondRun = "";
 
 async function shot(name: string): Promise<void> {
+  await page.mouse.move(0, 0); // no hover tooltip over the data
   await page.waitForTimeout(150); // let the last layout and chart paint settle before the capture
   await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 }
@@ -218,7 +219,7 @@ describe("the workbench in Chromium", () => {
       await openTab("Confusion", "confusion");
       await shot("09-confusion");
       await page.getByRole("tab", { name: "Items" }).click();
-      await page.locator("label", { hasText: "All" }).click();
+      await page.locator("label", { hasText: /^All$/ }).click();
       await page.waitForSelector('[data-ready="items"]', { timeout: STEP });
       await page.locator("table.items button").first().click();
       await page.getByRole("heading", { name: "Probabilities" }).waitFor();
@@ -236,6 +237,8 @@ describe("the workbench in Chromium", () => {
       await page.getByRole("button", { name: "Fit calibration" }).click();
       await page.waitForSelector('[data-ready="calibration"]', { timeout: STEP });
       await page.getByText("chosen").first().waitFor();
+      await page.getByLabel("Item", { exact: true }).selectOption("body_mass");
+      await page.waitForURL(/item=body_mass/);
       await shot("11-calibrate");
       const [download] = await Promise.all([
         page.waitForEvent("download", { timeout: STEP }),
@@ -269,6 +272,8 @@ describe("the workbench in Chromium", () => {
       await form.getByRole("button", { name: "Add server" }).click();
       const card = page.getByRole("listitem", { name: "Reference server, older weights" });
       await card.waitFor({ timeout: STEP });
+      // the form closes once saved: from then on the key is nowhere in the page
+      await form.waitFor({ state: "detached", timeout: STEP });
       expect(await card.textContent()).toContain("key set");
       expect(await page.content()).not.toContain("not-needed-but-write-only");
       await card.getByRole("button", { name: "Check" }).click();
@@ -308,6 +313,9 @@ describe("the workbench in Chromium", () => {
       expect(text).toContain(`${firstRun} asked for workbench-latest and was served by bayes-2`);
       expect(text).toContain(`${secondRun} asked for workbench-latest and was served by bayes-1`);
       expect(page.url()).toContain(`runs=${firstRun},${secondRun}`);
+      await page.getByLabel("Item").selectOption("body_mass");
+      await page.waitForURL(/item=body_mass/);
+      await page.getByRole("heading", { name: /Flipped answers \([1-9]/ }).waitFor({ timeout: STEP });
       await shot("15-compare");
     },
     STEP,

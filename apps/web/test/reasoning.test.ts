@@ -4,7 +4,7 @@ import { reasoningBlocks } from "../src/transforms/reasoning";
 
 describe("reasoningBlocks", () => {
   it("reads a string, and the {text, tokens, thought} object the reference server sends", () => {
-    expect(reasoningBlocks("because")).toEqual([{ label: undefined, text: "because" }]);
+    expect(reasoningBlocks("because")).toEqual([{ text: "because" }]);
     expect(reasoningBlocks({ text: "for: x (+4.3)", tokens: 0, thought: false })).toEqual([
       { label: undefined, text: "for: x (+4.3)", tokens: undefined },
     ]);

@@ -93,5 +93,6 @@ describe("overlaySeries", () => {
     expect(s[0].color).toBe(SERIES_COLORS[0]);
     expect(s[1].color).toBe(SERIES_COLORS[1]);
     expect(s[1].points).toEqual([]);
+    expect(s[0].points[0].series).toBe("before");
   });
 });

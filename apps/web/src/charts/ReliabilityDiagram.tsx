@@ -63,7 +63,7 @@ function BinTooltip({
   if (!active || !p) return null;
   return (
     <div className="tooltip">
-      {payload?.[0]?.name && <strong>{payload[0].name}</strong>}
+      {p.series && <strong>{p.series}</strong>}
       <div>
         Bin {p.lo.toFixed(0)}–{p.hi.toFixed(0)}% · {count(p.count)} answers
       </div>

@@ -18,6 +18,12 @@ async function readFile(e: ChangeEvent<HTMLInputElement>): Promise<{ name: strin
   return { name: f.name, text: await f.text() };
 }
 
+/** The API's message as it is, with "Nothing was stored." added when the message does not say so already. */
+export function uploadErrorTitle(error: unknown): string {
+  const message = error instanceof Error ? error.message : "The dataset has errors.";
+  return /nothing (was )?(imported|stored)/i.test(message) ? message : `${message} Nothing was stored.`;
+}
+
 /** A list of located errors. */
 export function ValidationList({ errors, title }: { errors: ValidationError[]; title: string }) {
   return (
@@ -126,10 +132,7 @@ export function UploadForm({
         </Field>
       </div>
       {apiErrors.length > 0 ? (
-        <ValidationList
-          errors={apiErrors}
-          title={`${error instanceof Error ? error.message : "The dataset has errors"} Nothing was stored.`}
-        />
+        <ValidationList errors={apiErrors} title={uploadErrorTitle(error)} />
       ) : (
         error !== undefined &&
         error !== null && <ErrorState error={error} title="The dataset was not uploaded" />

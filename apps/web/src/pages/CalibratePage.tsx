@@ -12,6 +12,7 @@ import { Empty, ErrorState, Loading } from "../components/States";
 import { calibrationItems, candidateRows, chosenSummary } from "../transforms/calibrate";
 import { pct, when } from "../transforms/format";
 import { overlaySeries } from "../transforms/reliability";
+import { useSearchPatch } from "./useSearchPatch";
 
 function FitForm({
   run,
@@ -176,16 +177,14 @@ function CalibrationView({
         </a>
       </div>
       <div className="toolbar">
-        <label>
-          Item{" "}
-          <select value={current} onChange={(e) => setItem(e.target.value)}>
-            {items.map((i) => (
-              <option key={i} value={i}>
-                {i}
-              </option>
-            ))}
-          </select>
-        </label>
+        <label htmlFor="calibration-item">Item</label>
+        <select id="calibration-item" value={current} onChange={(e) => setItem(e.target.value)}>
+          {items.map((i) => (
+            <option key={i} value={i}>
+              {i}
+            </option>
+          ))}
+        </select>
         {chosen && (
           <span>
             Chosen: <strong>{chosen.method}</strong>
@@ -248,7 +247,11 @@ function CalibrationView({
       {before.length > 0 && (
         <ReliabilityOverlay
           title={`Reliability of ${current} before and after`}
-          description="Top-label reliability on the held-out data, before and after applying the chosen calibrator."
+          description={
+            chosen?.method === "identity"
+              ? "Identity won: no calibrator beat the raw probabilities on the held-out data, so before and after coincide."
+              : "Top-label reliability on the held-out data, before (dashed) and after applying the chosen calibrator."
+          }
           series={overlaySeries([before, after], ["Before", `After (${chosen?.method ?? "calibrated"})`])}
         />
       )}
@@ -259,21 +262,14 @@ function CalibrationView({
 /** The page. */
 export default function CalibratePage() {
   const { id } = useParams();
-  const [sp, setSp] = useSearchParams();
+  const [sp] = useSearchParams();
   const run = useRun(id);
   const dataset = useDataset(run.data?.dataset);
   const list = useCalibrations(id);
   const calId = sp.get("cal") ?? list.data?.[list.data.length - 1]?.id;
   const cal = useCalibration(calId);
-  const setParam = (k: string, v: string) =>
-    setSp(
-      (old) => {
-        const n = new URLSearchParams(old);
-        n.set(k, v);
-        return n;
-      },
-      { replace: k === "item" },
-    );
+  const patch = useSearchPatch();
+  const setParam = (k: string, v: string) => patch({ [k]: v }, { push: k === "cal" });
   if (run.error && !run.data) return <ErrorState error={run.error} retry={() => run.refetch()} />;
   if (!run.data) return <Loading />;
   const r = run.data;

@@ -11,6 +11,7 @@ import { compareRows, servedBy, servedModelBanner } from "../transforms/compare"
 import { count, label, pct, when } from "../transforms/format";
 import { overlaySeries } from "../transforms/reliability";
 import { readRunList, toggleRun } from "../transforms/urlState";
+import { useSearchPatch } from "./useSearchPatch";
 
 function RunPicker({
   runs,
@@ -88,7 +89,7 @@ function RunPicker({
 
 /** The page. */
 export default function ComparePage() {
-  const [sp, setSp] = useSearchParams();
+  const [sp] = useSearchParams();
   const chosen = readRunList(sp);
   const runs = useRuns();
   const firstRun = runs.data?.find((r) => r.id === chosen[0]);
@@ -97,18 +98,7 @@ export default function ComparePage() {
   const item = sp.get("item") ?? items[0]?.name;
   const split = sp.get("split") ?? "test";
   const cmp = useCompare(chosen, { item, split });
-  const set = (patch: Record<string, string | undefined>) =>
-    setSp(
-      (old) => {
-        const n = new URLSearchParams(old);
-        for (const [k, v] of Object.entries(patch)) {
-          if (v) n.set(k, v);
-          else n.delete(k);
-        }
-        return n;
-      },
-      { replace: true },
-    );
+  const set = useSearchPatch();
   const names = (cmp.data?.runs ?? []).map((r) => `${r.id} · ${r.model} → ${servedBy(r).join("+")}`);
   const banner = cmp.data ? servedModelBanner(cmp.data) : null;
   return (

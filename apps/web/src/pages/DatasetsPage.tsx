@@ -7,6 +7,7 @@ import { StateView } from "../components/StateView";
 import { UploadForm } from "../components/UploadForm";
 import { labelCountRows } from "../transforms/datasets";
 import { count, label } from "../transforms/format";
+import { useSearchPatch } from "./useSearchPatch";
 
 const PAGE = 10;
 
@@ -52,23 +53,14 @@ function LabelCounts({ d }: { d: DatasetDetail }) {
 }
 
 function Examples({ name }: { name: string }) {
-  const [sp, setSp] = useSearchParams();
+  const [sp] = useSearchParams();
   const split = sp.get("split") ?? "";
   const q = sp.get("q") ?? "";
   const offset = Math.max(0, Number.parseInt(sp.get("offset") ?? "0", 10) || 0);
   const ex = useExamples(name, { split: split || undefined, q: q || undefined, offset, limit: PAGE });
-  const set = (patch: Record<string, string>) =>
-    setSp(
-      (old) => {
-        const n = new URLSearchParams(old);
-        for (const [k, v] of Object.entries(patch)) {
-          if (v && v !== "0") n.set(k, v);
-          else n.delete(k);
-        }
-        return n;
-      },
-      { replace: true },
-    );
+  const patch = useSearchPatch();
+  const set = (values: Record<string, string>) =>
+    patch(Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v === "0" ? undefined : v])));
   return (
     <section aria-label="Examples">
       <h3>Examples</h3>

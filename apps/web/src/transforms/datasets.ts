@@ -2,14 +2,18 @@
 
 import type { DatasetDetail, Split, Task, ValidationError } from "../api/types";
 
-/** "Line 3, column 2 (label): message", or just the message when it has no place. */
+/**
+ * "Line 3, column 2 (label): message", or just the message when it has no place. A message that starts with its
+ * own "line 3, column 2:" keeps only one copy of the place.
+ */
 export function formatValidationError(e: ValidationError): string {
   const where: string[] = [];
   if (e.line !== undefined) where.push(`Line ${e.line}`);
   if (e.column !== undefined) where.push(`column ${e.column}`);
   const name = e.columnName ?? e.field;
   const place = where.join(", ") + (name ? `${where.length ? " " : ""}(${name})` : "");
-  return place ? `${place}: ${e.message}` : e.message;
+  const message = where.length ? e.message.replace(/^line \d+(, column \d+)?[:,]\s*/i, "") : e.message;
+  return place ? `${place}: ${message}` : message;
 }
 
 /** Validation errors from an API error's details, sorted by line then column; non-errors are dropped. */

@@ -27,6 +27,7 @@ function block(value: unknown, label?: string): ReasoningBlock | null {
  */
 export function reasoningBlocks(reasoning: unknown): ReasoningBlock[] {
   if (reasoning === null || reasoning === undefined) return [];
+  if (typeof reasoning === "string") return reasoning.trim() ? [{ text: reasoning }] : [];
   const one = block(reasoning);
   if (one) return [one];
   if (typeof reasoning === "object" && !Array.isArray(reasoning)) {

@@ -24,6 +24,8 @@ export interface ReliabilityPoint {
   sparse: boolean;
   /** Accuracy minus confidence (percent points): negative when over-confident. */
   gap: number;
+  /** The series (run, before / after) in an overlay. */
+  series?: string;
 }
 
 /** Points of the non-empty bins, in percent. */
@@ -128,10 +130,13 @@ export const SERIES_COLORS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F
 
 /** Overlay series from several bin lists, coloured in order. */
 export function overlaySeries(binsList: Bin[][], names: string[]): OverlaySeries[] {
-  return binsList.map((bins, i) => ({
-    key: `s${i}`,
-    name: names[i] ?? `series ${i + 1}`,
-    color: SERIES_COLORS[i % SERIES_COLORS.length],
-    points: reliabilityPoints(bins),
-  }));
+  return binsList.map((bins, i) => {
+    const name = names[i] ?? `series ${i + 1}`;
+    return {
+      key: `s${i}`,
+      name,
+      color: SERIES_COLORS[i % SERIES_COLORS.length],
+      points: reliabilityPoints(bins).map((p) => ({ ...p, series: name })),
+    };
+  });
 }
