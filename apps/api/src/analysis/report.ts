@@ -164,7 +164,7 @@ export function itemReport(d: ItemData, split: string, opts: ReportOptions = {})
     support: scores[j].support,
     predicted: scores[j].predicted,
   }));
-  const sm = smoothReliability(top, { points: 101 });
+  const sm = smoothReliability(top, { points: 101, sigma: report.smoothEce.sigma });
   const rc = riskCoverageCurve(top, u.escalated);
   const out: ItemReport = {
     ...base,

@@ -427,6 +427,36 @@ describe("exports", () => {
   });
 });
 
+describe("OpenAPI", () => {
+  it("documents every analysis route with its query and body schemas", async () => {
+    const doc = await wb.get<{ paths: Record<string, Record<string, { parameters?: { name: string }[] }>> }>(
+      "/docs/json",
+    );
+    expect(doc.status).toBe(200);
+    const paths = doc.body.paths;
+    for (const p of [
+      "/api/runs/{id}/report",
+      "/api/runs/{id}/report.json",
+      "/api/runs/{id}/items",
+      "/api/runs/{id}/calibrations",
+      "/api/calibrations",
+      "/api/calibrations/{id}",
+      "/api/calibrations/{id}/file",
+      "/api/calibrations/import",
+      "/api/runs/{id}/check",
+      "/api/compare",
+      "/api/runs/{id}/export.csv",
+      "/api/runs/{id}/export.json",
+    ]) {
+      expect(paths[p], p).toBeDefined();
+    }
+    const names = (paths["/api/runs/{id}/report"].get.parameters ?? []).map((x) => x.name);
+    expect(names).toEqual(
+      expect.arrayContaining(["item", "split", "bins", "binning", "view", "resamples", "ci"]),
+    );
+  });
+});
+
 describe("keys", () => {
   it("appear in no analysis response or export", () => {
     expect(texts.length).toBeGreaterThan(30);
