@@ -217,51 +217,35 @@ export function restrictSplits(d: ItemData, splits: readonly Split[] | null): It
   return restrictRows(d, (i) => keep[d.split[i]] === 1);
 }
 
-/** The rows of `d` for which `keep(row)` holds, as a new ItemData (rows keep their relative order). */
+/** The rows of `d` for which `keep(row)` holds, as a new ItemData (rows keep their order); `d` itself when all do. */
 export function restrictRows(d: ItemData, keep: (row: number) => boolean): ItemData {
   const n = d.status.length;
   const newRow = new Int32Array(n).fill(-1);
-  const exampleIds: string[] = [];
-  const answers: (string | string[] | null)[] = [];
-  const golds: (string | string[] | null)[] = [];
-  const confidence: number[] = [];
-  const served: number[] = [];
-  const status: number[] = [];
-  const split: number[] = [];
-  const use: number[] = [];
-  const kept: number[] = [];
-  for (let i = 0; i < n; i++) {
-    if (!keep(i)) continue;
-    kept.push(i);
-    newRow[i] = exampleIds.length;
-    exampleIds.push(d.exampleIds[i]);
-    answers.push(d.answers[i]);
-    golds.push(d.golds[i]);
-    confidence.push(d.confidence[i]);
-    served.push(d.served[i]);
-    status.push(d.status[i]);
-    split.push(d.split[i]);
-    use.push(d.use[i]);
-  }
-  const usable: number[] = [];
-  for (let u = 0; u < d.m; u++) if (newRow[d.rowOf[u]] >= 0) usable.push(u);
-  const rowProbs = new Float64Array(kept.length * d.rowK);
-  kept.forEach((i, t) => {
-    rowProbs.set(d.rowProbs.subarray(i * d.rowK, (i + 1) * d.rowK), t * d.rowK);
-  });
+  let c = 0;
+  for (let i = 0; i < n; i++) if (keep(i)) newRow[i] = c++;
+  if (c === n) return d;
+  const kept = new Int32Array(c);
+  for (let i = 0; i < n; i++) if (newRow[i] >= 0) kept[newRow[i]] = i;
+  const pick = <T>(xs: ArrayLike<T>): T[] => Array.from(kept, (i) => xs[i]);
+  const rowK = d.rowK;
+  const rowProbs = new Float64Array(c * rowK);
+  for (let t = 0; t < c; t++)
+    rowProbs.set(d.rowProbs.subarray(kept[t] * rowK, (kept[t] + 1) * rowK), t * rowK);
   const notes = new Map<number, { reason: string | null; reasoning: string | null }>();
   for (const [i, note] of d.notes) if (newRow[i] >= 0) notes.set(newRow[i], note);
+  const usable: number[] = [];
+  for (let u = 0; u < d.m; u++) if (newRow[d.rowOf[u]] >= 0) usable.push(u);
   return selectUsable(
     {
       ...d,
-      exampleIds,
-      answers,
-      golds,
-      confidence: Float64Array.from(confidence),
-      served: Int16Array.from(served),
-      status: Uint8Array.from(status),
-      split: Uint8Array.from(split),
-      use: Uint8Array.from(use),
+      exampleIds: pick(d.exampleIds),
+      answers: pick(d.answers),
+      golds: pick(d.golds),
+      confidence: Float64Array.from(kept, (i) => d.confidence[i]),
+      served: Int16Array.from(kept, (i) => d.served[i]),
+      status: Uint8Array.from(kept, (i) => d.status[i]),
+      split: Uint8Array.from(kept, (i) => d.split[i]),
+      use: Uint8Array.from(kept, (i) => d.use[i]),
       rowProbs,
       notes,
     },
