@@ -88,6 +88,29 @@ describe("check after a weight swap", () => {
     expect(swapped.reasons.join(" ")).toMatch(/bayes-2.*bayes-1/);
   });
 
+  it("fails on calibration drift alone: same model, sharper probabilities", () => {
+    const file = fileOf(a);
+    const sharpen = (p: Record<string, number>) => {
+      const powered = Object.fromEntries(Object.entries(p).map(([k, v]) => [k, v ** 4]));
+      const sum = Object.values(powered).reduce((x, y) => x + y, 0);
+      return Object.fromEntries(Object.entries(powered).map(([k, v]) => [k, v / sum]));
+    };
+    const drifted = {
+      ...a,
+      rows: a.rows.map((r) => {
+        if (!r.probabilities) return r;
+        const p = sharpen(r.probabilities);
+        return { ...r, probabilities: p, confidence: Math.max(...Object.values(p)) };
+      }),
+    };
+    const r = checkRun(file, { fingerprint: a.fingerprint, servedBy: ["bayes-1"] }, items(drifted, "test"));
+    expect(r.ok).toBe(false);
+    const codes = r.details.map((d) => d.code);
+    expect(codes).toContain("ece-outside");
+    expect(codes).not.toContain("served-by-changed");
+    expect(codes).not.toContain("fingerprint-changed");
+  });
+
   it("fails when the fingerprint differs and when nothing could be measured", () => {
     const file = fileOf(a);
     const other = checkRun(
