@@ -4,6 +4,7 @@ import type { DecisionServerHandle } from "@decision-workbench/decision-server";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunSummary } from "../src/engine/types.js";
+import { openStorage } from "../src/storage/sqlite.js";
 import type { PredictionRow } from "../src/storage/types.js";
 import { listeningUrl, workbench } from "./child.js";
 import { syntheticExamples, uploadBody } from "./fixtures.js";
@@ -156,14 +157,9 @@ describe("a SIGKILL in the middle of a run", () => {
         concurrency: CONCURRENCY,
       });
       expect(clean.status).toBe("done");
-      const resumedStorage = new Database(join(dataDir, "workbench.sqlite"), { readonly: true });
-      const { predictionFromRaw } = await import("../src/storage/rows.js");
-      const resumedRows = (
-        resumedStorage
-          .prepare("SELECT * FROM predictions WHERE run_id = ? ORDER BY ordinal, item_index")
-          .all(run.id) as Record<string, unknown>[]
-      ).map(predictionFromRaw);
-      resumedStorage.close();
+      const resumedStorage = openStorage(join(dataDir, "workbench.sqlite"));
+      const resumedRows = await resumedStorage.listPredictions(run.id);
+      await resumedStorage.close();
       const cleanRows = await bench.storage.listPredictions(clean.id);
       expect(resumedRows.length).toBe(COUNT * 3);
       expect(decisions(resumedRows)).toEqual(decisions(cleanRows));

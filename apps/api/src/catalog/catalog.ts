@@ -16,18 +16,10 @@ import {
 import { DecisionScorer, ValueError } from "@decision-workbench/scorer";
 import { ApiError, badRequest, conflict, notFound } from "../errors.js";
 import type { ExamplePage, ExampleRow, Split, UploadRow, WorkbenchStorage } from "../storage/types.js";
-import { bundledDataset, bundledNames, isBundled } from "./bundled.js";
+import { bundledDataset, isBundled } from "./bundled.js";
+import { bundledSummaries, type DatasetSummary } from "./summaries.js";
 
-/** What GET /api/datasets lists. */
-export interface DatasetSummary {
-  name: string;
-  description: string;
-  source: "bundled" | "upload";
-  hash: string;
-  examples: number;
-  splits: Record<Split, number>;
-  items: { name: string; kind: Task["items"][number]["kind"]; options: string[]; notStated: boolean }[];
-}
+export type { DatasetSummary };
 
 /** GET /api/datasets/:name: the summary, the task and label counts per split. */
 export interface DatasetDetail extends DatasetSummary {
@@ -72,30 +64,16 @@ function countRows(dataset: Pick<Dataset, "task" | "examples">): DatasetDetail["
   return out;
 }
 
-const bundledSummaries = new Map<string, Promise<DatasetSummary>>();
-
-/** The summary of a bundled dataset (loaded once per process). */
-export function bundledSummary(name: string): Promise<DatasetSummary> {
-  let p = bundledSummaries.get(name);
-  if (!p) {
-    p = bundledDataset(name).then((d) => ({
-      name,
-      description: d.task.description,
-      source: "bundled" as const,
-      hash: d.hash,
-      examples: d.examples.length,
-      splits: splitCounts(d.examples),
-      items: itemsOf(d.task),
-    }));
-    p.catch(() => bundledSummaries.delete(name));
-    bundledSummaries.set(name, p);
-  }
-  return p;
+/** The summary of one bundled dataset. */
+export async function bundledSummary(name: string): Promise<DatasetSummary> {
+  const found = (await bundledSummaries()).find((d) => d.name === name);
+  if (!found) throw notFound("dataset", name);
+  return found;
 }
 
-/** Loads every bundled dataset in the background so the first listing is quick. */
+/** Computes the bundled summaries in the background (off the main thread) so the first listing is quick. */
 export function warmBundled(): Promise<void> {
-  return Promise.all(bundledNames().map(bundledSummary)).then(() => undefined);
+  return bundledSummaries().then(() => undefined);
 }
 
 function uploadSummary(u: UploadRow): DatasetSummary {
@@ -112,7 +90,7 @@ function uploadSummary(u: UploadRow): DatasetSummary {
 
 /** Every dataset: bundled first, then uploads by name. */
 export async function listDatasetSummaries(storage: WorkbenchStorage): Promise<DatasetSummary[]> {
-  const bundled = await Promise.all(bundledNames().map(bundledSummary));
+  const bundled = await bundledSummaries();
   return [...bundled, ...(await storage.listUploads()).map(uploadSummary)];
 }
 

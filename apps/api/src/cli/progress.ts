@@ -18,10 +18,11 @@ export class ProgressPrinter {
   }
 
   /** Shows progress (a terminal at most 10 times a second, plain lines at most every 2 s or each 10 %). */
-  update(p: Progress, force = false): void {
+  update(progress: Progress | (() => Progress), force = false): void {
     const now = Date.now();
+    if (!force && now - this.last < (this.tty ? 100 : 2000)) return;
+    const p = typeof progress === "function" ? progress() : progress;
     if (this.tty) {
-      if (!force && now - this.last < 100) return;
       this.last = now;
       const width = 24;
       const filled = p.total ? Math.round((width * p.done) / p.total) : width;
@@ -29,7 +30,6 @@ export class ProgressPrinter {
       return;
     }
     const line = this.line(p);
-    if (!force && now - this.last < 2000) return;
     if (line === this.lastLine) return;
     this.last = now;
     this.lastLine = line;

@@ -166,7 +166,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       void engine.cancel(created.id).catch(() => {});
     };
     process.once("SIGINT", onSignal);
-    const unfollow = engine.follow(created.id, { progress: (p) => printer.update(p) });
+    const unfollow = engine.follow(created.id, { progress: (current) => printer.update(current) });
     await engine.settle(created.id);
     unfollow?.();
     process.off("SIGINT", onSignal);

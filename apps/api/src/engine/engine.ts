@@ -24,7 +24,8 @@ export const CONCURRENCY = { default: 16, min: 1, max: 256 } as const;
 
 /** Listener of a run's events. */
 export interface RunListener {
-  progress?(progress: Progress): void;
+  /** After each stored example; `current()` computes the progress (call it only when you show it). */
+  progress?(current: () => Progress): void;
   done?(summary: RunSummary): void;
 }
 
@@ -345,7 +346,8 @@ export class RunEngine {
   follow(runId: string, listener: RunListener): (() => void) | null {
     const job = this.jobs.get(runId);
     if (!job) return null;
-    const onProgress = () => listener.progress?.(job.progress());
+    const current = () => job.progress();
+    const onProgress = () => listener.progress?.(current);
     const onSummary = (summary: RunSummary) => listener.done?.(summary);
     job.on("progress", onProgress);
     job.on("summary", onSummary);

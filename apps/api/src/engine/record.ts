@@ -47,7 +47,7 @@ export function exampleResult(
   items: Item[],
   decisions: Decision[],
 ): ExampleResult {
-  const record = decisions[0].extra.decision;
+  const { reasoning: _reasoning, ...record } = decisions[0].extra.decision;
   const usage = record.usage ?? {};
   return {
     runId,
@@ -61,6 +61,7 @@ export function exampleResult(
     reasoningTokens: usage.reasoning_tokens ?? 0,
     cost: record.cost ?? 0,
     failed: decisions.every((d) => d.status === "escalated"),
+    record,
     predictions: items.map((item, i) => predictionOf(runId, sel, item, decisions[i])),
   };
 }

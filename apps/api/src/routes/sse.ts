@@ -36,7 +36,7 @@ export function streamRun(
   };
   let last = 0;
   let sentDone = -1;
-  let pending: Progress | null = null;
+  let pending: (() => Progress) | null = null;
   let timer: NodeJS.Timeout | null = null;
   let unfollow: (() => void) | null = null;
   const heartbeat = setInterval(() => {
@@ -53,8 +53,9 @@ export function streamRun(
   const flush = () => {
     timer = null;
     if (pending) {
-      send("progress", pending);
-      sentDone = pending.done;
+      const p = pending();
+      send("progress", p);
+      sentDone = p.done;
       pending = null;
       last = Date.now();
     }

@@ -92,9 +92,9 @@ export const MIGRATIONS: Migration[] = [
         ms REAL NOT NULL,
         served_by TEXT,
         failed INTEGER NOT NULL,
+        record TEXT NOT NULL,
         PRIMARY KEY (run_id, example_id)
       ) WITHOUT ROWID;
-      CREATE INDEX run_examples_by_ms ON run_examples(run_id, ms);
       CREATE TABLE predictions (
         run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
         ordinal INTEGER NOT NULL,
@@ -110,11 +110,9 @@ export const MIGRATIONS: Migration[] = [
         logits TEXT NOT NULL,
         unknown REAL,
         reason TEXT,
-        record TEXT NOT NULL,
-        served_by TEXT,
+        reasoning TEXT,
         PRIMARY KEY (run_id, ordinal, item_index)
       );
-      CREATE UNIQUE INDEX predictions_by_example ON predictions(run_id, example_id, item);
       CREATE TABLE calibrations (
         id TEXT PRIMARY KEY,
         run_id TEXT,

@@ -166,8 +166,11 @@ export function runToParams(run: StoredRun): Raw {
   };
 }
 
-/** A predictions row. */
-export function predictionFromRaw(r: Raw): PredictionRow {
+/** A predictions row joined with its example's record (`example_record`) and `served_by`. */
+export function predictionFromRaw(r: Raw, exampleRecord?: DecisionRecord): PredictionRow {
+  const base = exampleRecord ?? json<DecisionRecord>(r.example_record, {} as DecisionRecord);
+  const record: DecisionRecord = { ...base };
+  if (typeof r.reasoning === "string") record.reasoning = JSON.parse(r.reasoning);
   return {
     runId: str(r.run_id),
     exampleId: str(r.example_id),
@@ -181,7 +184,7 @@ export function predictionFromRaw(r: Raw): PredictionRow {
     logits: json<number[]>(r.logits, []),
     unknown: numOrNull(r.unknown),
     reason: strOrNull(r.reason),
-    record: json<DecisionRecord>(r.record, {} as DecisionRecord),
+    record,
     servedBy: strOrNull(r.served_by),
   };
 }

@@ -3,8 +3,10 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import type { State, Task } from "@decision-workbench/datasets";
+import type { DecisionRecord } from "@decision-workbench/scorer";
 import Database from "better-sqlite3";
 import { bundledStates, bundledTaskOf } from "../catalog/bundled.js";
+import { Checkpointer } from "./checkpointer.js";
 import { migrate } from "./migrations.js";
 import {
   calibrationFromRaw,
@@ -33,12 +35,20 @@ import type {
   UploadRow,
   WorkbenchStorage,
 } from "./types.js";
+import { type ExampleWrite, ExampleWriter, exampleWrite, RECORD_SQL } from "./writer.js";
 
 /** Options of openStorage. */
 export interface StorageOptions {
   /** `synchronous` pragma: NORMAL (default) survives a killed process; FULL also survives a power cut. */
   synchronous?: "NORMAL" | "FULL";
+  /** Checkpoint the write-ahead log on a worker thread (default true for files): commits never wait for an fsync. */
+  checkpointThread?: boolean;
+  /** Store answered examples on a writer thread (default true for files): the event loop never waits for the disk. */
+  writerThread?: boolean;
 }
+
+/** Pages the log may reach before the committing connection checkpoints itself (when the thread is not there). */
+const SAFETY_CHECKPOINT_PAGES = 50_000;
 
 const SERVER_COLUMNS =
   "id, name, base_url, base_url_secret, endpoint, models, api_key_secret, extra_body, timeout, retries, backoff, deterministic, embedded, created_at";
@@ -61,7 +71,9 @@ export class SqliteStorage implements WorkbenchStorage {
   readonly path: string;
   private readonly db: Database.Database;
   private readonly stmts = new Map<string, Database.Statement>();
-  private readonly recordTx: (r: ExampleResult) => void;
+  private readonly recordTx: (w: ExampleWrite) => void;
+  private readonly writer: ExampleWriter | undefined;
+  private readonly checkpointer: Checkpointer | undefined;
 
   constructor(path: string, opts: StorageOptions = {}) {
     if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
@@ -72,7 +84,23 @@ export class SqliteStorage implements WorkbenchStorage {
     this.db.pragma("foreign_keys = ON");
     this.db.pragma("busy_timeout = 5000");
     migrate(this.db);
-    this.recordTx = this.db.transaction((r: ExampleResult) => this.recordSync(r));
+    if (path !== ":memory:" && opts.checkpointThread !== false) {
+      this.db.pragma(`wal_autocheckpoint = ${SAFETY_CHECKPOINT_PAGES}`);
+      this.checkpointer = new Checkpointer(path);
+    }
+    const statements = {
+      example: this.db.prepare(RECORD_SQL.example),
+      prediction: this.db.prepare(RECORD_SQL.prediction),
+      counters: this.db.prepare(RECORD_SQL.counters),
+    };
+    this.recordTx = this.db.transaction((w: ExampleWrite) => {
+      statements.example.run(w.example);
+      for (const p of w.predictions) statements.prediction.run(p);
+      statements.counters.run(w.counters);
+    });
+    if (path !== ":memory:" && opts.writerThread !== false) {
+      this.writer = new ExampleWriter(path, opts.synchronous ?? "NORMAL", SAFETY_CHECKPOINT_PAGES);
+    }
   }
 
   private stmt(sql: string): Database.Statement {
@@ -117,21 +145,34 @@ export class SqliteStorage implements WorkbenchStorage {
   }
 
   async listPredictions(runId: string, filter: PredictionFilter = {}): Promise<PredictionRow[]> {
-    const where = ["run_id = ?"];
+    const where = ["p.run_id = ?"];
     const args: unknown[] = [runId];
     if (filter.item !== undefined) {
-      where.push("item = ?");
+      where.push("p.item = ?");
       args.push(filter.item);
     }
     if (filter.split !== undefined) {
       const splits = Array.isArray(filter.split) ? filter.split : [filter.split];
-      where.push(`split IN (${splits.map(() => "?").join(",")})`);
+      where.push(`p.split IN (${splits.map(() => "?").join(",")})`);
       args.push(...splits);
     }
     const rows = this.db
-      .prepare(`SELECT * FROM predictions WHERE ${where.join(" AND ")} ORDER BY ordinal, item_index`)
+      .prepare(
+        `SELECT p.*, e.record AS example_record, e.served_by AS served_by FROM predictions p
+         JOIN run_examples e ON e.run_id = p.run_id AND e.example_id = p.example_id
+         WHERE ${where.join(" AND ")} ORDER BY p.ordinal, p.item_index`,
+      )
       .all(...args) as Raw[];
-    return rows.map(predictionFromRaw);
+    // Each example's record is parsed once and copied into its rows.
+    let lastId: unknown;
+    let lastRecord: DecisionRecord | undefined;
+    return rows.map((r) => {
+      if (r.example_id !== lastId) {
+        lastId = r.example_id;
+        lastRecord = JSON.parse(String(r.example_record)) as DecisionRecord;
+      }
+      return predictionFromRaw(r, lastRecord);
+    });
   }
 
   async saveCalibration(row: CalibrationRow): Promise<void> {
@@ -327,60 +368,9 @@ export class SqliteStorage implements WorkbenchStorage {
   }
 
   async recordExample(result: ExampleResult): Promise<void> {
-    this.recordTx(result);
-  }
-
-  private recordSync(r: ExampleResult): void {
-    this.stmt(
-      `INSERT INTO run_examples (run_id, example_id, ordinal, split, ms, served_by, failed)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    ).run(r.runId, r.exampleId, r.ordinal, r.split, r.ms, r.servedBy, r.failed ? 1 : 0);
-    const insert = this.stmt(
-      `INSERT INTO predictions (run_id, ordinal, item_index, example_id, item, split, gold, status, answer,
-         confidence, probabilities, logits, unknown, reason, record, served_by)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    let answered = 0;
-    let unknown = 0;
-    let escalated = 0;
-    r.predictions.forEach((p, i) => {
-      if (p.status === "answered") answered++;
-      else if (p.status === "unknown") unknown++;
-      else escalated++;
-      insert.run(
-        r.runId,
-        r.ordinal,
-        i,
-        r.exampleId,
-        p.item,
-        p.split,
-        toJson(p.gold),
-        p.status,
-        toJson(p.answer),
-        p.confidence,
-        toJson(p.probabilities),
-        JSON.stringify(p.logits),
-        p.unknown,
-        p.reason,
-        JSON.stringify(p.record),
-        p.servedBy,
-      );
-    });
-    this.stmt(
-      `UPDATE runs SET done = done + 1, answered = answered + ?, unknown = unknown + ?, escalated = escalated + ?,
-         errors = errors + ?, input_tokens = input_tokens + ?, output_tokens = output_tokens + ?,
-         reasoning_tokens = reasoning_tokens + ?, cost = cost + ? WHERE id = ?`,
-    ).run(
-      answered,
-      unknown,
-      escalated,
-      r.failed ? 1 : 0,
-      r.inputTokens,
-      r.outputTokens,
-      r.reasoningTokens,
-      r.cost,
-      r.runId,
-    );
+    const write = exampleWrite(result);
+    if (this.writer) return this.writer.write(write);
+    this.recordTx(write);
   }
 
   async doneExampleIds(runId: string): Promise<Set<string>> {
@@ -419,6 +409,8 @@ export class SqliteStorage implements WorkbenchStorage {
   }
 
   async close(): Promise<void> {
+    await this.writer?.stop();
+    await this.checkpointer?.stop();
     if (this.db.open) this.db.close();
   }
 }

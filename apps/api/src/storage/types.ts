@@ -177,6 +177,9 @@ export interface ExampleResult {
   cost: number;
   /** True when the request did not answer (every item escalated). */
   failed: boolean;
+  /** The request's decision record, without per-item reasoning (stored once per example); default: the first prediction's. */
+  record?: DecisionRecord;
+  /** One row per item; each row's record is this record plus the item's reasoning. */
   predictions: PredictionRow[];
 }
 

@@ -1,0 +1,182 @@
+/**
+ * Engine benchmark: a 10,000-example run against the reference server (a child process), examples per second
+ * of the workbench (the built API as a child process: engine, SQLite, one transaction per example) against a
+ * plain concurrent scorer loop over the same examples at the same concurrency, alternating rounds; and the
+ * API's peak resident memory. Run from apps/api after `pnpm build`: node --import tsx bench/engine.ts
+ * Options: --examples 10000 --concurrency 32 --rounds 2 [--profile DIR] (a CPU profile of the API into DIR)
+ */
+
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { decisionDecider } from "@decision-workbench/scorer";
+import type { RunSummary } from "../src/engine/types.js";
+import { jsonl, syntheticExamples, syntheticTask } from "../test/fixtures.js";
+import { readEvents } from "../test/sse.js";
+
+const { values } = parseArgs({
+  options: {
+    examples: { type: "string", default: "10000" },
+    concurrency: { type: "string", default: "32" },
+    rounds: { type: "string", default: "2" },
+    profile: { type: "string" },
+  },
+});
+const N = Number(values.examples);
+const CONCURRENCY = Number(values.concurrency);
+const ROUNDS = Number(values.rounds);
+const here = dirname(fileURLToPath(import.meta.url));
+
+function start(
+  cmd: string[],
+  env: Record<string, string> = {},
+): Promise<{ proc: ChildProcess; url: string }> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, cmd, {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let out = "";
+    proc.stdout?.setEncoding("utf8").on("data", (c: string) => {
+      out += c;
+      const m = /listening on (\S+)/.exec(out);
+      if (m) resolve({ proc, url: m[1] });
+    });
+    proc.on("exit", (code) => reject(new Error(`${cmd.join(" ")} exited with ${code}`)));
+  });
+}
+
+function peakRssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kb / 1024;
+}
+
+async function postJson<T>(url: string, body: unknown): Promise<T> {
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`POST ${url}: HTTP ${res.status} ${text.slice(0, 300)}`);
+  return JSON.parse(text) as T;
+}
+
+/** CPU milliseconds (user + system) a process has used so far. */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks of 10 ms
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), "wb-bench-"));
+  const ref = await start([join(here, "../../decision-server/dist/cli.js"), "--port", "0"]);
+  const prof = values.profile ? ["--cpu-prof", "--cpu-prof-dir", values.profile] : [];
+  const api = await start(
+    [
+      ...prof,
+      join(here, "../dist/cli/main.js"),
+      "serve",
+      "--port",
+      "0",
+      "--no-reference",
+      "--log-level",
+      "warn",
+    ],
+    {
+      WORKBENCH_DATA_DIR: dataDir,
+    },
+  );
+  try {
+    const task = syntheticTask("bench");
+    const examples = syntheticExamples(N);
+    const server = await postJson<{ id: string }>(`${api.url}/api/servers`, {
+      name: "reference",
+      baseUrl: ref.url,
+      models: ["lexical"],
+      deterministic: true,
+    });
+    await postJson(`${api.url}/api/datasets`, { task, format: "jsonl", content: jsonl(examples) });
+    const items = task.items as Parameters<ReturnType<typeof decisionDecider>["decideAll"]>[1];
+
+    const baseline = async () => {
+      // A fresh decider each round: its cache must not answer for the server.
+      const decider = decisionDecider(ref.url, "lexical");
+      let next = 0;
+      const c0 = process.cpuUsage();
+      const r0 = cpuMs(ref.proc.pid as number);
+      const t0 = performance.now();
+      await Promise.all(
+        Array.from({ length: CONCURRENCY }, async () => {
+          while (next < examples.length) {
+            const e = examples[next++];
+            await decider.decideAll(e.state as string, items);
+          }
+        }),
+      );
+      const rate = examples.length / ((performance.now() - t0) / 1000);
+      const c = process.cpuUsage(c0);
+      cpu.baseline.push((c.user + c.system) / 1000 / examples.length);
+      cpu.reference.push((cpuMs(ref.proc.pid as number) - r0) / examples.length);
+      return rate;
+    };
+    const cpu = { baseline: [] as number[], workbench: [] as number[], reference: [] as number[] };
+
+    const workbench = async () => {
+      const c0 = cpuMs(api.proc.pid as number);
+      const t0 = performance.now();
+      const run = await postJson<RunSummary>(`${api.url}/api/runs`, {
+        dataset: "bench",
+        serverId: server.id,
+        model: "lexical",
+        splits: ["train", "calibration", "test"],
+        concurrency: CONCURRENCY,
+      });
+      const { events } = await readEvents(`${api.url}/api/runs/${run.id}/events`);
+      const seconds = (performance.now() - t0) / 1000;
+      const done = events[events.length - 1].data as RunSummary;
+      if (done.status !== "done" || done.progress.done !== N)
+        throw new Error(`run ended ${done.status} at ${done.progress.done}`);
+      if (done.progress.escalated) throw new Error(`${done.progress.escalated} decisions escalated`);
+      cpu.workbench.push((cpuMs(api.proc.pid as number) - c0) / N);
+      return N / seconds;
+    };
+
+    // The API loads the bundled datasets in the background after it starts: let that finish first.
+    await fetch(`${api.url}/api/datasets`);
+    await baseline(); // warm-up: connections, JIT, the server's caches of question texts
+    const b: number[] = [];
+    const w: number[] = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      b.push(await baseline());
+      w.push(await workbench());
+      process.stderr.write(
+        `round ${r + 1}: scorer loop ${b[r].toFixed(0)}/s, workbench ${w[r].toFixed(0)}/s\n`,
+      );
+    }
+    const rss = peakRssMb(api.proc.pid as number);
+    const ratio = median(w) / median(b);
+    console.log(`examples ${N}, concurrency ${CONCURRENCY}, rounds ${ROUNDS} (medians)`);
+    console.log(`plain scorer loop: ${median(b).toFixed(0)} examples/s`);
+    console.log(`workbench run:     ${median(w).toFixed(0)} examples/s (stored: ${N * 3} predictions a run)`);
+    console.log(`ratio workbench / scorer loop: ${ratio.toFixed(2)} (target >= 0.8)`);
+    console.log(
+      `CPU per example: scorer loop ${median(cpu.baseline).toFixed(2)} ms, workbench API ${median(cpu.workbench).toFixed(2)} ms, reference server ${median(cpu.reference).toFixed(2)} ms`,
+    );
+    console.log(`API peak RSS: ${rss.toFixed(0)} MB (target < 300 MB)`);
+  } finally {
+    api.proc.kill("SIGTERM");
+    ref.proc.kill("SIGTERM");
+    await new Promise((r) => setTimeout(r, 500));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();
