@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test of the workspace from nothing: installs (pnpm, packages, Debian's Chromium), builds,
-# type-checks and lints, then one vitest run over all projects.
+# type-checks and lints, then one vitest run over all projects. A failed type-check or lint does not stop the
+# tests (their results are worth having) but fails the command, and is written to $CHECKS_REPORT when set.
 # Extra arguments go to vitest (for example --reporter=json --outputFile=results.json).
 set -euo pipefail
 export TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1 TURBO_NO_UPDATE_NOTIFIER=1
@@ -8,6 +9,16 @@ export npm_config_nodedir="${npm_config_nodedir:-$(dirname "$(dirname "$(command
 cd "$(dirname "$0")/.."
 bash scripts/ensure-tools.sh --browser
 pnpm run build >&2
-pnpm run typecheck >&2
-pnpm exec biome check . >&2
-pnpm exec vitest run "$@"
+
+failed_checks=()
+pnpm run typecheck >&2 || failed_checks+=("typecheck")
+pnpm exec biome check . >&2 || failed_checks+=("lint")
+if [[ -n "${CHECKS_REPORT:-}" ]]; then printf '%s\n' "${failed_checks[@]}" > "$CHECKS_REPORT"; fi
+
+status=0
+pnpm exec vitest run "$@" || status=$?
+if [[ ${#failed_checks[@]} -gt 0 ]]; then
+  echo "failed checks: ${failed_checks[*]}" >&2
+  exit 1
+fi
+exit $status

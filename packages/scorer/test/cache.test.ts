@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { LruCache } from "../src/cache.js";
 import { CACHE_SIZE } from "../src/constants.js";
-import { DecisionScorer, NOTHING_LEARNED, ValueError, usableLogits } from "../src/index.js";
 import type { Item, OpenerRequest } from "../src/index.js";
+import { DecisionScorer, NOTHING_LEARNED, usableLogits, ValueError } from "../src/index.js";
 
 describe("the answer cache is bounded", () => {
   it("forgets the least recently used entry first", () => {
