@@ -239,6 +239,7 @@ describe("the workbench in Chromium", () => {
       await page.getByText("chosen").first().waitFor();
       await page.getByLabel("Item", { exact: true }).selectOption("body_mass");
       await page.waitForURL(/item=body_mass/);
+      await page.getByText("Reliability of body_mass before and after").waitFor({ timeout: STEP });
       await shot("11-calibrate");
       const [download] = await Promise.all([
         page.waitForEvent("download", { timeout: STEP }),

@@ -167,21 +167,15 @@ function ReliabilityPlot({
   series,
   gaps,
   height,
-  compact,
-  xLabel = "Mean confidence (%)",
-  yLabel = "Accuracy (%)",
 }: {
   series: OverlaySeries[];
   gaps: ReturnType<typeof gapAreas>;
   height: number;
-  compact?: boolean;
-  xLabel?: string;
-  yLabel?: string;
 }) {
   const single = series.length === 1;
   return (
     <ResponsiveContainer width="100%" height={height}>
-      <ComposedChart margin={{ top: 8, right: 16, bottom: compact ? 24 : 28, left: 8 }}>
+      <ComposedChart margin={{ top: 8, right: 16, bottom: 28, left: 8 }}>
         <CartesianGrid stroke={COLORS.grid} />
         <XAxis
           type="number"
@@ -190,7 +184,7 @@ function ReliabilityPlot({
           ticks={TICKS}
           tick={TICK}
           allowDataOverflow
-          label={{ value: xLabel, position: "insideBottom", offset: -16, style: AXIS_LABEL }}
+          label={{ value: "Mean confidence (%)", position: "insideBottom", offset: -16, style: AXIS_LABEL }}
         />
         <YAxis
           type="number"
@@ -200,7 +194,7 @@ function ReliabilityPlot({
           width={Y_WIDTH}
           tick={TICK}
           allowDataOverflow
-          label={{ value: yLabel, angle: -90, position: "insideLeft", offset: 10, style: AXIS_LABEL }}
+          label={{ value: "Accuracy (%)", angle: -90, position: "insideLeft", offset: 10, style: AXIS_LABEL }}
         />
         {gaps.map((g) => (
           <ReferenceArea
@@ -232,18 +226,14 @@ function ReliabilityPlot({
             fill={s.color}
             // Overlays join each series' points (the first one dashed) and leave the intervals to the data table.
             line={
-              !single || compact
+              !single
                 ? { stroke: s.color, strokeWidth: 2, strokeDasharray: !single && i === 0 ? "6 3" : undefined }
                 : false
             }
-            shape={(p: object) => (
-              <PointShape {...(p as object)} fill={s.color} r={compact ? 3.5 : single ? 5 : 4} />
-            )}
+            shape={(p: object) => <PointShape {...(p as object)} fill={s.color} r={single ? 5 : 4} />}
             isAnimationActive={false}
           >
-            {single && !compact && (
-              <ErrorBar dataKey="err" direction="y" width={5} stroke={s.color} strokeWidth={1.5} />
-            )}
+            {single && <ErrorBar dataKey="err" direction="y" width={5} stroke={s.color} strokeWidth={1.5} />}
           </Scatter>
         ))}
         <Tooltip content={<BinTooltip />} cursor={{ strokeDasharray: "3 3" }} isAnimationActive={false} />
@@ -353,38 +343,5 @@ export function ReliabilityOverlay({
     >
       <ReliabilityPlot series={series} gaps={[]} height={height} />
     </ChartFrame>
-  );
-}
-
-/** A small diagram for small multiples (one option or label). */
-export function ReliabilityThumb({
-  bins,
-  title,
-  subtitle,
-}: {
-  bins: Bin[];
-  title: string;
-  subtitle?: string;
-}) {
-  const series: OverlaySeries[] = [
-    { key: "s0", name: title, color: COLORS.point, points: reliabilityPoints(bins) },
-  ];
-  return (
-    <figure className="chart chart-small">
-      <figcaption>
-        <span className="chart-title">{title}</span>
-        {subtitle && <span className="chart-description">{subtitle}</span>}
-      </figcaption>
-      <div role="img" aria-label={`Reliability of ${title}${subtitle ? `, ${subtitle}` : ""}`}>
-        <ReliabilityPlot
-          series={series}
-          gaps={gapAreas(bins)}
-          height={230}
-          compact
-          xLabel="Probability (%)"
-          yLabel="Frequency (%)"
-        />
-      </div>
-    </figure>
   );
 }

@@ -1,6 +1,7 @@
 /** Reliability: the diagram, equal-width / equal-mass switch, bin count, top-label or per-option small multiples. */
 import { useReport } from "../../api/runs";
-import { ReliabilityDiagram, ReliabilityThumb } from "../../charts/ReliabilityDiagram";
+import { MiniReliability } from "../../charts/MiniReliability";
+import { ReliabilityDiagram } from "../../charts/ReliabilityDiagram";
 import { Metric } from "../../components/MetricCards";
 import { Empty, ErrorState, Loading, NoUsable } from "../../components/States";
 import { count, pct } from "../../transforms/format";
@@ -147,7 +148,7 @@ export default function ReliabilityTab({ run, item, split }: TabProps) {
             {r.perOption.map((o) => {
               const e = binCalibrationError(o.bins);
               return (
-                <ReliabilityThumb
+                <MiniReliability
                   key={o.option}
                   bins={o.bins}
                   title={o.option}
