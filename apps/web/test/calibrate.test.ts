@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from "vitest";
 import type { Calibration, Candidate, CI } from "../src/api/types";
-import { calibrationItems, candidateRows, chosenSummary } from "../src/transforms/calibrate";
+import { calibrationItems, candidateRows, chosenSummary, newest } from "../src/transforms/calibrate";
 
 const ci = (x: number): CI => [x, x, x];
 const cand = (method: string, nll: number, brier: number, chosen = false): Candidate => ({
@@ -23,6 +23,26 @@ describe("candidateRows", () => {
       ["identity", 3],
     ]);
     expect(candidateRows(c, "brier")[0].method).toBe("isotonic");
+  });
+});
+
+describe("failed fits and the newest calibration", () => {
+  it("puts a candidate whose fit failed last", () => {
+    const failed: Candidate = { method: "vector", heldOut: null, chosen: false, error: "cannot fit" };
+    expect(candidateRows([failed, cand("identity", 0.4, 0.1)]).map((r) => r.method)).toEqual([
+      "identity",
+      "vector",
+    ]);
+  });
+
+  it("finds the newest calibration whatever the list order", () => {
+    const list = [
+      { id: "b", createdAt: "2026-11-21T10:05:00Z" },
+      { id: "c", createdAt: "2026-11-21T10:09:00Z" },
+      { id: "a", createdAt: "2026-11-21T10:00:00Z" },
+    ];
+    expect(newest(list)?.id).toBe("c");
+    expect(newest([])).toBeUndefined();
   });
 });
 

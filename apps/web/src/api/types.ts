@@ -322,15 +322,22 @@ export interface CalibrationFile {
 /** One calibrator candidate of an item. */
 export interface Candidate {
   method: string;
-  heldOut: { nll: CI; brier: CI; ece: CI; accuracy: CI };
+  /** Held-out scores; null when the fit failed (then `error` says why). */
+  heldOut: { nll: CI; brier: CI; ece: CI; accuracy: CI; eceMass?: CI; mce?: CI } | null;
+  /** Paired candidate minus identity on the held-out rows. */
+  delta?: { nll: CI; brier: CI; ece: CI; accuracy: CI } | null;
   chosen: boolean;
+  /** Held-out predicted Unknown rate. */
+  unknownRate?: number | null;
   warning?: string;
+  error?: string;
 }
 
 /** A fitted calibration. */
 export interface Calibration {
   id: string;
-  runId: string;
+  /** Null for an imported file. */
+  runId: string | null;
   createdAt: string;
   file: CalibrationFile;
   candidates: Record<string, Candidate[]>;

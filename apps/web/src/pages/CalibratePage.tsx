@@ -4,15 +4,22 @@ import { Link, useParams, useSearchParams } from "react-router";
 import { calibrationFileUrl, useCalibration, useCalibrations, useFitCalibration } from "../api/calibrations";
 import { useDataset } from "../api/datasets";
 import { useRun } from "../api/runs";
-import type { Calibration, CalibrationInput, RunSummary } from "../api/types";
+import type { Calibration, CalibrationInput, CI, RunSummary } from "../api/types";
 import { ReliabilityOverlay } from "../charts/ReliabilityDiagram";
 import { CiText } from "../components/CiText";
 import { Field } from "../components/Field";
 import { Empty, ErrorState, Loading } from "../components/States";
-import { calibrationItems, candidateRows, chosenSummary } from "../transforms/calibrate";
-import { pct, when } from "../transforms/format";
+import { calibrationItems, candidateRows, chosenSummary, newest } from "../transforms/calibrate";
+import { formatDelta, pct, when } from "../transforms/format";
 import { overlaySeries } from "../transforms/reliability";
 import { useSearchPatch } from "./useSearchPatch";
+
+/** Lower ECE than identity with an interval below zero is better; above zero worse. */
+function deltaClass(d: CI): string {
+  if (d[2] !== null && d[2] < 0) return "delta delta-better";
+  if (d[1] !== null && d[1] > 0) return "delta delta-worse";
+  return "delta delta-same";
+}
 
 function FitForm({
   run,
@@ -213,6 +220,7 @@ function CalibrationView({
                 <th scope="col">Brier</th>
                 <th scope="col">ECE</th>
                 <th scope="col">Accuracy</th>
+                <th scope="col">ECE vs identity</th>
                 <th scope="col">Note</th>
               </tr>
             </thead>
@@ -224,18 +232,30 @@ function CalibrationView({
                     {c.chosen && <span className="badge badge-done"> chosen</span>}
                   </th>
                   <td>
-                    <CiText ci={c.heldOut.nll} unit="number" />
+                    <CiText ci={c.heldOut?.nll} unit="number" />
                   </td>
                   <td>
-                    <CiText ci={c.heldOut.brier} unit="number" />
+                    <CiText ci={c.heldOut?.brier} unit="number" />
                   </td>
                   <td>
-                    <CiText ci={c.heldOut.ece} unit="percent" />
+                    <CiText ci={c.heldOut?.ece} unit="percent" />
                   </td>
                   <td>
-                    <CiText ci={c.heldOut.accuracy} unit="percent" />
+                    <CiText ci={c.heldOut?.accuracy} unit="percent" />
                   </td>
-                  <td className="small">{c.warning ?? ""}</td>
+                  <td className="small">
+                    {c.delta && c.method !== "identity" ? (
+                      <span className={deltaClass(c.delta.ece)}>
+                        {formatDelta(c.delta.ece[0], "percent")}
+                      </span>
+                    ) : (
+                      "—"
+                    )}
+                  </td>
+                  <td className="small">
+                    {c.error && <span className="field-error">{c.error}</span>}
+                    {c.warning ?? ""}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -266,7 +286,7 @@ export default function CalibratePage() {
   const run = useRun(id);
   const dataset = useDataset(run.data?.dataset);
   const list = useCalibrations(id);
-  const calId = sp.get("cal") ?? list.data?.[list.data.length - 1]?.id;
+  const calId = sp.get("cal") ?? newest(list.data)?.id;
   const cal = useCalibration(calId);
   const patch = useSearchPatch();
   const setParam = (k: string, v: string) => patch({ [k]: v }, { push: k === "cal" });

@@ -168,9 +168,9 @@ function Selectors({
       <label>
         Split{" "}
         <select value={split} onChange={(e) => set({ split: e.target.value, offset: 0, example: undefined })}>
-          {run.splits.map((s) => (
+          {[...run.splits, "all"].map((s) => (
             <option key={s} value={s}>
-              {s}
+              {s === "all" ? "all splits" : s}
             </option>
           ))}
         </select>
@@ -214,11 +214,11 @@ export default function RunPage() {
   const items = dataset.data?.items ?? [];
   const item = items.find((x) => x.name === view.item) ?? items[0];
   const split =
-    view.split && r.splits.includes(view.split as never)
+    view.split && (view.split === "all" || r.splits.includes(view.split as never))
       ? view.split
       : r.splits.includes("test")
         ? "test"
-        : r.splits[0];
+        : "all";
   const isActive = r.status === "running" || r.status === "queued";
   return (
     <div className="page">

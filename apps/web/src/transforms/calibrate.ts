@@ -7,11 +7,19 @@ export interface CandidateRow extends Candidate {
   rank: number;
 }
 
-/** Candidates of an item ordered by the selection score (held-out NLL or Brier), the chosen one marked. */
+/** Candidates of an item ordered by the selection score (held-out NLL or Brier); failed fits last. */
 export function candidateRows(candidates: Candidate[], select: "nll" | "brier" = "nll"): CandidateRow[] {
+  const score = (c: Candidate) => (c.heldOut ? c.heldOut[select][0] : Number.POSITIVE_INFINITY);
   return [...candidates]
-    .sort((a, b) => a.heldOut[select][0] - b.heldOut[select][0] || a.method.localeCompare(b.method))
+    .sort((a, b) => score(a) - score(b) || a.method.localeCompare(b.method))
     .map((c, i) => ({ ...c, rank: i + 1 }));
+}
+
+/** The newest calibration of a list (the API lists newest first; this does not rely on it). */
+export function newest<T extends { createdAt: string }>(list: T[] | undefined): T | undefined {
+  let best: T | undefined;
+  for (const c of list ?? []) if (!best || c.createdAt > best.createdAt) best = c;
+  return best;
 }
 
 /** The chosen method, its parameters and the escalation threshold of one question of the file. */
