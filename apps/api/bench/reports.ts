@@ -10,7 +10,7 @@
 
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { mulberry32 } from "@decision-workbench/calibration";
@@ -158,6 +158,9 @@ interface Timing {
 }
 
 async function main(): Promise<void> {
+  const loadStart = loadavg()
+    .map((x) => x.toFixed(1))
+    .join(" ");
   const dir = mkdtempSync(join(tmpdir(), "wb-bench-reports-"));
   const storage = openStorage(join(dir, "workbench.sqlite"));
   const secrets = new SecretBox(randomBytes(32));
@@ -259,7 +262,9 @@ async function main(): Promise<void> {
   const rss = process.memoryUsage().rss / 2 ** 20;
   const peak = process.resourceUsage().maxRSS / 1024;
   const lines = [
-    `examples per scenario: ${EXAMPLES} predictions; Node ${process.version}; ${new Date().toISOString()}`,
+    `examples per scenario: ${EXAMPLES} predictions; Node ${process.version}; ${new Date().toISOString()}; load average at start ${loadStart}, at end ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(" ")} on ${cpus().length} cores`,
     "",
     "| scenario | call | ms | x baseline | payload KB |",
     "|---|---|---:|---:|---:|",
