@@ -291,6 +291,8 @@ describe("the workbench in Chromium", () => {
       await page.goto(`${workbench.url}/runs/new?dataset=penguins`);
       await page.getByLabel("Decision server").selectOption({ label: "Reference server, older weights" });
       expect(await page.getByLabel("Model").inputValue()).toBe("workbench-latest");
+      await page.getByText("Server options").click();
+      await page.getByLabel("max_think").waitFor();
       await shot("13-new-run");
       await page.getByRole("button", { name: "Start run" }).click();
       await page.waitForURL(/\/runs\/run_[^/?]+$/, { timeout: STEP });

@@ -144,6 +144,11 @@ export default function RunsPage() {
       <p className="muted small">
         Accuracy and ECE (equal-width, 15 bins) over all items, on the test split when the run has one.
       </p>
+      <p className="tip">
+        Next steps: open a finished run and press <strong>Fit a calibration →</strong> to download a
+        calibration file; tick two runs on the same dataset and press <strong>Compare selected</strong> to see
+        what changed.
+      </p>
     </div>
   );
 }
