@@ -89,13 +89,38 @@ function pooledClasswise(d: Labelled | MultiLabel): Binary {
   return { p, y };
 }
 
-/** The report of one item from its typed rows (already restricted to the wanted split). */
-export function itemReport(d: ItemData, split: string, opts: ReportOptions = {}): ItemReport {
+/** The parts of a report that do not depend on `binning` or `view` (the costly ones), computed once per options. */
+export interface ReportBase {
+  key: string;
+  counts: ItemReport["counts"];
+  resamples: ItemReport["resamples"];
+  metrics: Metrics | null;
+  topBins: { width: Bin[]; mass: Bin[] };
+  topHistogram: HistogramBar[];
+  scores: { precision: number; recall: number; f1: number; support: number; predicted: number }[];
+  smooth?: ItemReport["smooth"];
+  confusion?: ItemReport["confusion"];
+  thresholds?: LabelCurve[];
+  unknown?: UnknownReport;
+  riskCoverage: RiskPoint[];
+  aurc: number | null;
+}
+
+/** The cache key of a report base: the options it depends on. */
+export function baseKey(opts: ReportOptions): string {
+  return [
+    opts.bins ?? 15,
+    opts.resamples ?? "auto",
+    opts.seed ?? 0,
+    opts.interval ?? "wilson",
+    opts.ci ?? "auto",
+  ].join("|");
+}
+
+/** Computes the binning- and view-independent parts of an item's report. */
+export function reportBase(d: ItemData, opts: ReportOptions = {}): ReportBase {
   const bins = opts.bins ?? 15;
-  const binning = opts.binning ?? "width";
-  const view = opts.view ?? "top";
   const interval = opts.interval ?? "wilson";
-  const seed = opts.seed ?? 0;
   const u = usabilityCounts(d);
   let answered = 0;
   let unknown = 0;
@@ -111,22 +136,16 @@ export function itemReport(d: ItemData, split: string, opts: ReportOptions = {})
     invalid: u.invalid,
     unlabelled: u.unlabelled,
   };
-  const base = {
-    item: d.spec,
-    split,
-    n: d.m,
-    counts,
-    seed,
-    level: 0.95,
-  };
+  const key = baseKey(opts);
   if (d.m === 0) {
     return {
-      ...base,
+      key,
+      counts,
       resamples: { headline: 0, secondary: 0 },
       metrics: null,
-      bins: { width: [], mass: [], count: bins, binning, view },
-      perOption: [],
-      histogram: [],
+      topBins: { width: [], mass: [] },
+      topHistogram: [],
+      scores: [],
       riskCoverage: [],
       aurc: null,
     };
@@ -136,43 +155,23 @@ export function itemReport(d: ItemData, split: string, opts: ReportOptions = {})
   const { metrics, report, resamples } = itemMetrics(d, {
     bins,
     resamples: opts.resamples,
-    seed,
+    seed: opts.seed ?? 0,
     interval,
     ci: opts.ci ?? "auto",
   });
-  const binOpts = { bins, interval };
-  const diagram =
-    view === "top"
-      ? { width: report.reliability.width.map(toBin), mass: report.reliability.mass.map(toBin) }
-      : (() => {
-          const pooled = pooledClasswise(data);
-          return {
-            width: binsOf(pooled, { ...binOpts, binning: "width" }),
-            mass: binsOf(pooled, { ...binOpts, binning: "mass" }),
-          };
-        })();
-  const perBins = classwiseReliability(data, { bins, binning, interval });
   const scores = d.multi
     ? multiLabelScores(data as MultiLabel).labels
     : optionScores(data as Labelled).options;
-  const perOption: OptionReport[] = d.columns.map((option, j) => ({
-    option,
-    bins: perBins[j].map(toBin),
-    precision: scores[j].precision,
-    recall: scores[j].recall,
-    f1: scores[j].f1,
-    support: scores[j].support,
-    predicted: scores[j].predicted,
-  }));
   const sm = smoothReliability(top, { points: 101, sigma: report.smoothEce.sigma });
   const rc = riskCoverageCurve(top, u.escalated);
-  const out: ItemReport = {
-    ...base,
+  const out: ReportBase = {
+    key,
+    counts,
     resamples,
     metrics,
-    bins: { ...diagram, count: bins, binning, view },
-    perOption,
-    histogram: confidenceHistogram(view === "top" ? top : pooledClasswise(data)),
+    topBins: { width: report.reliability.width.map(toBin), mass: report.reliability.mass.map(toBin) },
+    topHistogram: confidenceHistogram(top),
+    scores,
     smooth: sm.t.map((x, i) => ({ x, y: sm.accuracy[i], density: sm.density[i] })),
     riskCoverage: rc.riskCoverage,
     aurc: rc.aurc,
@@ -182,5 +181,67 @@ export function itemReport(d: ItemData, split: string, opts: ReportOptions = {})
   if (th) out.thresholds = th;
   const unk = unknownReport(d, top);
   if (unk) out.unknown = unk;
+  return out;
+}
+
+/**
+ * The report of one item from its typed rows (already restricted to the wanted split). `base` (from reportBase with
+ * the same bins, resamples, seed, interval and ci) saves the costly part when only `binning` or `view` change.
+ */
+export function itemReport(
+  d: ItemData,
+  split: string,
+  opts: ReportOptions = {},
+  base?: ReportBase,
+): ItemReport {
+  const bins = opts.bins ?? 15;
+  const binning = opts.binning ?? "width";
+  const view = opts.view ?? "top";
+  const interval = opts.interval ?? "wilson";
+  const b = base && base.key === baseKey(opts) ? base : reportBase(d, opts);
+  const head = {
+    item: d.spec,
+    split,
+    n: d.m,
+    counts: b.counts,
+    resamples: b.resamples,
+    seed: opts.seed ?? 0,
+    level: 0.95,
+    metrics: b.metrics,
+  };
+  if (d.m === 0) {
+    return {
+      ...head,
+      bins: { width: [], mass: [], count: bins, binning, view },
+      perOption: [],
+      histogram: [],
+      riskCoverage: [],
+      aurc: null,
+    };
+  }
+  const data = libraryData(d);
+  let diagram = b.topBins;
+  let histogram = b.topHistogram;
+  if (view === "classwise") {
+    const pooled = pooledClasswise(data);
+    diagram = {
+      width: binsOf(pooled, { bins, interval, binning: "width" }),
+      mass: binsOf(pooled, { bins, interval, binning: "mass" }),
+    };
+    histogram = confidenceHistogram(pooled);
+  }
+  const perBins = classwiseReliability(data, { bins, binning, interval });
+  const out: ItemReport = {
+    ...head,
+    bins: { ...diagram, count: bins, binning, view },
+    perOption: d.columns.map((option, j) => ({ option, bins: perBins[j].map(toBin), ...b.scores[j] })),
+    histogram,
+    riskCoverage: b.riskCoverage,
+    aurc: b.aurc,
+  };
+  if (b.smooth) out.smooth = b.smooth;
+  if (b.confusion) out.confusion = b.confusion;
+  if (b.thresholds) out.thresholds = b.thresholds;
+  if (b.unknown) out.unknown = b.unknown;
   return out;
 }

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { headlineMetrics } from "../../src/analysis/headline.js";
 import { taskSpecs } from "../../src/analysis/item-spec.js";
 import { itemData, restrictSplits } from "../../src/analysis/matrix.js";
-import { type ItemReport, itemReport } from "../../src/analysis/report.js";
+import { type ItemReport, itemReport, reportBase } from "../../src/analysis/report.js";
 import type { PredictionRow } from "../../src/storage/types.js";
 import { decisionRows, escalatedRow, startServer } from "./fixtures.js";
 
@@ -173,6 +173,19 @@ describe("itemReport on real decisions", () => {
     expect(r.n).toBe(0);
     expect(r.metrics).toBeNull();
     expect(r.counts.escalated).toBe(3);
+  });
+
+  it("gives the same report from a shared base when only binning or view change, and ignores a base for other bins", () => {
+    const { d } = reportOf(penguins, "body_mass");
+    const base = reportBase(d, { resamples: 100 });
+    for (const opts of [{ binning: "mass" as const }, { view: "classwise" as const }, {}]) {
+      expect(itemReport(d, "test", { ...opts, resamples: 100 }, base)).toEqual(
+        itemReport(d, "test", { ...opts, resamples: 100 }),
+      );
+    }
+    const other = itemReport(d, "test", { bins: 10, resamples: 100 }, base);
+    expect(other.bins.width).toHaveLength(10);
+    expect(other.metrics).toEqual(itemReport(d, "test", { bins: 10, resamples: 100 }).metrics);
   });
 
   it("pools every option in the classwise view", () => {

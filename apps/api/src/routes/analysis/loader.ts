@@ -4,7 +4,13 @@ import type { Split } from "@decision-workbench/datasets";
 import { type ItemSpec, inferSpec, taskSpecs } from "../../analysis/item-spec.js";
 import { type ItemData, itemData, restrictSplits } from "../../analysis/matrix.js";
 import { TooLargeError } from "../../analysis/metrics.js";
-import { type ItemReport, itemReport, type ReportOptions } from "../../analysis/report.js";
+import {
+  baseKey,
+  type ItemReport,
+  itemReport,
+  type ReportOptions,
+  reportBase,
+} from "../../analysis/report.js";
 import { ApiError, notFound } from "../../errors.js";
 import type { PredictionRow, RunRow, Storage } from "../../storage/types.js";
 
@@ -200,15 +206,21 @@ export class AnalysisData {
       `report|${loaded.run.id}|${loaded.version}|${spec.name}|${split}|${reportKey(q)}`,
       async () => {
         const d = await this.itemSplit(loaded, spec, split);
+        const opts = {
+          bins: q.bins,
+          binning: q.binning,
+          view: q.view,
+          resamples: q.resamples,
+          interval: q.interval,
+          ci: q.ci,
+        };
         try {
-          return itemReport(d, split, {
-            bins: q.bins,
-            binning: q.binning,
-            view: q.view,
-            resamples: q.resamples,
-            interval: q.interval,
-            ci: q.ci,
-          });
+          // the costly part does not depend on binning or view: switching those reuses it
+          const base = await this.cached(
+            `base|${loaded.run.id}|${loaded.version}|${spec.name}|${split}|${baseKey(opts)}`,
+            () => reportBase(d, opts),
+          );
+          return itemReport(d, split, opts, base);
         } catch (err) {
           if (err instanceof TooLargeError) throw new ApiError(400, "too_large", err.message);
           throw err;
