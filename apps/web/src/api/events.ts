@@ -15,29 +15,34 @@ export interface RunEvents {
   state: "idle" | "connecting" | "open" | "closed" | "error";
 }
 
+const IDLE: RunEvents = { progress: null, final: null, state: "idle" };
+
 /** Follows /api/runs/:id/events while `active`; on `done` refreshes the run and the run list. */
 export function useRunEvents(runId: string | undefined, active: boolean): RunEvents {
   const qc = useQueryClient();
-  const [events, setEvents] = useState<RunEvents>({ progress: null, final: null, state: "idle" });
+  // Kept per run, so another run opened in the same page never shows this one's events.
+  const [events, setEvents] = useState<{ runId?: string; value: RunEvents }>({ value: IDLE });
 
   useEffect(() => {
     if (!runId || !active || typeof EventSource === "undefined") return;
-    setEvents({ progress: null, final: null, state: "connecting" });
+    const set = (f: (e: RunEvents) => RunEvents) =>
+      setEvents((old) => ({ runId, value: f(old.runId === runId ? old.value : IDLE) }));
+    set(() => ({ progress: null, final: null, state: "connecting" }));
     // EventSource cannot send headers: the API accepts the token as ?token= on event streams.
     const token = getToken();
     const source = new EventSource(
       `${API_BASE}/runs/${encodeURIComponent(runId)}/events${token ? `?token=${encodeURIComponent(token)}` : ""}`,
     );
-    source.onopen = () => setEvents((e) => ({ ...e, state: "open" }));
-    source.onerror = () => setEvents((e) => (e.state === "closed" ? e : { ...e, state: "error" }));
+    source.onopen = () => set((e) => ({ ...e, state: "open" }));
+    source.onerror = () => set((e) => (e.state === "closed" ? e : { ...e, state: "error" }));
     source.addEventListener("progress", (ev) => {
       const progress = JSON.parse((ev as MessageEvent<string>).data) as Progress;
-      setEvents((e) => ({ ...e, progress, state: "open" }));
+      set((e) => ({ ...e, progress, state: "open" }));
     });
     source.addEventListener("done", (ev) => {
       const final = JSON.parse((ev as MessageEvent<string>).data) as RunSummary;
       source.close();
-      setEvents({ progress: final.progress, final, state: "closed" });
+      set(() => ({ progress: final.progress, final, state: "closed" }));
       qc.setQueryData(["run", runId], final);
       qc.invalidateQueries({ queryKey: ["runs"] });
       qc.invalidateQueries({ queryKey: ["report", runId] });
@@ -46,5 +51,5 @@ export function useRunEvents(runId: string | undefined, active: boolean): RunEve
     return () => source.close();
   }, [runId, active, qc]);
 
-  return events;
+  return events.runId === runId ? events.value : IDLE;
 }
