@@ -42,7 +42,7 @@ export interface Metrics {
   macroF1?: MaybeCI;
 }
 
-/** Which secondary metrics get a bootstrap interval: auto (small items, smooth ECE excluded), all, or none. */
+/** Which secondary metrics get a bootstrap interval (smooth ECE never does): auto (small items), all (bounded), or none. */
 export type CiMode = "auto" | "all" | "headline";
 
 /** Resample counts and seed of the metrics. */
@@ -56,11 +56,10 @@ export interface MetricOptions {
 }
 
 /**
- * Work budget of `ci: "all"`: resamples x (items x columns + 20,000), the constant standing for the smooth ECE's
- * grid work, which every resample repeats whatever the item count.
+ * Work budget of `ci: "all"`: resamples x items x columns. Smooth ECE is never resampled: its bandwidth search
+ * repeats a kernel smoothing on a grid that grows as the bandwidth shrinks, too costly to repeat per resample.
  */
 export const ALL_CI_BUDGET = 5e6;
-const SMOOTH_GRID_COST = 20_000;
 
 /** Thrown when `ci: "all"` would take too long on an item this large (the message says what to ask instead). */
 export class TooLargeError extends RangeError {
@@ -117,7 +116,7 @@ export function itemMetrics(
     o.ci === "auto" && d.m * d.k <= AUTO_SECONDARY_SIZE ? Math.min(resamples, AUTO_SECONDARY_RESAMPLES) : 0;
   if (o.ci === "all") {
     // every resample recomputes each secondary metric from scratch: bound the work, refuse what cannot be bounded
-    secondaryResamples = Math.min(resamples, Math.floor(ALL_CI_BUDGET / (d.m * d.k + SMOOTH_GRID_COST)));
+    secondaryResamples = Math.min(resamples, Math.floor(ALL_CI_BUDGET / (d.m * d.k)));
     if (secondaryResamples < 50) {
       throw new TooLargeError(
         `ci=all cannot resample the secondary metrics of ${d.m} rows x ${d.k} options at least 50 times within its budget; use ci=auto or ci=headline, or a smaller split`,
@@ -158,7 +157,7 @@ export function itemMetrics(
   };
   for (const [name, s] of Object.entries(secondary)) {
     const n = s.data.probs.length / s.data.k;
-    const resample = secondaryResamples > 0 && (o.ci === "all" || !s.smooth);
+    const resample = secondaryResamples > 0 && !s.smooth;
     if (resample) {
       metrics[name] = bootstrap(n, (idx) => s.stat(subset(s.data, idx)), {
         resamples: secondaryResamples,
