@@ -1,6 +1,6 @@
 // Timing server for bench/run.ts, run by plain node on the compiled library (not under tsx, whose loader slows
 // Math.exp / Math.log several-fold). Same protocol as sklearn_server.py: one JSON request per line on stdin, one
-// {"ms": median} line back.
+// {"ms": median wall time, "cpuMs": median CPU time} line back.
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import {
@@ -67,11 +67,16 @@ rl.on("line", (line) => {
   const fn = operation(req);
   fn();
   const times: number[] = [];
+  const cpu: number[] = [];
   for (let r = 0; r < req.reps; r++) {
+    const c0 = process.cpuUsage();
     const t0 = performance.now();
     fn();
     times.push(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    cpu.push((c.user + c.system) / 1000);
   }
   times.sort((a, b) => a - b);
-  process.stdout.write(`${JSON.stringify({ ms: times[times.length >> 1] })}\n`);
+  cpu.sort((a, b) => a - b);
+  process.stdout.write(`${JSON.stringify({ ms: times[times.length >> 1], cpuMs: cpu[cpu.length >> 1] })}\n`);
 });

@@ -5,11 +5,12 @@
 //
 // The library is compiled with tsc and timed by plain node in a child process (tsx's loader slows Math.exp and
 // Math.log several-fold in the whole process). Both sides are timing servers fed the same requests alternately,
-// so a busy machine slows both alike; each figure is the median over rounds of the median over repetitions.
+// so a busy machine slows both alike; each figure is the median over rounds of the median over repetitions, wall
+// time (ratios) and CPU time (shown in brackets, less sensitive to other processes).
 import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
+import { cpus, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
@@ -37,11 +38,11 @@ class Server {
     this.lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
     child.stderr.on("data", (d) => process.stderr.write(d));
   }
-  async time(req: object): Promise<number> {
+  async time(req: object): Promise<{ ms: number; cpuMs: number }> {
     this.child.stdin.write(`${JSON.stringify(req)}\n`);
     const next = await this.lines.next();
     if (next.done) throw new Error("timing server exited");
-    return (JSON.parse(next.value) as { ms: number }).ms;
+    return JSON.parse(next.value) as { ms: number; cpuMs: number };
   }
   close(): void {
     this.child.stdin.end();
@@ -101,7 +102,15 @@ async function main(): Promise<void> {
       encoding: "utf8",
     });
     const py = probe.status === 0 ? new Server(spawn(PYTHON, [join(HERE, "sklearn_server.py")])) : null;
-    const rows: { op: string; n: number; k: number; ours: number; theirs: number | null }[] = [];
+    const rows: {
+      op: string;
+      n: number;
+      k: number;
+      ours: number;
+      oursCpu: number;
+      theirs: number | null;
+      theirsCpu: number | null;
+    }[] = [];
     for (const n of SIZES) {
       const reps = n <= 10_000 ? 15 : n <= 100_000 ? 5 : 3;
       const b = binaryData(n, 1);
@@ -126,13 +135,21 @@ async function main(): Promise<void> {
           const req = { op, n, k: c.k, reps: isReport ? (n <= 10_000 ? 3 : 1) : reps, ...c.files };
           const withPy = py && !(isReport && n > PY_REPORT_MAX);
           const rounds = isReport ? 1 : 3;
-          const ours: number[] = [];
-          const theirs: number[] = [];
+          const ours: { ms: number; cpuMs: number }[] = [];
+          const theirs: { ms: number; cpuMs: number }[] = [];
           for (let r = 0; r < rounds; r++) {
             ours.push(await js.time(req));
             if (withPy) theirs.push(await py.time({ ...req, reps: isReport ? 1 : req.reps }));
           }
-          rows.push({ op, n, k: c.k, ours: median(ours), theirs: withPy ? median(theirs) : null });
+          rows.push({
+            op,
+            n,
+            k: c.k,
+            ours: median(ours.map((x) => x.ms)),
+            oursCpu: median(ours.map((x) => x.cpuMs)),
+            theirs: withPy ? median(theirs.map((x) => x.ms)) : null,
+            theirsCpu: withPy ? median(theirs.map((x) => x.cpuMs)) : null,
+          });
           process.stderr.write(".");
         }
       }
@@ -144,12 +161,12 @@ async function main(): Promise<void> {
     const fmt = (x: number | null, w: number) =>
       (x === null ? "-" : x < 10 ? x.toFixed(2) : x.toFixed(1)).padStart(w);
     console.log(
-      `${"operation".padEnd(30)} ${"N".padEnd(9)} ${"K".padEnd(3)} ${"ours ms".padStart(9)} ${"python ms".padStart(10)} ${"ratio".padStart(7)}`,
+      `${"operation".padEnd(30)} ${"N".padEnd(9)} ${"K".padEnd(3)} ${"ours ms".padStart(9)} ${"(cpu)".padStart(8)} ${"python ms".padStart(10)} ${"(cpu)".padStart(8)} ${"ratio".padStart(7)}`,
     );
     for (const r of rows) {
       const ratio = r.theirs === null ? "-" : (r.ours / r.theirs).toFixed(3);
       console.log(
-        `${r.op.padEnd(30)} ${String(r.n).padEnd(9)} ${(r.k === 1 ? "-" : String(r.k)).padEnd(3)} ${fmt(r.ours, 9)} ${fmt(r.theirs, 10)} ${ratio.padStart(7)}`,
+        `${r.op.padEnd(30)} ${String(r.n).padEnd(9)} ${(r.k === 1 ? "-" : String(r.k)).padEnd(3)} ${fmt(r.ours, 9)} ${fmt(r.oursCpu, 8)} ${fmt(r.theirs, 10)} ${fmt(r.theirsCpu, 8)} ${ratio.padStart(7)}`,
       );
     }
     console.log(
@@ -159,8 +176,16 @@ async function main(): Promise<void> {
     );
     const t = rows.find((r) => r.n === 100_000 && r.k === 10 && r.op === "temperature fit");
     const rep = rows.find((r) => r.n === 100_000 && r.k === 10 && r.op.startsWith("full report"));
-    if (t) console.log(`target: temperature fit on 100k x 10 under 50 ms -> ${t.ours.toFixed(1)} ms`);
-    if (rep) console.log(`target: full report on 100k x 10 under 1 s -> ${rep.ours.toFixed(0)} ms`);
+    if (t)
+      console.log(
+        `target: temperature fit on 100k x 10 under 50 ms -> ${t.ours.toFixed(1)} ms (cpu ${t.oursCpu.toFixed(1)} ms)`,
+      );
+    if (rep)
+      console.log(
+        `target: full report on 100k x 10 under 1 s -> ${rep.ours.toFixed(0)} ms (cpu ${rep.oursCpu.toFixed(0)} ms)`,
+      );
+    const load = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
+    console.log(`machine: ${cpus().length} cores, load average ${load} at the end of the run`);
 
     console.log(
       "\nmemory: peak resident memory a full report adds on top of its input (one child process per size)",

@@ -1,47 +1,59 @@
 // Sorting helpers for large typed arrays. Internal: not part of the public surface.
 
-/** The values at the given ascending ranks of `values` (0-based order statistics); `values` is reordered. */
-export function selectRanks(values: Float64Array, ranks: readonly number[]): Float64Array {
+/**
+ * The values at the given ascending ranks (0-based order statistics) without sorting everything: a histogram over
+ * [min, max] locates the cell holding each rank, and only those cells' values are sorted.
+ */
+export function orderStatistics(values: ArrayLike<number>, ranks: readonly number[]): Float64Array {
+  const n = values.length;
   const out = new Float64Array(ranks.length);
-  const stack: [number, number, number, number][] = [[0, values.length - 1, 0, ranks.length - 1]];
-  while (stack.length > 0) {
-    const [left0, right0, r0, r1] = stack.pop()!;
-    if (r0 > r1) continue;
-    const left = left0;
-    const right = right0;
-    if (right - left < 48 || r1 - r0 > (right - left) >>> 3) {
-      const part = values.subarray(left, right + 1).sort();
-      for (let r = r0; r <= r1; r++) out[r] = part[ranks[r] - left];
-      continue;
+  let min = Number.POSITIVE_INFINITY;
+  let max = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < n; i++) {
+    const v = values[i];
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  if (!(max > min)) return out.fill(min);
+  const cells = Math.min(65536, Math.max(64, n >> 2));
+  const scale = cells / (max - min);
+  const cellOf = (v: number) => Math.min(cells - 1, Math.floor((v - min) * scale));
+  const count = new Uint32Array(cells + 1);
+  for (let i = 0; i < n; i++) count[cellOf(values[i]) + 1]++;
+  for (let c = 0; c < cells; c++) count[c + 1] += count[c]; // count[c]: values in cells before c
+  const cellOfRank = ranks.map((r) => {
+    let lo = 0;
+    let hi = cells - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (count[mid] <= r) lo = mid;
+      else hi = mid - 1;
     }
-    // median of three pivot, Hoare partition
-    const mid = (left + right) >>> 1;
-    const a = values[left];
-    const b = values[mid];
-    const c = values[right];
-    const pivot = Math.max(Math.min(a, b), Math.min(Math.max(a, b), c)); // median of three
-    let i = left - 1;
-    let j = right + 1;
-    for (;;) {
-      do i++;
-      while (values[i] < pivot);
-      do j--;
-      while (values[j] > pivot);
-      if (i >= j) break;
-      const t = values[i];
-      values[i] = values[j];
-      values[j] = t;
+    return lo;
+  });
+  const wanted = new Int32Array(cells).fill(-1);
+  let total = 0;
+  for (const c of cellOfRank) {
+    if (wanted[c] < 0) {
+      wanted[c] = total;
+      total += count[c + 1] - count[c];
     }
-    // [left, j] <= pivot <= [j+1, right]
-    if (j < left || j >= right) {
-      const part = values.subarray(left, right + 1).sort();
-      for (let r = r0; r <= r1; r++) out[r] = part[ranks[r] - left];
-      continue;
+  }
+  const picked = new Float64Array(total);
+  const fill = Int32Array.from(wanted);
+  for (let i = 0; i < n; i++) {
+    const c = cellOf(values[i]);
+    if (wanted[c] >= 0) picked[fill[c]++] = values[i];
+  }
+  const sortedCells = new Set<number>();
+  for (let j = 0; j < ranks.length; j++) {
+    const c = cellOfRank[j];
+    const part = picked.subarray(wanted[c], wanted[c] + count[c + 1] - count[c]);
+    if (!sortedCells.has(c)) {
+      part.sort();
+      sortedCells.add(c);
     }
-    let split = r0;
-    while (split <= r1 && ranks[split] <= j) split++;
-    stack.push([left, j, r0, split - 1]);
-    stack.push([j + 1, right, split, r1]);
+    out[j] = part[ranks[j] - count[c]];
   }
   return out;
 }

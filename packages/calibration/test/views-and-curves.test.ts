@@ -25,6 +25,37 @@ describe("edges and bin assignment", () => {
   });
 });
 
+describe("bin assignment and quantiles against brute force", () => {
+  it("any sorted edges, values on edges and outside them", () => {
+    const rng = mulberry32(12);
+    for (let trial = 0; trial < 20; trial++) {
+      const bins = 1 + Math.floor(rng.float() * 30);
+      const edges = Float64Array.from({ length: bins + 1 }, () => rng.float()).sort();
+      const values = Float64Array.from({ length: 3000 }, (_, i) =>
+        i % 10 === 0 ? edges[Math.floor(rng.float() * (bins + 1))] : rng.float() * 1.2 - 0.1,
+      );
+      const got = assignBins(values, edges);
+      for (let i = 0; i < values.length; i++) {
+        let want = 0; // numpy.searchsorted(edges[1:-1], v): interior edges strictly below v
+        for (let b = 1; b < bins; b++) if (edges[b] < values[i]) want++;
+        if (got[i] !== want) expect(`${values[i]} -> ${got[i]}`).toBe(`${values[i]} -> ${want}`);
+      }
+    }
+  });
+  it("equal-mass edges are exact order statistics, with heavy ties too", () => {
+    const rng = mulberry32(13);
+    for (const tieShare of [0, 0.5, 0.99]) {
+      const values = Float64Array.from({ length: 5001 }, () => (rng.float() < tieShare ? 0.3 : rng.float()));
+      const sorted = Float64Array.from(values).sort();
+      const e = massEdges(values, 10);
+      // rank (n - 1) * 0.5 = 2500 exactly: the median is an order statistic
+      expect(e[5]).toBe(sorted[2500]);
+      expect(e[0]).toBe(sorted[0]);
+      expect(e[10]).toBe(sorted[5000]);
+    }
+  });
+});
+
 describe("classwise and per-label views", () => {
   it("classView: an option's probability and whether it is gold; a label's probability and whether it applies", () => {
     const d = { probs: Float64Array.from([0.7, 0.2, 0.1, 0.1, 0.3, 0.6]), k: 3, gold: [0, 2] };

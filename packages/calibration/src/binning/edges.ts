@@ -1,5 +1,5 @@
 import { checkBins } from "../input.js";
-import { selectRanks } from "../sort.js";
+import { orderStatistics } from "../sort.js";
 import type { Binning } from "../types.js";
 
 /** Equal-width bin edges on [0, 1], bit-identical to numpy.linspace(0, 1, bins + 1) [Guo et al. 2017]. */
@@ -42,7 +42,7 @@ export function massEdges(values: ArrayLike<number>, bins: number): Float64Array
     }
   }
   const sortedRanks = [...ranks].sort((a, b) => a - b);
-  const stats = selectRanks(Float64Array.from(values as ArrayLike<number>), sortedRanks);
+  const stats = orderStatistics(values, sortedRanks);
   const at = new Map<number, number>();
   for (let i = 0; i < sortedRanks.length; i++) at.set(sortedRanks[i], stats[i]);
   const edges = new Float64Array(bins + 1);
@@ -74,9 +74,9 @@ export function assignBins(values: ArrayLike<number>, edges: Float64Array): Int3
   const bins = edges.length - 1;
   const out = new Int32Array(n);
   if (bins <= 1) return out;
-  let width = edges[0] === 0 && edges[bins] === 1;
-  for (let b = 1; width && b < bins; b++) if (edges[b] !== b * (1 / bins)) width = false;
-  if (width) {
+  let uniform = edges[0] === 0 && edges[bins] === 1;
+  for (let b = 1; uniform && b < bins; b++) if (edges[b] !== b * (1 / bins)) uniform = false;
+  if (uniform) {
     for (let i = 0; i < n; i++) {
       const v = values[i];
       let b = Math.floor(v * bins);
@@ -88,16 +88,36 @@ export function assignBins(values: ArrayLike<number>, edges: Float64Array): Int3
     }
     return out;
   }
+  // Other edges: a 4096-cell grid over the interior edges narrows each value to one or two candidate bins, decided
+  // exactly against the edges (the cell of a value may be off by one through rounding, so neighbours are included).
+  const first = edges[1];
+  const last = edges[bins - 1];
+  const cells = 4096;
+  const width = (last - first) / cells;
+  const exact = (v: number, from: number, to: number): number => {
+    let b = from;
+    while (b < to && edges[b + 1] < v) b++;
+    return b;
+  };
+  if (!(width > 0)) {
+    for (let i = 0; i < n; i++) out[i] = exact(values[i], 0, bins - 1);
+    return out;
+  }
+  const lowBin = new Int32Array(cells + 2);
+  const highBin = new Int32Array(cells + 2);
+  const binOf = (v: number) => exact(v, 0, bins - 1);
+  for (let c = 0; c < cells + 2; c++) {
+    lowBin[c] = binOf(first + (c - 2) * width);
+    highBin[c] = binOf(first + (c + 1) * width);
+  }
   for (let i = 0; i < n; i++) {
     const v = values[i];
-    let lo = 1;
-    let hi = bins; // first interior edge index >= v, searched in [1, bins)
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (edges[mid] < v) lo = mid + 1;
-      else hi = mid;
+    if (v <= first) out[i] = 0;
+    else if (v > last) out[i] = bins - 1;
+    else {
+      const c = Math.min(cells + 1, Math.max(0, Math.floor((v - first) / width)));
+      out[i] = exact(v, lowBin[c], highBin[c]);
     }
-    out[i] = lo - 1;
   }
   return out;
 }

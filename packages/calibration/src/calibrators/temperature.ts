@@ -93,7 +93,7 @@ function solveBeta(
 
 /**
  * Temperature scaling: one T on clipped log-probabilities, q ∝ exp(log(max(p, 1e-6)) / T), minimising NLL (Halley's
- * method in 1/T, to machine precision up to 16000 items, to about 1e-6 beyond); it never moves the argmax
+ * method in 1/T, to machine precision up to 8000 items, to about 1e-6 beyond); it never moves the argmax
  * [Guo et al. 2017].
  */
 export function temperatureScaling(): MulticlassCalibrator<TemperatureParams> {
@@ -104,10 +104,10 @@ export function temperatureScaling(): MulticlassCalibrator<TemperatureParams> {
       if (n === 0) throw new NothingLearnedError();
       const { d, g } = centredLogProbs(data.probs, n, data.k, data.gold);
       let start = 1;
-      // warm start on every stride-th row (about 8000 rows), then full-data Halley steps from there
+      // warm start on every stride-th row (4000 to 8000 rows), then full-data Halley steps from there
       let tol = 1e-5;
-      if (n > 16000) {
-        const stride = Math.floor(n / 8000);
+      if (n > 8000) {
+        const stride = Math.max(2, Math.floor(n / 8000));
         start = solveBeta(d, g, data.k, Math.floor(n / stride), stride, 1, 1e-5).beta;
         tol = 2e-2;
       }
