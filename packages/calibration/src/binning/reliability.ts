@@ -3,7 +3,7 @@ import { jeffreysInterval } from "../intervals/jeffreys.js";
 import { wilsonInterval } from "../intervals/wilson.js";
 import type { Binary, Binning, Labelled, MultiLabel } from "../types.js";
 import { classViews } from "../views.js";
-import { binSums } from "./accumulate.js";
+import { type BinSums, binSums } from "./accumulate.js";
 
 /** Options of a reliability diagram. */
 export interface ReliabilityOptions {
@@ -42,8 +42,22 @@ export function reliabilityBins(b: Binary, opts: ReliabilityOptions = {}): Relia
       `reliabilityBins: interval must be "wilson" or "jeffreys", got ${JSON.stringify(method)}`,
     );
   }
-  const minCount = opts.minCount ?? 10;
-  const s = binSums(b, n, bins, opts.binning ?? "width");
+  return reliabilityFromSums(
+    binSums(b, n, bins, opts.binning ?? "width"),
+    method,
+    level,
+    opts.minCount ?? 10,
+  );
+}
+
+/** Reliability bins from per-bin sums. Internal. */
+export function reliabilityFromSums(
+  s: BinSums,
+  method: "wilson" | "jeffreys",
+  level: number,
+  minCount: number,
+): ReliabilityBin[] {
+  const bins = s.count.length;
   const out: ReliabilityBin[] = [];
   for (let i = 0; i < bins; i++) {
     const c = s.count[i];

@@ -1,4 +1,4 @@
-import { binSums } from "../binning/accumulate.js";
+import { type BinSums, binSums } from "../binning/accumulate.js";
 import { checkBinary, checkBins, checkNonEmpty } from "../input.js";
 import type { Binary, Binning } from "../types.js";
 
@@ -10,7 +10,12 @@ export function debiasedCalibrationError(b: Binary, opts: { bins?: number; binni
   const n = checkBinary(b, "debiasedCalibrationError");
   checkNonEmpty(n, "debiasedCalibrationError");
   const bins = checkBins(opts.bins ?? 15, "debiasedCalibrationError");
-  const s = binSums(b, n, bins, opts.binning ?? "mass");
+  return debiasedFromSums(binSums(b, n, bins, opts.binning ?? "mass"), n);
+}
+
+/** Debiased L2 calibration error from per-bin sums. Internal. */
+export function debiasedFromSums(s: BinSums, n: number): number {
+  const bins = s.count.length;
   let total = 0;
   for (let i = 0; i < bins; i++) {
     const c = s.count[i];

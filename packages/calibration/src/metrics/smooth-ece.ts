@@ -17,6 +17,11 @@ function smoothedError(r: Float64Array, sigma: number): number {
 export function smoothEce(b: Binary): { ece: number; sigma: number } {
   const n = checkBinary(b, "smoothEce");
   checkNonEmpty(n, "smoothEce");
+  return smoothEceUnchecked(b, n);
+}
+
+/** Smooth ECE of validated data. Internal. */
+export function smoothEceUnchecked(b: Binary, n: number): { ece: number; sigma: number } {
   const eps = 0.001;
   let m = 200;
   const grid = () => {

@@ -1,5 +1,5 @@
-import type { ReliabilityBin } from "../binning/reliability.js";
-import { reliabilityBins } from "../binning/reliability.js";
+import { binSums } from "../binning/accumulate.js";
+import { type ReliabilityBin, reliabilityFromSums } from "../binning/reliability.js";
 import { bootstrapOptions } from "../bootstrap/bootstrap.js";
 import {
   bootstrapRuns,
@@ -10,12 +10,12 @@ import {
 } from "../bootstrap/engine.js";
 import { percentileInterval } from "../bootstrap/percentile.js";
 import { checkBins, checkNonEmpty, isMultiLabel } from "../input.js";
-import { debiasedCalibrationError } from "../metrics/debiased.js";
-import { classwiseEce } from "../metrics/ece.js";
-import { smoothEce } from "../metrics/smooth-ece.js";
+import { debiasedFromSums } from "../metrics/debiased.js";
+import { classwiseUnchecked, eceFromSums, mceFromSums } from "../metrics/ece.js";
+import { smoothEceUnchecked } from "../metrics/smooth-ece.js";
 import type { BootstrapOptions, Estimate, Labelled, MultiLabel } from "../types.js";
 import { runItems } from "./items.js";
-import { pointMetrics } from "./points.js";
+import { meanMetrics, pointMetrics } from "./points.js";
 
 /** Options of a report: bootstrap (1000 resamples, seed 0, level 0.95), bins (15) and per-bin intervals. */
 export interface ReportOptions extends BootstrapOptions {
@@ -64,7 +64,21 @@ export function calibrationReport(d: Labelled | MultiLabel, opts: ReportOptions 
   checkNonEmpty(n, "calibrationReport");
   const [rep] = bootstrapRuns([items], bins, o.resamples, o.seed);
   const top = { p: items.conf, y: items.correct };
-  const binOpts = { bins, interval: opts.interval, minCount: opts.minCount, level: o.level };
+  const method = opts.interval ?? "wilson";
+  if (method !== "wilson" && method !== "jeffreys") {
+    throw new RangeError(
+      `calibrationReport: interval must be "wilson" or "jeffreys", got ${JSON.stringify(method)}`,
+    );
+  }
+  const minCount = opts.minCount ?? 10;
+  const width = binSums(top, n, bins, "width");
+  const mass = binSums(top, n, bins, "mass");
+  const point: Record<EngineMetric, number> = {
+    ...meanMetrics(items),
+    ece: eceFromSums(width, n),
+    eceMass: eceFromSums(mass, n),
+    mce: mceFromSums(width),
+  };
   return {
     n,
     k: d.k,
@@ -73,13 +87,13 @@ export function calibrationReport(d: Labelled | MultiLabel, opts: ReportOptions 
     resamples: o.resamples,
     seed: o.seed,
     level: o.level,
-    ...estimates(pointMetrics(items, bins), rep, o.level),
-    classwiseEce: classwiseEce(d, { bins }),
-    debiasedCalibrationError: debiasedCalibrationError(top, { bins }),
-    smoothEce: smoothEce(top),
+    ...estimates(point, rep, o.level),
+    classwiseEce: classwiseUnchecked(d, n, isMultiLabel(d), bins, "width"),
+    debiasedCalibrationError: debiasedFromSums(mass, n),
+    smoothEce: smoothEceUnchecked(top, n),
     reliability: {
-      width: reliabilityBins(top, { ...binOpts, binning: "width" }),
-      mass: reliabilityBins(top, { ...binOpts, binning: "mass" }),
+      width: reliabilityFromSums(width, method, o.level, minCount),
+      mass: reliabilityFromSums(mass, method, o.level, minCount),
     },
   };
 }
