@@ -54,7 +54,7 @@ function moments(
     const e = Math.exp(-Math.abs(z));
     const p = z >= 0 ? 1 / (1 + e) : e / (1 + e);
     const yi = y[i];
-    if (withLoss) loss += (z > 0 ? z : 0) + Math.log1p(e) - yi * z;
+    if (withLoss) loss += Math.max(z, 0) + Math.log1p(e) - yi * z;
     const r = p - yi;
     const w = p * (1 - p);
     g0 += r * a;
