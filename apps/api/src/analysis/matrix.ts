@@ -70,143 +70,195 @@ function goldIndex(columns: string[], gold: PredictionRow["gold"]): number {
 }
 
 /** Converts one item's rows (in the order given) into typed arrays. */
-export function itemData(spec: ItemSpec, rows: readonly PredictionRow[]): ItemData {
-  const multi = spec.kind === "multi";
-  const columns = multi || !spec.notStated ? [...spec.options] : [...spec.options, NOT_STATED];
-  const k = columns.length;
-  const n = rows.length;
-  const status = new Uint8Array(n);
-  const split = new Uint8Array(n);
-  const exampleIds = new Array<string>(n);
-  const answers = new Array<string | string[] | null>(n);
-  const golds = new Array<string | string[] | null>(n);
-  const confidence = new Float64Array(n);
-  const served = new Int16Array(n);
-  const servedNames: string[] = [];
-  const rowOf = new Int32Array(n);
-  const probs = new Float64Array(n * k);
-  const gold = new Int32Array(multi ? 0 : n);
-  const labels = new Uint8Array(multi ? n * k : 0);
-  const goldUnknown = new Uint8Array(n);
-  const predUnknown = new Uint8Array(n);
-  const notStatedP = new Float64Array(multi && spec.notStated ? n : 0);
-  const use = new Uint8Array(n);
-  const rowK = multi && spec.notStated ? k + 1 : k;
-  const rowProbs = new Float64Array(n * rowK).fill(Number.NaN);
-  const notes = new Map<number, { reason: string | null; reasoning: string | null }>();
-  let m = 0;
-  for (let i = 0; i < n; i++) {
-    const r = rows[i];
-    exampleIds[i] = r.exampleId;
-    answers[i] = r.answer ?? null;
-    golds[i] = r.gold ?? null;
-    confidence[i] = typeof r.confidence === "number" ? r.confidence : Number.NaN;
+export function itemData(spec: ItemSpec, rows: Iterable<PredictionRow>): ItemData {
+  const b = new ItemDataBuilder(spec);
+  for (const r of rows) b.add(r);
+  return b.finish();
+}
+
+function grow<T extends Float64Array | Int32Array | Uint8Array | Int16Array>(
+  a: T,
+  need: number,
+  fill?: number,
+): T {
+  if (need <= a.length) return a;
+  const bigger = new (a.constructor as new (n: number) => T)(Math.max(need, a.length * 2, 64));
+  if (fill !== undefined) bigger.fill(fill, a.length);
+  bigger.set(a);
+  return bigger;
+}
+
+/** Builds an item's typed arrays one row at a time (so rows can be read in pages and dropped). */
+export class ItemDataBuilder {
+  private readonly multi: boolean;
+  private readonly columns: string[];
+  private readonly k: number;
+  private readonly rowK: number;
+  private n = 0;
+  private m = 0;
+  private status = new Uint8Array(0);
+  private split = new Uint8Array(0);
+  private readonly exampleIds: string[] = [];
+  private readonly answers: (string | string[] | null)[] = [];
+  private readonly golds: (string | string[] | null)[] = [];
+  private confidence = new Float64Array(0);
+  private served = new Int16Array(0);
+  private readonly servedNames: string[] = [];
+  private use = new Uint8Array(0);
+  private rowProbs = new Float64Array(0);
+  private readonly notes = new Map<number, { reason: string | null; reasoning: string | null }>();
+  private rowOf = new Int32Array(0);
+  private probs = new Float64Array(0);
+  private gold = new Int32Array(0);
+  private labels = new Uint8Array(0);
+  private goldUnknown = new Uint8Array(0);
+  private predUnknown = new Uint8Array(0);
+  private notStatedP = new Float64Array(0);
+
+  constructor(private readonly spec: ItemSpec) {
+    this.multi = spec.kind === "multi";
+    this.columns = this.multi || !spec.notStated ? [...spec.options] : [...spec.options, NOT_STATED];
+    this.k = this.columns.length;
+    this.rowK = this.multi && spec.notStated ? this.k + 1 : this.k;
+  }
+
+  /** Adds one stored row. */
+  add(r: PredictionRow): void {
+    const { k, rowK, columns, multi, spec } = this;
+    const i = this.n++;
+    this.status = grow(this.status, i + 1);
+    this.split = grow(this.split, i + 1);
+    this.confidence = grow(this.confidence, i + 1);
+    this.served = grow(this.served, i + 1);
+    this.use = grow(this.use, i + 1);
+    this.rowProbs = grow(this.rowProbs, (i + 1) * rowK, Number.NaN);
+    this.exampleIds.push(r.exampleId);
+    this.answers.push(r.answer ?? null);
+    this.golds.push(r.gold ?? null);
+    this.confidence[i] = typeof r.confidence === "number" ? r.confidence : Number.NaN;
     if (r.servedBy) {
-      let c = servedNames.indexOf(r.servedBy);
-      if (c < 0) c = servedNames.push(r.servedBy) - 1;
-      served[i] = c;
-    } else served[i] = -1;
+      let c = this.servedNames.indexOf(r.servedBy);
+      if (c < 0) c = this.servedNames.push(r.servedBy) - 1;
+      this.served[i] = c;
+    } else this.served[i] = -1;
     const s = STATUS_CODE[r.status] ?? ESCALATED;
-    status[i] = s;
-    const sp = SPLIT_NAMES.indexOf(r.split);
-    split[i] = Math.max(sp, 0);
+    this.status[i] = s;
+    this.split[i] = Math.max(SPLIT_NAMES.indexOf(r.split), 0);
     const reasoning = reasoningText(r.record);
     const reason = r.reason && r.reason !== NOT_STATED ? r.reason : null;
-    if (reasoning !== null || reason !== null) notes.set(i, { reason, reasoning });
+    if (reasoning !== null || reason !== null) this.notes.set(i, { reason, reasoning });
     const p = r.probabilities;
     if (p) {
       for (let j = 0; j < k; j++) {
         const v = p[columns[j]];
-        if (typeof v === "number") rowProbs[i * rowK + j] = v;
+        if (typeof v === "number") this.rowProbs[i * rowK + j] = v;
       }
-      if (rowK > k && typeof p[NOT_STATED] === "number") rowProbs[i * rowK + k] = p[NOT_STATED];
+      if (rowK > k && typeof p[NOT_STATED] === "number") this.rowProbs[i * rowK + k] = p[NOT_STATED];
     }
     if (s === ESCALATED) {
-      use[i] = ESCALATED_ROW;
-      continue;
+      this.use[i] = ESCALATED_ROW;
+      return;
     }
     if (!p) {
-      use[i] = INVALID;
-      continue;
+      this.use[i] = INVALID;
+      return;
     }
-    const base = m * k;
-    let ok = true;
+    const values: number[] = [];
     for (let j = 0; j < k; j++) {
       const v = p[columns[j]];
       if (!(typeof v === "number" && v >= 0 && v <= 1)) {
-        ok = false;
-        break;
+        this.use[i] = INVALID;
+        return;
       }
-      probs[base + j] = v;
+      values.push(v);
     }
-    if (ok && multi && spec.notStated) {
+    let ns = 0;
+    if (multi && spec.notStated) {
       const v = p[NOT_STATED];
-      if (!(typeof v === "number" && v >= 0 && v <= 1)) ok = false;
-      else notStatedP[m] = v;
-    }
-    if (!ok) {
-      use[i] = INVALID;
-      continue;
+      if (!(typeof v === "number" && v >= 0 && v <= 1)) {
+        this.use[i] = INVALID;
+        return;
+      }
+      ns = v;
     }
     if (r.gold === null || r.gold === undefined) {
-      use[i] = UNLABELLED;
-      continue;
+      this.use[i] = UNLABELLED;
+      return;
     }
+    let goldIdx = 0;
+    let goldNs = 0;
+    let applies: number[] = [];
     if (multi) {
-      if (Array.isArray(r.gold)) {
-        for (const g of r.gold) {
-          const j = columns.indexOf(g);
-          if (j >= 0) labels[base + j] = 1;
-        }
-      } else if (r.gold === NOT_STATED) {
-        goldUnknown[m] = 1;
-      } else {
+      if (Array.isArray(r.gold)) applies = r.gold.map((g) => columns.indexOf(g)).filter((j) => j >= 0);
+      else if (r.gold === NOT_STATED) goldNs = 1;
+      else {
         const j = columns.indexOf(r.gold);
         if (j < 0) {
-          use[i] = UNLABELLED;
-          continue;
+          this.use[i] = UNLABELLED;
+          return;
         }
-        labels[base + j] = 1;
+        applies = [j];
       }
     } else {
-      const g = goldIndex(columns, r.gold);
-      if (g < 0) {
-        use[i] = UNLABELLED;
-        continue;
+      goldIdx = goldIndex(columns, r.gold);
+      if (goldIdx < 0) {
+        this.use[i] = UNLABELLED;
+        return;
       }
-      gold[m] = g;
-      goldUnknown[m] = r.gold === NOT_STATED ? 1 : 0;
+      goldNs = r.gold === NOT_STATED ? 1 : 0;
     }
-    predUnknown[m] = s === UNKNOWN ? 1 : 0;
-    rowOf[m] = i;
-    m++;
+    const u = this.m++;
+    this.rowOf = grow(this.rowOf, u + 1);
+    this.probs = grow(this.probs, (u + 1) * k);
+    this.goldUnknown = grow(this.goldUnknown, u + 1);
+    this.predUnknown = grow(this.predUnknown, u + 1);
+    for (let j = 0; j < k; j++) this.probs[u * k + j] = values[j];
+    if (multi) {
+      this.labels = grow(this.labels, (u + 1) * k);
+      for (const j of applies) this.labels[u * k + j] = 1;
+      if (spec.notStated) {
+        this.notStatedP = grow(this.notStatedP, u + 1);
+        this.notStatedP[u] = ns;
+      }
+    } else {
+      this.gold = grow(this.gold, u + 1);
+      this.gold[u] = goldIdx;
+    }
+    this.goldUnknown[u] = goldNs;
+    this.predUnknown[u] = s === UNKNOWN ? 1 : 0;
+    this.rowOf[u] = i;
   }
-  return {
-    spec,
-    multi,
-    columns,
-    k,
-    exampleIds,
-    answers,
-    golds,
-    confidence,
-    served,
-    servedNames,
-    status,
-    split,
-    rowProbs,
-    rowK,
-    notes,
-    use,
-    m,
-    rowOf: rowOf.slice(0, m),
-    probs: probs.slice(0, m * k),
-    gold: multi ? gold : gold.slice(0, m),
-    labels: multi ? labels.slice(0, m * k) : labels,
-    goldUnknown: goldUnknown.slice(0, m),
-    predUnknown: predUnknown.slice(0, m),
-    notStatedP: notStatedP.slice(0, notStatedP.length ? m : 0),
-  };
+
+  /** The item data of the rows added so far. */
+  finish(): ItemData {
+    const { n, m, k, rowK, multi } = this;
+    return {
+      spec: this.spec,
+      multi,
+      columns: this.columns,
+      k,
+      exampleIds: this.exampleIds,
+      answers: this.answers,
+      golds: this.golds,
+      confidence: this.confidence.slice(0, n),
+      served: this.served.slice(0, n),
+      servedNames: this.servedNames,
+      status: this.status.slice(0, n),
+      split: this.split.slice(0, n),
+      rowProbs: this.rowProbs.slice(0, n * rowK),
+      rowK,
+      notes: this.notes,
+      use: this.use.slice(0, n),
+      m,
+      rowOf: this.rowOf.slice(0, m),
+      probs: this.probs.slice(0, m * k),
+      gold: multi ? new Int32Array(0) : this.gold.slice(0, m),
+      labels: multi ? this.labels.slice(0, m * k) : new Uint8Array(0),
+      goldUnknown: this.goldUnknown.slice(0, m),
+      predUnknown: this.predUnknown.slice(0, m),
+      notStatedP: multi && this.spec.notStated ? this.notStatedP.slice(0, m) : new Float64Array(0),
+    };
+  }
 }
 
 /** The rows of `d` whose split is one of `splits` (all rows when null), as a new ItemData. */

@@ -9,6 +9,7 @@ import { itemData, restrictSplits } from "../../src/analysis/matrix.js";
 import { itemReport } from "../../src/analysis/report.js";
 import type { RunSummary } from "../../src/engine/types.js";
 import { warmReports } from "../../src/routes/analysis/index.js";
+import { AnalysisData } from "../../src/routes/analysis/loader.js";
 import type { PredictionRow } from "../../src/storage/types.js";
 import { parseCsv } from "./csv.js";
 import { startWorkbench, type Workbench } from "./harness.js";
@@ -153,6 +154,30 @@ describe("warmReports", () => {
     } finally {
       spy.mockRestore();
     }
+  });
+});
+
+describe("storage access", () => {
+  it("reads rows one at a time through iteratePredictions when the storage offers it", async () => {
+    const calls = { list: 0, iterate: 0 };
+    const inner = wb.storage;
+    const proxy = Object.create(inner) as typeof inner & { iteratePredictions: unknown };
+    proxy.listPredictions = async (...args: Parameters<typeof inner.listPredictions>) => {
+      calls.list++;
+      return inner.listPredictions(...args);
+    };
+    proxy.iteratePredictions = async function* (
+      runId: string,
+      filter: Parameters<typeof inner.listPredictions>[1],
+    ) {
+      calls.iterate++;
+      for (const r of await inner.listPredictions(runId, filter)) yield r;
+    };
+    const data = new AnalysisData(proxy);
+    const viaIterate = await data.report(await data.run(runA.id), { item: "body_mass" });
+    expect(calls).toEqual({ list: 0, iterate: 1 });
+    const viaHttp = await get(`/api/runs/${runA.id}/report?item=body_mass`);
+    expect(viaHttp.body).toEqual(JSON.parse(JSON.stringify(viaIterate)));
   });
 });
 

@@ -4,7 +4,7 @@ import { Readable } from "node:stream";
 import type { FastifyInstance } from "fastify";
 import { csvHeader, csvLine, exportRow } from "../../analysis/export.js";
 import type { PredictionRow } from "../../storage/types.js";
-import { type AnalysisData, type SplitChoice, splitsOf } from "./loader.js";
+import { type AnalysisData, predictionsOf, type SplitChoice, splitsOf } from "./loader.js";
 import { errors, exportQuery, runParams } from "./schemas.js";
 
 interface ExportQuery {
@@ -35,12 +35,9 @@ export function exportRoutes(app: FastifyInstance, data: AnalysisData): void {
     yield head;
     let first = true;
     for (const item of items) {
-      const rows = await data.storage.listPredictions(runId, {
-        item,
-        ...(splits ? { split: splits as PredictionRow["split"][] } : {}),
-      });
+      const filter = { item, ...(splits ? { split: splits as PredictionRow["split"][] } : {}) };
       let chunk = "";
-      for (const r of rows) {
+      for await (const r of predictionsOf(data.storage, runId, filter)) {
         chunk += line(r, first);
         first = false;
         if (chunk.length > 65536) {

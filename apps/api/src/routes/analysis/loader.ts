@@ -2,7 +2,7 @@
 
 import type { Split } from "@decision-workbench/datasets";
 import { type ItemSpec, inferSpec, taskSpecs } from "../../analysis/item-spec.js";
-import { type ItemData, itemData, restrictSplits } from "../../analysis/matrix.js";
+import { type ItemData, ItemDataBuilder, restrictSplits } from "../../analysis/matrix.js";
 import { TooLargeError } from "../../analysis/metrics.js";
 import {
   baseKey,
@@ -12,13 +12,35 @@ import {
   reportBase,
 } from "../../analysis/report.js";
 import { ApiError, notFound } from "../../errors.js";
-import type { PredictionRow, RunRow, Storage } from "../../storage/types.js";
+import type { PredictionFilter, PredictionRow, RunRow, Storage } from "../../storage/types.js";
 
-/** Optional storage members used when the storage offers them (the SQLite storage does). */
-interface Extras {
+/**
+ * Optional storage members used when the storage offers them: `getStoredRun` (its counters give the prediction
+ * count that keys the caches) and `iteratePredictions` (rows one at a time, so a large run is never held as
+ * PredictionRow objects all at once).
+ */
+export interface StorageExtras {
+  iteratePredictions?: (
+    runId: string,
+    filter?: PredictionFilter,
+  ) => AsyncIterable<PredictionRow> | Iterable<PredictionRow>;
   getStoredRun?: (
     id: string,
   ) => Promise<{ counters?: { answered: number; unknown: number; escalated: number } } | undefined>;
+}
+
+/** A run's predictions one at a time: through `iteratePredictions` when the storage has it, else one list. */
+export async function* predictionsOf(
+  storage: Storage,
+  runId: string,
+  filter: PredictionFilter,
+): AsyncGenerator<PredictionRow> {
+  const iterate = (storage as Storage & StorageExtras).iteratePredictions;
+  if (typeof iterate === "function") {
+    yield* iterate.call(storage, runId, filter);
+    return;
+  }
+  yield* await storage.listPredictions(runId, filter);
 }
 
 /** A least-recently-used map bounded by a total weight (entry count by default). */
@@ -132,7 +154,7 @@ export class AnalysisData {
   }
 
   private async version(run: RunRow): Promise<string> {
-    const extra = this.storage as Storage & Extras;
+    const extra = this.storage as Storage & StorageExtras;
     if (typeof extra.getStoredRun === "function") {
       const stored = await extra.getStoredRun(run.id);
       const c = stored?.counters;
@@ -170,9 +192,7 @@ export class AnalysisData {
     const key = `${loaded.run.id}|${loaded.version}|${spec.name}`;
     let p = this.items.get(key);
     if (!p) {
-      p = this.storage
-        .listPredictions(loaded.run.id, { item: spec.name })
-        .then((rows: PredictionRow[]) => itemData(spec, rows));
+      p = this.loadItem(loaded.run.id, spec);
       this.items.set(key, p, 1);
       p.then(
         (d) => this.items.weigh(key, weightOf(d)),
@@ -180,6 +200,12 @@ export class AnalysisData {
       );
     }
     return p;
+  }
+
+  private async loadItem(runId: string, spec: ItemSpec): Promise<ItemData> {
+    const b = new ItemDataBuilder(spec);
+    for await (const r of predictionsOf(this.storage, runId, { item: spec.name })) b.add(r);
+    return b.finish();
   }
 
   /** One item's rows on the chosen split (cached like the whole item). */
