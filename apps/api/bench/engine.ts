@@ -50,9 +50,10 @@ function start(
   });
 }
 
-function peakRssMb(pid: number): number {
+/** VmHWM (peak) or VmRSS (now) of a process, in MB. */
+function rssMb(pid: number, field: "VmHWM" | "VmRSS" = "VmHWM"): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  const kb = Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
   return kb / 1024;
 }
 
@@ -68,8 +69,9 @@ async function postJson<T>(url: string, body: unknown): Promise<T> {
 }
 
 /** CPU milliseconds (user + system) a process has used so far. */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+function cpuMs(pid: number, tid?: number): number {
+  const file = tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`;
+  const fields = readFileSync(file, "utf8").split(") ")[1].split(" ");
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks of 10 ms
 }
 
@@ -82,6 +84,7 @@ async function main(): Promise<void> {
   const api = await start(
     [
       ...prof,
+      ...(process.env.BENCH_NODE_FLAGS ? process.env.BENCH_NODE_FLAGS.split(" ") : []),
       join(here, "../dist/cli/main.js"),
       "serve",
       "--port",
@@ -127,10 +130,16 @@ async function main(): Promise<void> {
       cpu.reference.push((cpuMs(ref.proc.pid as number) - r0) / examples.length);
       return rate;
     };
-    const cpu = { baseline: [] as number[], workbench: [] as number[], reference: [] as number[] };
+    const cpu = {
+      baseline: [] as number[],
+      workbench: [] as number[],
+      reference: [] as number[],
+      mainBusy: [] as number[],
+    };
 
-    const workbench = async () => {
+    const workbench = async (limit?: number) => {
       const c0 = cpuMs(api.proc.pid as number);
+      const m0 = cpuMs(api.proc.pid as number, api.proc.pid as number);
       const t0 = performance.now();
       const run = await postJson<RunSummary>(`${api.url}/api/runs`, {
         dataset: "bench",
@@ -138,39 +147,53 @@ async function main(): Promise<void> {
         model: "lexical",
         splits: ["train", "calibration", "test"],
         concurrency: CONCURRENCY,
+        ...(limit ? { limit } : {}),
       });
       const { events } = await readEvents(`${api.url}/api/runs/${run.id}/events`);
       const seconds = (performance.now() - t0) / 1000;
       const done = events[events.length - 1].data as RunSummary;
+      if (limit) return 0;
       if (done.status !== "done" || done.progress.done !== N)
         throw new Error(`run ended ${done.status} at ${done.progress.done}`);
       if (done.progress.escalated) throw new Error(`${done.progress.escalated} decisions escalated`);
       cpu.workbench.push((cpuMs(api.proc.pid as number) - c0) / N);
+      cpu.mainBusy.push((cpuMs(api.proc.pid as number, api.proc.pid as number) - m0) / 1000 / seconds);
       return N / seconds;
     };
 
     // The API loads the bundled datasets in the background after it starts: let that finish first.
     await fetch(`${api.url}/api/datasets`);
+    const idleRss = rssMb(api.proc.pid as number, "VmRSS");
     await baseline(); // warm-up: connections, JIT, the server's caches of question texts
+    await workbench(300); // the same for the API (900 examples)
     const b: number[] = [];
     const w: number[] = [];
     for (let r = 0; r < ROUNDS; r++) {
       b.push(await baseline());
       w.push(await workbench());
       process.stderr.write(
-        `round ${r + 1}: scorer loop ${b[r].toFixed(0)}/s, workbench ${w[r].toFixed(0)}/s\n`,
+        `round ${r + 1}: scorer loop ${b[r].toFixed(0)}/s, workbench ${w[r].toFixed(0)}/s, API RSS ${rssMb(api.proc.pid as number, "VmRSS").toFixed(0)} MB\n`,
       );
     }
-    const rss = peakRssMb(api.proc.pid as number);
+    const rss = rssMb(api.proc.pid as number);
+    if (process.env.BENCH_THREADS) {
+      const { execFileSync } = await import("node:child_process");
+      process.stderr.write(
+        execFileSync("bash", [process.env.BENCH_THREADS, String(api.proc.pid)]).toString(),
+      );
+    }
     const ratio = median(w) / median(b);
     console.log(`examples ${N}, concurrency ${CONCURRENCY}, rounds ${ROUNDS} (medians)`);
     console.log(`plain scorer loop: ${median(b).toFixed(0)} examples/s`);
     console.log(`workbench run:     ${median(w).toFixed(0)} examples/s (stored: ${N * 3} predictions a run)`);
     console.log(`ratio workbench / scorer loop: ${ratio.toFixed(2)} (target >= 0.8)`);
+    console.log(`API main thread busy during a run: ${(100 * median(cpu.mainBusy)).toFixed(0)} %`);
     console.log(
       `CPU per example: scorer loop ${median(cpu.baseline).toFixed(2)} ms, workbench API ${median(cpu.workbench).toFixed(2)} ms, reference server ${median(cpu.reference).toFixed(2)} ms`,
     );
-    console.log(`API peak RSS: ${rss.toFixed(0)} MB (target < 300 MB)`);
+    console.log(
+      `API peak RSS: ${rss.toFixed(0)} MB (target < 300 MB); ${idleRss.toFixed(0)} MB before the runs, ${rssMb(api.proc.pid as number, "VmRSS").toFixed(0)} MB after`,
+    );
   } finally {
     api.proc.kill("SIGTERM");
     ref.proc.kill("SIGTERM");

@@ -1,11 +1,12 @@
 /**
- * Summaries of the bundled datasets (hash, split counts, items), computed on a worker thread: loading
- * spam-assassin parses 6,046 emails, which would stall runs on the main thread and keep ~100 MB in its heap.
+ * Summaries of the bundled datasets (hash, split counts, items), computed in a short-lived child process:
+ * loading spam-assassin parses 6,046 emails, which would stall runs on the main thread, and the ~80 MB it
+ * takes are given back to the system when the child exits.
  */
 
+import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
-import { Worker } from "node:worker_threads";
 import type { Split, Task } from "@decision-workbench/datasets";
 
 /** A dataset as listed. */
@@ -19,11 +20,10 @@ export interface DatasetSummary {
   items: { name: string; kind: Task["items"][number]["kind"]; options: string[]; notStated: boolean }[];
 }
 
-// A CommonJS script (eval) that imports the datasets package by URL: no build step, no loader in tests.
+// An ES module script that imports the datasets package by URL (argv[1]) and prints the summaries as JSON.
 const SCRIPT = `
-const { parentPort, workerData } = require("node:worker_threads");
 (async () => {
-  const d = await import(workerData.url);
+  const d = await import(process.argv[1]);
   const out = [];
   for (const info of d.listDatasets()) {
     const ds = await d.loadDataset(info.name);
@@ -41,8 +41,11 @@ const { parentPort, workerData } = require("node:worker_threads");
       })),
     });
   }
-  parentPort.postMessage({ summaries: out });
-})().catch((e) => parentPort.postMessage({ error: String((e && e.message) || e) }));
+  process.stdout.write(JSON.stringify(out));
+})().catch((e) => {
+  process.stderr.write(String((e && e.message) || e));
+  process.exitCode = 1;
+});
 `;
 
 let pending: Promise<DatasetSummary[]> | undefined;
@@ -50,20 +53,33 @@ let pending: Promise<DatasetSummary[]> | undefined;
 function compute(): Promise<DatasetSummary[]> {
   const url = pathToFileURL(createRequire(import.meta.url).resolve("@decision-workbench/datasets")).href;
   return new Promise((resolve, reject) => {
-    const worker = new Worker(SCRIPT, { eval: true, workerData: { url } });
-    worker.once("message", (m: { summaries?: DatasetSummary[]; error?: string }) => {
-      void worker.terminate();
-      if (m.summaries) resolve(m.summaries);
-      else reject(new Error(`the bundled datasets could not be loaded: ${m.error}`));
+    const child = spawn(process.execPath, ["--input-type=module", "-e", SCRIPT, url], {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, NODE_OPTIONS: "" },
     });
-    worker.once("error", reject);
-    worker.once("exit", (code) => {
-      if (code !== 0) reject(new Error(`the dataset summary thread stopped (exit code ${code})`));
+    let out = "";
+    let err = "";
+    child.stdout.setEncoding("utf8").on("data", (c: string) => {
+      out += c;
+    });
+    child.stderr.setEncoding("utf8").on("data", (c: string) => {
+      err += c;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => {
+      if (code === 0) {
+        try {
+          return resolve(JSON.parse(out) as DatasetSummary[]);
+        } catch {
+          // fall through
+        }
+      }
+      reject(new Error(`the bundled datasets could not be loaded: ${err.trim() || `exit code ${code}`}`));
     });
   });
 }
 
-/** The bundled datasets' summaries, in listing order (computed once per process, off the main thread). */
+/** The bundled datasets' summaries, in listing order (computed once per process, in a child process). */
 export function bundledSummaries(): Promise<DatasetSummary[]> {
   if (!pending) {
     pending = compute();

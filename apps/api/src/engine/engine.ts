@@ -11,7 +11,7 @@ import { headlineMetrics } from "./headline.js";
 import { type JobOutcome, RunJob } from "./job.js";
 import { percentiles } from "./percentiles.js";
 import { replayRun } from "./replay.js";
-import { selectExamples } from "./selection.js";
+import { type Selection, selectExamples } from "./selection.js";
 import type { Headline, Progress, ReplayResult, RunInput, RunSummary } from "./types.js";
 
 /** A short random id with a prefix: `run_…`, `srv_…`, `cal_…`. */
@@ -146,12 +146,12 @@ export class RunEngine {
       headline: null,
     };
     await this.storage.insertRun(run);
-    await this.launch(run.id);
+    await this.launch(run.id, selection);
     return this.summary(run.id);
   }
 
   /** Starts (or restarts) work on a stored run; the status becomes `running`. */
-  private async launch(runId: string): Promise<void> {
+  private async launch(runId: string, selected?: Selection): Promise<void> {
     if (this.closing)
       throw new ApiError(503, "shutting_down", "the workbench is shutting down; try again after it restarts");
     const run = await this.mustGet(runId);
@@ -167,7 +167,7 @@ export class RunEngine {
     const server = await this.storage.getServer(run.serverId);
     if (!server)
       return fail(`the run's server (${run.serverName}) was deleted; start a new run on another server`);
-    const selection = await selectExamples(this.storage, run.dataset, run.splits, run.limit);
+    const selection = selected ?? (await selectExamples(this.storage, run.dataset, run.splits, run.limit));
     if (!selection) return fail(`the run's dataset ${JSON.stringify(run.dataset)} was deleted`);
     if (selection.hash !== run.datasetHash) {
       return fail(

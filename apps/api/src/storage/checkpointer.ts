@@ -37,7 +37,11 @@ export class Checkpointer {
 
   constructor(path: string, interval = CHECKPOINT_INTERVAL_MS) {
     const module = createRequire(import.meta.url).resolve("better-sqlite3");
-    this.worker = new Worker(SCRIPT, { eval: true, workerData: { module, path, interval } });
+    this.worker = new Worker(SCRIPT, {
+      eval: true,
+      workerData: { module, path, interval },
+      resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 16 },
+    });
     this.worker.unref();
     this.worker.on("error", () => {
       // Checkpoints fall back to the main connection's safety limit.
@@ -48,6 +52,7 @@ export class Checkpointer {
   stop(): Promise<void> {
     this.stopped ??= new Promise<void>((resolve) => {
       const done = () => resolve();
+      this.worker.ref();
       this.worker.once("message", done);
       this.worker.once("exit", done);
       this.worker.postMessage("stop");

@@ -166,26 +166,69 @@ export function runToParams(run: StoredRun): Raw {
   };
 }
 
-/** A predictions row joined with its example's record (`example_record`) and `served_by`. */
-export function predictionFromRaw(r: Raw, exampleRecord?: DecisionRecord): PredictionRow {
-  const base = exampleRecord ?? json<DecisionRecord>(r.example_record, {} as DecisionRecord);
-  const record: DecisionRecord = { ...base };
-  if (typeof r.reasoning === "string") record.reasoning = JSON.parse(r.reasoning);
+/** The predictions columns listPredictions reads, in this order. */
+export const PREDICTION_COLUMNS = [
+  "example_id",
+  "split",
+  "item",
+  "gold",
+  "status",
+  "answer",
+  "confidence",
+  "probabilities",
+  "logits",
+  "unknown",
+  "reason",
+  "reasoning",
+] as const;
+
+/** A predictions row as an array of PREDICTION_COLUMNS. */
+export type PredictionTuple = [
+  string,
+  string,
+  string,
+  string | null,
+  string,
+  string | null,
+  number | null,
+  string | null,
+  string,
+  number | null,
+  string | null,
+  string | null,
+];
+
+/** JSON.parse, with a fast path for a plain JSON string (most gold labels and answers). */
+function label(text: string | null): string | string[] | null {
+  if (text === null) return null;
+  if (text.charCodeAt(0) === 34 && text.indexOf("\\") < 0) return text.slice(1, -1);
+  return JSON.parse(text) as string | string[];
+}
+
+/** A prediction from its tuple, its example's record (copied) and the model that served it. */
+export function predictionFromTuple(
+  runId: string,
+  t: PredictionTuple,
+  base: DecisionRecord | undefined,
+  servedBy: string | null,
+): PredictionRow {
+  const record: DecisionRecord = Object.assign({}, base); // a spread is ~20x slower on Node 20
+  if (t[11] !== null) record.reasoning = JSON.parse(t[11]);
   return {
-    runId: str(r.run_id),
-    exampleId: str(r.example_id),
-    split: str(r.split) as Split,
-    item: str(r.item),
-    gold: json(r.gold, null),
-    status: str(r.status) as PredictionRow["status"],
-    answer: json(r.answer, null),
-    confidence: numOrNull(r.confidence),
-    probabilities: json(r.probabilities, null),
-    logits: json<number[]>(r.logits, []),
-    unknown: numOrNull(r.unknown),
-    reason: strOrNull(r.reason),
+    runId,
+    exampleId: t[0],
+    split: t[1] as Split,
+    item: t[2],
+    gold: label(t[3]),
+    status: t[4] as PredictionRow["status"],
+    answer: label(t[5]),
+    confidence: t[6],
+    probabilities: t[7] === null ? null : (JSON.parse(t[7]) as Record<string, number>),
+    logits: JSON.parse(t[8]) as number[],
+    unknown: t[9],
+    reason: t[10],
     record,
-    servedBy: strOrNull(r.served_by),
+    servedBy,
   };
 }
 

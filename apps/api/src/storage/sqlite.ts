@@ -11,7 +11,9 @@ import { migrate } from "./migrations.js";
 import {
   calibrationFromRaw,
   exampleFromRaw,
-  predictionFromRaw,
+  PREDICTION_COLUMNS,
+  type PredictionTuple,
+  predictionFromTuple,
   type Raw,
   runFromRaw,
   runToParams,
@@ -43,8 +45,6 @@ export interface StorageOptions {
   synchronous?: "NORMAL" | "FULL";
   /** Checkpoint the write-ahead log on a worker thread (default true for files): commits never wait for an fsync. */
   checkpointThread?: boolean;
-  /** Store answered examples on a writer thread (default true for files): the event loop never waits for the disk. */
-  writerThread?: boolean;
 }
 
 /** Pages the log may reach before the committing connection checkpoints itself (when the thread is not there). */
@@ -71,8 +71,7 @@ export class SqliteStorage implements WorkbenchStorage {
   readonly path: string;
   private readonly db: Database.Database;
   private readonly stmts = new Map<string, Database.Statement>();
-  private readonly recordTx: (w: ExampleWrite) => void;
-  private readonly writer: ExampleWriter | undefined;
+  private readonly writer: ExampleWriter;
   private readonly checkpointer: Checkpointer | undefined;
 
   constructor(path: string, opts: StorageOptions = {}) {
@@ -88,19 +87,7 @@ export class SqliteStorage implements WorkbenchStorage {
       this.db.pragma(`wal_autocheckpoint = ${SAFETY_CHECKPOINT_PAGES}`);
       this.checkpointer = new Checkpointer(path);
     }
-    const statements = {
-      example: this.db.prepare(RECORD_SQL.example),
-      prediction: this.db.prepare(RECORD_SQL.prediction),
-      counters: this.db.prepare(RECORD_SQL.counters),
-    };
-    this.recordTx = this.db.transaction((w: ExampleWrite) => {
-      statements.example.run(w.example);
-      for (const p of w.predictions) statements.prediction.run(p);
-      statements.counters.run(w.counters);
-    });
-    if (path !== ":memory:" && opts.writerThread !== false) {
-      this.writer = new ExampleWriter(path, opts.synchronous ?? "NORMAL", SAFETY_CHECKPOINT_PAGES);
-    }
+    this.writer = new ExampleWriter(this.db);
   }
 
   private stmt(sql: string): Database.Statement {
@@ -145,34 +132,41 @@ export class SqliteStorage implements WorkbenchStorage {
   }
 
   async listPredictions(runId: string, filter: PredictionFilter = {}): Promise<PredictionRow[]> {
-    const where = ["p.run_id = ?"];
+    const where = ["run_id = ?"];
     const args: unknown[] = [runId];
     if (filter.item !== undefined) {
-      where.push("p.item = ?");
+      where.push("item = ?");
       args.push(filter.item);
     }
     if (filter.split !== undefined) {
       const splits = Array.isArray(filter.split) ? filter.split : [filter.split];
-      where.push(`p.split IN (${splits.map(() => "?").join(",")})`);
+      where.push(`split IN (${splits.map(() => "?").join(",")})`);
       args.push(...splits);
+    }
+    // The examples' records (one per request) first, then the rows as arrays: ~2x faster than row objects
+    // and a join that repeats each record on every item's row.
+    const examples = new Map<string, { record: string; servedBy: string | null; parsed?: DecisionRecord }>();
+    for (const [id, record, servedBy] of this.stmt(
+      "SELECT example_id, record, served_by FROM run_examples WHERE run_id = ?",
+    )
+      .raw()
+      .all(runId) as [string, string, string | null][]) {
+      examples.set(id, { record, servedBy });
     }
     const rows = this.db
       .prepare(
-        `SELECT p.*, e.record AS example_record, e.served_by AS served_by FROM predictions p
-         JOIN run_examples e ON e.run_id = p.run_id AND e.example_id = p.example_id
-         WHERE ${where.join(" AND ")} ORDER BY p.ordinal, p.item_index`,
+        `SELECT ${PREDICTION_COLUMNS.join(", ")} FROM predictions WHERE ${where.join(" AND ")} ORDER BY ordinal, item_index`,
       )
-      .all(...args) as Raw[];
-    // Each example's record is parsed once and copied into its rows.
-    let lastId: unknown;
-    let lastRecord: DecisionRecord | undefined;
-    return rows.map((r) => {
-      if (r.example_id !== lastId) {
-        lastId = r.example_id;
-        lastRecord = JSON.parse(String(r.example_record)) as DecisionRecord;
-      }
-      return predictionFromRaw(r, lastRecord);
-    });
+      .raw()
+      .all(...args) as PredictionTuple[];
+    const out: PredictionRow[] = new Array(rows.length);
+    for (let i = 0; i < rows.length; i++) {
+      const example = examples.get(rows[i][0]);
+      let base: DecisionRecord | undefined;
+      if (example) base = example.parsed ??= JSON.parse(example.record) as DecisionRecord;
+      out[i] = predictionFromTuple(runId, rows[i], base, example?.servedBy ?? null);
+    }
+    return out;
   }
 
   async saveCalibration(row: CalibrationRow): Promise<void> {
@@ -368,9 +362,7 @@ export class SqliteStorage implements WorkbenchStorage {
   }
 
   async recordExample(result: ExampleResult): Promise<void> {
-    const write = exampleWrite(result);
-    if (this.writer) return this.writer.write(write);
-    this.recordTx(write);
+    return this.writer.write(exampleWrite(result));
   }
 
   async doneExampleIds(runId: string): Promise<Set<string>> {
@@ -409,7 +401,7 @@ export class SqliteStorage implements WorkbenchStorage {
   }
 
   async close(): Promise<void> {
-    await this.writer?.stop();
+    this.writer.flush();
     await this.checkpointer?.stop();
     if (this.db.open) this.db.close();
   }

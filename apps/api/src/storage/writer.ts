@@ -1,13 +1,12 @@
 /**
- * Storing answered examples: each example (its request facts, one row per item, the run's counters) is one
- * transaction. The statements' parameters are built on the main thread; the transaction runs on a writer
- * thread with its own connection, so the run engine's event loop never waits for the disk. `write` resolves
- * once the transaction has committed: an example counts as stored only then.
+ * Storing answered examples: each example (its request facts, one row per item, the run's counters) is written
+ * whole in one transaction as soon as the turn of the event loop that received it ends. `write` resolves once
+ * the transaction has committed: an example counts as stored (and is never asked again) only then. WAL
+ * checkpoints, the only writes that wait for the disk, run on their own thread (checkpointer.ts).
  */
 
-import { createRequire } from "node:module";
-import { Worker } from "node:worker_threads";
 import type { DecisionRecord } from "@decision-workbench/scorer";
+import type Database from "better-sqlite3";
 import type { ExampleResult } from "./types.js";
 
 /** The three statements of one example's transaction. */
@@ -92,91 +91,63 @@ export function exampleWrite(r: ExampleResult): ExampleWrite {
   };
 }
 
-// A CommonJS script (eval), so the thread needs no build step and no loader in tests.
-const SCRIPT = `
-const { parentPort, workerData } = require("node:worker_threads");
-const Database = require(workerData.module);
-const db = new Database(workerData.path);
-db.pragma("busy_timeout = 10000");
-db.pragma("synchronous = " + workerData.synchronous);
-db.pragma("wal_autocheckpoint = " + workerData.autocheckpoint);
-db.pragma("foreign_keys = ON");
-const example = db.prepare(workerData.sql.example);
-const prediction = db.prepare(workerData.sql.prediction);
-const counters = db.prepare(workerData.sql.counters);
-const tx = db.transaction((w) => {
-  example.run(w.example);
-  for (const p of w.predictions) prediction.run(p);
-  counters.run(w.counters);
-});
-parentPort.on("message", (m) => {
-  if (m.stop) {
-    db.close();
-    parentPort.postMessage({ stopped: true });
-    parentPort.close();
-    return;
-  }
-  try {
-    tx(m.write);
-    parentPort.postMessage({ id: m.id });
-  } catch (e) {
-    parentPort.postMessage({ id: m.id, error: String((e && e.message) || e) });
-  }
-});
-`;
+/** Most examples one commit takes. */
+export const GROUP_COMMIT_MAX = 256;
 
-/** The writer thread of one database file. */
+type Waiting = { write: ExampleWrite; resolve: () => void; reject: (e: Error) => void };
+
+/**
+ * Commits answered examples on the connection given: each example whole in one transaction, at the end of the
+ * event-loop turn in which it arrived; examples that arrived in the same turn (answers read from several
+ * sockets at once) share that transaction. The loss window of a killed process is thus one turn of the loop,
+ * and the loop is held for one commit per turn rather than one per example.
+ */
 export class ExampleWriter {
-  private readonly worker: Worker;
-  private readonly waiting = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
-  private next = 0;
-  private failure: Error | null = null;
-  private stopped: Promise<void> | undefined;
+  private queue: Waiting[] = [];
+  private readonly many: (batch: ExampleWrite[]) => void;
+  private readonly single: (write: ExampleWrite) => void;
 
-  constructor(path: string, synchronous: string, autocheckpoint: number) {
-    const module = createRequire(import.meta.url).resolve("better-sqlite3");
-    this.worker = new Worker(SCRIPT, {
-      eval: true,
-      workerData: { module, path, synchronous, autocheckpoint, sql: RECORD_SQL },
-    });
-    this.worker.unref();
-    this.worker.on("message", (m: { id?: number; error?: string }) => {
-      if (m.id === undefined) return;
-      const w = this.waiting.get(m.id);
-      this.waiting.delete(m.id);
-      if (m.error !== undefined) w?.reject(new Error(m.error));
-      else w?.resolve();
-    });
-    const fail = (err: Error) => {
-      this.failure = err;
-      for (const w of this.waiting.values()) w.reject(err);
-      this.waiting.clear();
+  constructor(db: Database.Database) {
+    const example = db.prepare(RECORD_SQL.example);
+    const prediction = db.prepare(RECORD_SQL.prediction);
+    const counters = db.prepare(RECORD_SQL.counters);
+    const one = (w: ExampleWrite) => {
+      example.run(w.example);
+      for (const p of w.predictions) prediction.run(p);
+      counters.run(w.counters);
     };
-    this.worker.on("error", (err) => fail(new Error(`the storage writer thread failed: ${err.message}`)));
-    this.worker.on("exit", () => fail(new Error("the storage writer thread has stopped")));
+    this.single = db.transaction(one);
+    this.many = db.transaction((batch: ExampleWrite[]) => {
+      for (const w of batch) one(w);
+    });
   }
 
-  /** Commits one example; resolves once it is on disk (in the write-ahead log). */
+  /** Resolves once the example is committed (in the write-ahead log); rejects with the database's error. */
   write(write: ExampleWrite): Promise<void> {
-    if (this.failure) return Promise.reject(this.failure);
-    const id = this.next++;
     return new Promise<void>((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
-      this.worker.ref();
-      this.worker.postMessage({ id, write });
-    }).finally(() => {
-      if (this.waiting.size === 0) this.worker.unref();
+      this.queue.push({ write, resolve, reject });
+      if (this.queue.length === 1) setImmediate(() => this.flush());
     });
   }
 
-  /** Lets queued writes finish, then closes the thread's connection. */
-  stop(): Promise<void> {
-    this.stopped ??= new Promise<void>((resolve) => {
-      if (this.failure) return resolve();
-      this.worker.once("exit", () => resolve());
-      this.worker.postMessage({ stop: true });
-      setTimeout(() => void this.worker.terminate().then(() => resolve()), 10_000).unref();
-    });
-    return this.stopped;
+  /** Commits what is queued now (also called before the connection closes). */
+  flush(): void {
+    while (this.queue.length) {
+      const batch = this.queue.splice(0, GROUP_COMMIT_MAX);
+      try {
+        this.many(batch.map((b) => b.write));
+        for (const b of batch) b.resolve();
+      } catch {
+        // One bad example (e.g. a duplicate) must not take the others with it: commit each alone.
+        for (const b of batch) {
+          try {
+            this.single(b.write);
+            b.resolve();
+          } catch (err) {
+            b.reject(err as Error);
+          }
+        }
+      }
+    }
   }
 }
