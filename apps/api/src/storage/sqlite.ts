@@ -37,7 +37,7 @@ import type {
   UploadRow,
   WorkbenchStorage,
 } from "./types.js";
-import { type ExampleWrite, ExampleWriter, exampleWrite, RECORD_SQL } from "./writer.js";
+import { ExampleWriter, exampleWrite } from "./writer.js";
 
 /** Options of openStorage. */
 export interface StorageOptions {
