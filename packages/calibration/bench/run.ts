@@ -1,7 +1,8 @@
 // Benchmark: time per operation at N = 10k, 100k, 1M (K = 2 and 10), and the ratio against scikit-learn / scipy /
 // numpy doing the same thing on the same data in the same run, when /usr/bin/python3 has scikit-learn.
 //
-//   node --import tsx bench/run.ts [--quick]      (from packages/calibration; --quick stops at 100k)
+//   node --import tsx bench/run.ts [--quick] [--only <operation text>]
+//   (from packages/calibration; --quick stops at 100k, --only times the operations whose name contains the text)
 //
 // The library is compiled with tsc and timed by plain node in a child process (tsx's loader slows Math.exp and
 // Math.log several-fold in the whole process). Both sides are timing servers fed the same requests alternately,
@@ -20,6 +21,7 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const PKG = dirname(HERE);
 const PYTHON = "/usr/bin/python3";
 const quick = process.argv.includes("--quick");
+const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : null;
 const SIZES = quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000];
 const BINARY_OPS = [
   "isotonic fit",
@@ -131,6 +133,7 @@ async function main(): Promise<void> {
       }
       for (const c of cases) {
         for (const op of c.ops) {
+          if (only && !op.includes(only)) continue;
           const isReport = op.startsWith("full report");
           const req = { op, n, k: c.k, reps: isReport ? (n <= 10_000 ? 3 : 1) : reps, ...c.files };
           const withPy = py && !(isReport && n > PY_REPORT_MAX);

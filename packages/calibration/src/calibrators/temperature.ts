@@ -2,7 +2,7 @@ import { NothingLearnedError } from "../errors.js";
 import { checkBinary, checkLabelled, rowsOf } from "../input.js";
 import { centredLogProbs, softmaxRows } from "./log-probs.js";
 import { fitLogistic } from "./logistic.js";
-import { checkParam, logit, sigmoid } from "./logit.js";
+import { CLIP, checkParam, logit, sigmoid } from "./logit.js";
 import type { BinaryCalibrator, FitWarnings, MulticlassCalibrator } from "./types.js";
 
 /** Temperature params: q ∝ p^(1 / temperature) on clipped probabilities. */
@@ -13,64 +13,86 @@ export interface TemperatureParams extends FitWarnings {
 const BETA_MIN = 1e-3;
 const BETA_MAX = 1e3;
 
-/** Derivatives of the summed NLL in beta = 1 / T over every `stride`-th of the first rows * stride rows. */
-function derivatives(
-  d: Float64Array,
-  g: Float64Array,
-  k: number,
-  beta: number,
-  rows: number,
-  stride: number,
-) {
-  let f1 = 0;
-  let f2 = 0;
-  let f3 = 0;
-  const e = new Float64Array(k);
-  for (let r = 0; r < rows; r++) {
-    const i = r * stride;
-    const base = i * k;
-    // exponentials first, in a loop of their own: the moments loop then keeps its sums in registers
-    for (let j = 0; j < k; j++) e[j] = Math.exp(beta * d[base + j]);
-    let s0 = 0;
-    let s1 = 0;
-    let s2 = 0;
-    let s3 = 0;
-    for (let j = 0; j < k; j++) {
-      const x = d[base + j];
-      const ex = e[j] * x;
-      s0 += e[j];
-      s1 += ex;
-      s2 += ex * x;
-      s3 += ex * x * x;
-    }
-    const mu = s1 / s0;
-    const m2 = s2 / s0;
-    const m3 = s3 / s0;
-    f1 += mu - g[i];
-    f2 += m2 - mu * mu;
-    f3 += m3 - 3 * mu * m2 + 2 * mu * mu * mu;
-  }
-  return { f1, f2, f3 };
+interface Derivatives {
+  f1: number;
+  f2: number;
+  f3: number;
 }
 
-function solveBeta(
-  d: Float64Array,
-  g: Float64Array,
+/** Moments of d under q ∝ exp(beta d) for one row (e holds the exponentials), folded into the NLL derivatives. */
+function addRow(out: Derivatives, e: Float64Array, x: Float64Array, k: number, gold: number): void {
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  for (let j = 0; j < k; j++) {
+    const ex = e[j] * x[j];
+    s0 += e[j];
+    s1 += ex;
+    s2 += ex * x[j];
+    s3 += ex * x[j] * x[j];
+  }
+  const mu = s1 / s0;
+  const m2 = s2 / s0;
+  const m3 = s3 / s0;
+  out.f1 += mu - gold;
+  out.f2 += m2 - mu * mu;
+  out.f3 += m3 - 3 * mu * m2 + 2 * mu * mu * mu;
+}
+
+/** First three derivatives of the summed NLL in beta = 1 / T, from stored centred log-probabilities d. */
+function storedDerivatives(d: Float64Array, g: Float64Array, k: number, beta: number): Derivatives {
+  const out = { f1: 0, f2: 0, f3: 0 };
+  const e = new Float64Array(k);
+  const x = new Float64Array(k);
+  const rows = g.length;
+  for (let i = 0, base = 0; i < rows; i++, base += k) {
+    // exponentials in a loop of their own: the moments loop then keeps its sums in registers
+    for (let j = 0; j < k; j++) {
+      x[j] = d[base + j];
+      e[j] = Math.exp(beta * x[j]);
+    }
+    addRow(out, e, x, k, g[i]);
+  }
+  return out;
+}
+
+/** The same derivatives straight from the probabilities (logs computed on the fly: no N x K copy). */
+function derivativesFromProbs(
+  probs: Float64Array,
+  gold: ArrayLike<number>,
   k: number,
-  rows: number,
-  stride: number,
-  start: number,
-  tol: number,
-) {
+  beta: number,
+): Derivatives {
+  const out = { f1: 0, f2: 0, f3: 0 };
+  const e = new Float64Array(k);
+  const x = new Float64Array(k);
+  const n = gold.length;
+  const logClip = Math.log(CLIP);
+  for (let i = 0, base = 0; i < n; i++, base += k) {
+    let mx = probs[base];
+    for (let j = 1; j < k; j++) if (probs[base + j] > mx) mx = probs[base + j];
+    const lmax = mx > CLIP ? Math.log(mx) : logClip;
+    for (let j = 0; j < k; j++) {
+      const p = probs[base + j];
+      x[j] = (p > CLIP ? Math.log(p) : logClip) - lmax;
+    }
+    for (let j = 0; j < k; j++) e[j] = Math.exp(beta * x[j]);
+    addRow(out, e, x, k, x[gold[i]]);
+  }
+  return out;
+}
+
+/** Halley's method on f'(beta) = 0 from `start`, kept inside a bracket; stops once a Halley step is below tol. */
+function solveBeta(derivs: (beta: number) => Derivatives, start: number, tol: number) {
   let beta = start;
   let lo = BETA_MIN;
   let hi = BETA_MAX;
   for (let it = 0; it < 100; it++) {
-    const { f1, f2, f3 } = derivatives(d, g, k, beta, rows, stride);
+    const { f1, f2, f3 } = derivs(beta);
     if (!(f2 > 0)) return { beta, flat: true };
     if (f1 < 0) lo = beta;
     else hi = beta;
-    // Halley's step on f'(beta) = 0 (cubic convergence), kept inside the bracket.
     let step = f1 / f2;
     const h = 1 - (step * f3) / (2 * f2);
     const halley = h > 0.5 && h < 2;
@@ -91,9 +113,21 @@ function solveBeta(
   return { beta, flat: false };
 }
 
+/** Every stride-th row of the data, as its own (small) question. */
+function sampleRows(probs: Float64Array, gold: ArrayLike<number>, k: number, stride: number) {
+  const rows = Math.floor(gold.length / stride);
+  const sp = new Float64Array(rows * k);
+  const sg = new Int32Array(rows);
+  for (let r = 0; r < rows; r++) {
+    sp.set(probs.subarray(r * stride * k, r * stride * k + k), r * k);
+    sg[r] = gold[r * stride];
+  }
+  return { sp, sg, rows };
+}
+
 /**
  * Temperature scaling: one T on clipped log-probabilities, q ∝ exp(log(max(p, 1e-6)) / T), minimising NLL (Halley's
- * method in 1/T, to machine precision up to 8000 items, to about 1e-6 beyond); it never moves the argmax
+ * method in 1/T, to machine precision up to 4000 items, to about 1e-6 beyond); it never moves the argmax
  * [Guo et al. 2017].
  */
 export function temperatureScaling(): MulticlassCalibrator<TemperatureParams> {
@@ -102,16 +136,23 @@ export function temperatureScaling(): MulticlassCalibrator<TemperatureParams> {
     fit(data) {
       const n = checkLabelled(data, "temperature.fit");
       if (n === 0) throw new NothingLearnedError();
-      const { d, g } = centredLogProbs(data.probs, n, data.k, data.gold);
-      let start = 1;
-      // warm start on every stride-th row (4000 to 8000 rows), then full-data Halley steps from there
-      let tol = 1e-5;
-      if (n > 8000) {
-        const stride = Math.max(2, Math.floor(n / 8000));
-        start = solveBeta(d, g, data.k, Math.floor(n / stride), stride, 1, 1e-5).beta;
-        tol = 2e-2;
+      const k = data.k;
+      let result: { beta: number; flat: boolean };
+      if (n <= 4000) {
+        const { d, g } = centredLogProbs(data.probs, n, k, data.gold);
+        result = solveBeta((b) => storedDerivatives(d, g, k, b), 1, 1e-5);
+      } else {
+        // warm start on every stride-th row (1000 to 8000 rows, stored logs), then Halley steps over all rows with
+        // logs taken on the fly, stopping once the step leaves an error of about 1e-6 (usually after one pass)
+        const stride = Math.floor(n / Math.min(8000, Math.max(1000, Math.floor(n / 10))));
+        const { sp, sg, rows } = sampleRows(data.probs, data.gold, k, stride);
+        const { d, g } = centredLogProbs(sp, rows, k, sg);
+        const warm = solveBeta((b) => storedDerivatives(d, g, k, b), 1, 1e-5);
+        result = warm.flat
+          ? warm
+          : solveBeta((b) => derivativesFromProbs(data.probs, data.gold, k, b), warm.beta, 2e-2);
       }
-      const { beta, flat } = solveBeta(d, g, data.k, n, 1, start, tol);
+      const { beta, flat } = result;
       const params: TemperatureParams = { temperature: flat ? 1 : 1 / beta };
       if (flat)
         params.warnings = ["every row is uniform or certain: the NLL does not depend on T, T = 1 kept"];
