@@ -12,62 +12,58 @@ export class NetworkError extends Error {
   }
 }
 
-let shared: Agent | undefined;
+const agents = new Map<number, Agent>();
 
-/** One keep-alive pool for every scorer of the process. */
-function agent(): Agent {
-  shared ??= new Agent({
-    keepAliveTimeout: 10_000,
-    keepAliveMaxTimeout: 60_000,
-    connections: 256,
-    pipelining: 1,
-  });
-  return shared;
+/** Keep-alive pools shared by every scorer of the process, one per timeout (it bounds the connect too). */
+function agentFor(ms: number): Agent {
+  let agent = agents.get(ms);
+  if (!agent) {
+    agent = new Agent({
+      keepAliveTimeout: 10_000,
+      keepAliveMaxTimeout: 60_000,
+      connections: 256,
+      connect: { timeout: ms },
+      headersTimeout: ms,
+      bodyTimeout: ms,
+    });
+    agents.set(ms, agent);
+  }
+  return agent;
 }
 
-/** The default opener: undici over a shared keep-alive pool, the whole request bounded by `timeout` seconds. */
+/**
+ * The default opener: undici over a shared keep-alive pool. `timeout` seconds bound the connect, the wait for
+ * the reply's headers and every wait between body chunks (the socket-timeout semantics of the Python client).
+ */
 export const undiciOpener: Opener = async (req: OpenerRequest): Promise<OpenerResponse> => {
   const ms = Math.max(1, Math.round(req.timeout * 1000));
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), ms);
   let headersReceived = false;
   try {
     const res = await request(req.url, {
       method: req.method,
       headers: req.headers,
       body: req.body,
-      dispatcher: agent(),
-      signal: controller.signal,
-      headersTimeout: ms,
-      bodyTimeout: ms,
+      dispatcher: agentFor(ms),
     });
     headersReceived = true;
     const body = await res.body.text();
     return { status: res.statusCode, headers: res.headers, body };
   } catch (error) {
-    throw classify(error, headersReceived, controller.signal.aborted, req.timeout);
-  } finally {
-    clearTimeout(timer);
+    throw classify(error, headersReceived, req.timeout);
   }
 };
 
-function classify(error: unknown, headersReceived: boolean, aborted: boolean, timeout: number): NetworkError {
+const TIMEOUTS = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT"]);
+const RESETS = new Set(["ECONNRESET", "UND_ERR_SOCKET", "EPIPE"]);
+
+function classify(error: unknown, headersReceived: boolean, timeout: number): NetworkError {
   const code = (error as { code?: string }).code ?? "";
   const message = error instanceof Error ? error.message : String(error);
-  if (
-    aborted ||
-    code === "UND_ERR_HEADERS_TIMEOUT" ||
-    code === "UND_ERR_BODY_TIMEOUT" ||
-    code === "UND_ERR_CONNECT_TIMEOUT"
-  ) {
-    return new NetworkError("timeout", `timed out after ${timeout} s`);
-  }
+  if (TIMEOUTS.has(code)) return new NetworkError("timeout", `timed out after ${timeout} s`);
   if (code === "ECONNREFUSED") return new NetworkError("refused", "connection refused");
   if (headersReceived || code === "UND_ERR_RES_CONTENT_LENGTH_MISMATCH") {
     return new NetworkError("incomplete read", `incomplete read: the reply was cut short (${message})`);
   }
-  if (code === "ECONNRESET" || code === "UND_ERR_SOCKET" || code === "EPIPE") {
-    return new NetworkError("reset", `connection reset (${message})`);
-  }
+  if (RESETS.has(code)) return new NetworkError("reset", `connection reset (${message})`);
   return new NetworkError("network", `network error: ${code ? `${code} ` : ""}${message}`);
 }
