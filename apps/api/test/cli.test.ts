@@ -69,6 +69,9 @@ describe("workbench serve", () => {
     };
     expect(check.ok).toBe(true);
     expect(check.probe.servedBy).toBe("bayes-2");
+    const keep = await fetch(`${url}/api/servers/${servers[0].id}`, { method: "DELETE" });
+    expect(keep.status).toBe(409);
+    expect(((await keep.json()) as { error: { code: string } }).error.code).toBe("server_embedded");
     const docs = await fetch(`${url}/docs/json`);
     expect(docs.status).toBe(200);
     expect(Object.keys(((await docs.json()) as { paths: object }).paths)).toContain("/api/runs/{id}/events");

@@ -306,6 +306,79 @@ describe("runs", () => {
   });
 });
 
+describe("run options", () => {
+  it("sends the server options in extraBody.options and stores the reasoning per item", async () => {
+    const before = ref.requests.length;
+    const run = await runToEnd(bench, {
+      dataset: "tickets",
+      serverId,
+      model: "lexical",
+      limit: 2,
+      splits: ["test"],
+      options: { return_reasoning: true, max_think: 64 },
+    });
+    expect(run.status).toBe("done");
+    expect(run.options).toEqual({ return_reasoning: true, max_think: 64 });
+    const sent = ref.requests.slice(before).map((r) => JSON.parse(r.body) as { options?: unknown });
+    expect(sent.length).toBe(2);
+    for (const b of sent) expect(b.options).toEqual({ return_reasoning: true, max_think: 64 });
+    const rows = await bench.storage.listPredictions(run.id);
+    expect(rows.every((r) => r.record.reasoning !== undefined)).toBe(true);
+    const multi = rows.find((r) => r.item === "topics");
+    expect(Object.keys(multi?.record.reasoning ?? {})).toEqual(
+      expect.arrayContaining(["refund", "delivery"]),
+    );
+    expect(run.fingerprint).toMatch(/\|x:[0-9a-f]{16}$/);
+  });
+
+  it("cuts long states to maxLen estimated tokens", async () => {
+    const long = {
+      task: (await import("./fixtures.js")).syntheticTask("long"),
+      format: "jsonl",
+      content: `${JSON.stringify({
+        id: "l1",
+        state: Array.from(
+          { length: 400 },
+          (_, i) => `Sentence ${i} says the parcel is late and the courier lost it.`,
+        ).join(" "),
+        labels: { team: "shipping" },
+        split: "test",
+      })}\n`,
+    };
+    expect((await post(bench.app, "/api/datasets", long)).statusCode).toBe(201);
+    const before = ref.requests.length;
+    const run = await runToEnd(bench, {
+      dataset: "long",
+      serverId,
+      model: "lexical",
+      splits: ["test"],
+      maxLen: 200,
+    });
+    expect(run.status).toBe("done");
+    expect(run.maxLen).toBe(200);
+    const state = (JSON.parse(ref.requests[before].body) as { state: string }).state;
+    expect(state.length).toBeLessThan(long.content.length / 4);
+    expect(state).toContain("parcel");
+  });
+});
+
+describe("deleting what runs use", () => {
+  it("refuses to delete an upload that runs use unless forced, which deletes the runs", async () => {
+    expect(
+      (await post(bench.app, "/api/datasets", (await import("./fixtures.js")).uploadBody(3, "doomed")))
+        .statusCode,
+    ).toBe(201);
+    const run = await runToEnd(bench, { dataset: "doomed", serverId, model: "lexical", splits: ["train"] });
+    const refused = await bench.app.inject({ method: "DELETE", url: "/api/datasets/doomed" });
+    expect(refused.statusCode).toBe(409);
+    expect(error(refused).code).toBe("dataset_in_use");
+    const forced = await bench.app.inject({ method: "DELETE", url: "/api/datasets/doomed?force=true" });
+    expect(forced.statusCode).toBe(204);
+    expect((await bench.app.inject({ method: "GET", url: `/api/runs/${run.id}` })).statusCode).toBe(404);
+    expect((await bench.app.inject({ method: "GET", url: "/api/datasets/doomed" })).statusCode).toBe(404);
+  });
+});
+
 describe("a ServiceError stops the run", () => {
   it("stops at once with the scorer's message on a wrong key, asking no more than one request per worker", async () => {
     const keyed = await reference({ apiKey: "sk-right-key-000000" });
