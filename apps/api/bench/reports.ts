@@ -2,7 +2,7 @@
 // analysis endpoint timed over HTTP (cold = first call, loading and converting the rows; warm = cached), against a
 // baseline measured in the same run: reading the same rows from SQLite with storage.listPredictions.
 //
-//   node --import tsx bench/reports.ts [--examples 100000]
+//   node --expose-gc --import tsx bench/reports.ts [--examples 100000]
 //
 // Scenario "one item": one 5-option item (seattle-weather's task), 100,000 examples all on the test split, so one
 // report covers all 100,000 predictions. Scenario "three items": penguins' task (choice, score, choice + not
@@ -275,6 +275,9 @@ async function main(): Promise<void> {
       });
     }
   }
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  const heap = process.memoryUsage().heapUsed / 2 ** 20;
   const rss = process.memoryUsage().rss / 2 ** 20;
   const peak = process.resourceUsage().maxRSS / 1024;
   const lines = [
@@ -299,7 +302,11 @@ async function main(): Promise<void> {
   }
   lines.push(
     "",
-    `API process (the runs were written by a child process): RSS now ${rss.toFixed(0)} MB, peak ${peak.toFixed(0)} MB`,
+    `API process (the runs were written by a child process): RSS now ${rss.toFixed(0)} MB, peak ${peak.toFixed(0)} MB${
+      gc
+        ? `; JS heap after a full GC ${heap.toFixed(0)} MB (the analysis caches then hold every item of the four runs)`
+        : ""
+    }`,
   );
   process.stdout.write(`${lines.join("\n")}\n`);
   await engine.close();
