@@ -13,7 +13,7 @@ import type { ItemReport } from "../analysis/report.js";
 import { itemReport } from "../analysis/report.js";
 import { catalogNames } from "../catalog/names.js";
 import { DB_FILE, defaultDataDir } from "../config.js";
-import { CONCURRENCY, newId, RunEngine } from "../engine/engine.js";
+import { CONCURRENCY, RunEngine } from "../engine/engine.js";
 import type { RunSummary } from "../engine/types.js";
 import { ApiError } from "../errors.js";
 import {
@@ -26,12 +26,11 @@ import {
 import { AnalysisData, defaultSplit, type LoadedRun, type SplitChoice } from "../routes/analysis/loader.js";
 import { SecretBox } from "../secrets/box.js";
 import { loadSecretKey } from "../secrets/key.js";
-import { fullBaseUrl, secretContext } from "../servers/connect.js";
-import { checkServerInput, type ServerInput, serverRow } from "../servers/view.js";
 import { openStorage, type SqliteStorage } from "../storage/sqlite.js";
 import type { Split } from "../storage/types.js";
 import { intFlag, parseFlags, UsageError } from "./args.js";
 import { ProgressPrinter } from "./progress.js";
+import { serverFor } from "./server-for.js";
 
 const SPLIT_CHOICES = ["train", "calibration", "test", "all"];
 
@@ -310,48 +309,6 @@ export async function runFitCommand(argv: string[], io: Output = stdio): Promise
   } finally {
     await storage.close();
   }
-}
-
-/** The stored server with this exact base URL and model, or a new one (the key is kept encrypted). */
-async function serverFor(
-  storage: SqliteStorage,
-  box: SecretBox,
-  baseUrl: string,
-  model: string,
-  apiKey: string | undefined,
-): Promise<string> {
-  for (const s of await storage.listServers()) {
-    let full: string;
-    try {
-      full = fullBaseUrl(s, box);
-    } catch {
-      continue;
-    }
-    if (full !== baseUrl.trim()) continue;
-    await storage.updateServer({
-      ...s,
-      models: s.models.includes(model) ? s.models : [...s.models, model],
-      apiKeySecret:
-        apiKey === undefined ? s.apiKeySecret : box.encrypt(apiKey, secretContext(s.id, "apiKey")),
-    });
-    return s.id;
-  }
-  const input: ServerInput = {
-    name: new URL(baseUrl).host,
-    baseUrl,
-    models: [model],
-    apiKey: apiKey ?? null,
-  };
-  let endpoint: string;
-  try {
-    endpoint = checkServerInput(input);
-  } catch (err) {
-    if (err instanceof ApiError) throw new UsageError(`--server: ${err.message}`);
-    throw err;
-  }
-  const row = serverRow(newId("srv"), input, endpoint, box);
-  await storage.insertServer(row);
-  return row.id;
 }
 
 /** The check's verdict as lines of text. */

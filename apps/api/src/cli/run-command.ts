@@ -3,17 +3,16 @@
 import { join } from "node:path";
 import { catalogNames } from "../catalog/names.js";
 import { DB_FILE, defaultDataDir } from "../config.js";
-import { CONCURRENCY, newId, RunEngine } from "../engine/engine.js";
+import { CONCURRENCY, RunEngine } from "../engine/engine.js";
 import type { RunSummary } from "../engine/types.js";
 import { ApiError } from "../errors.js";
 import { SecretBox } from "../secrets/box.js";
 import { loadSecretKey } from "../secrets/key.js";
-import { fullBaseUrl, secretContext } from "../servers/connect.js";
-import { checkServerInput, type ServerInput, serverRow } from "../servers/view.js";
-import { openStorage, type SqliteStorage } from "../storage/sqlite.js";
+import { openStorage } from "../storage/sqlite.js";
 import type { Split } from "../storage/types.js";
 import { intFlag, parseFlags, UsageError } from "./args.js";
 import { ProgressPrinter } from "./progress.js";
+import { serverFor } from "./server-for.js";
 
 interface RunFlags {
   dataset?: string;
@@ -27,51 +26,6 @@ interface RunFlags {
   "data-dir"?: string;
   timeout?: string;
   retries?: string;
-}
-
-/** Finds the stored server with this exact base URL (reusing its id), or adds one; keeps its key current. */
-async function serverFor(
-  storage: SqliteStorage,
-  box: SecretBox,
-  baseUrl: string,
-  model: string,
-  apiKey: string | undefined,
-  settings: Pick<ServerInput, "timeout" | "retries">,
-): Promise<string> {
-  for (const s of await storage.listServers()) {
-    let full: string;
-    try {
-      full = fullBaseUrl(s, box);
-    } catch {
-      continue;
-    }
-    if (full !== baseUrl.trim()) continue;
-    await storage.updateServer({
-      ...s,
-      models: s.models.includes(model) ? s.models : [...s.models, model],
-      apiKeySecret: apiKey === undefined ? null : box.encrypt(apiKey, secretContext(s.id, "apiKey")),
-      timeout: settings.timeout ?? s.timeout,
-      retries: settings.retries ?? s.retries,
-    });
-    return s.id;
-  }
-  const input: ServerInput = {
-    name: new URL(baseUrl).host,
-    baseUrl,
-    models: [model],
-    apiKey: apiKey ?? null,
-    ...settings,
-  };
-  let endpoint: string;
-  try {
-    endpoint = checkServerInput(input);
-  } catch (err) {
-    if (err instanceof ApiError) throw new UsageError(`--server: ${err.message}`);
-    throw err;
-  }
-  const row = serverRow(newId("srv"), input, endpoint, box);
-  await storage.insertServer(row);
-  return row.id;
 }
 
 function printSummary(s: RunSummary): void {
