@@ -30,6 +30,9 @@ type Reply = Record<string, unknown>;
 interface Answered {
   reply: Reply;
   ms: number;
+  /** Read once from the reply: summed into the scorer's totals and copied into every record. */
+  usage?: Usage;
+  cost?: number;
 }
 
 const RETRY_STATUS = new Set([408, 409, 429]);
@@ -165,23 +168,20 @@ export class DecisionScorer {
     }
   }
 
-  #count(reply: Reply): void {
-    const usage = readUsage(reply);
+  #count(usage: Usage | undefined, cost: number | undefined): void {
     if (usage) {
       this.#usage.input_tokens += usage.input_tokens ?? 0;
       this.#usage.output_tokens += usage.output_tokens ?? 0;
       this.#usage.reasoning_tokens += usage.reasoning_tokens ?? 0;
     }
-    this.#cost += readCost(reply) ?? 0;
+    this.#cost += cost ?? 0;
   }
 
-  #readReply(items: NormalItem[], { reply, ms }: Answered, questions: number): ItemScore[] {
+  #readReply(items: NormalItem[], { reply, ms, usage, cost }: Answered, questions: number): ItemScore[] {
     const base: DecisionRecord = { endpoint: this.endpoint, model: this.model, ms, questions };
     const servedBy = readServedBy(reply, this.model);
     if (servedBy !== undefined) base.served_by = servedBy;
-    const usage = readUsage(reply);
-    if (usage) base.usage = usage;
-    const cost = readCost(reply);
+    if (usage) base.usage = { ...usage };
     if (cost !== undefined) base.cost = cost;
     const latency = readLatency(reply);
     if (latency !== undefined) base.latency_ms = latency;
@@ -232,8 +232,10 @@ export class DecisionScorer {
       }
       if (status >= 200 && status < 300) {
         const reply = this.#parse(body);
-        this.#count(reply);
-        return { reply, ms: elapsed(started) };
+        const usage = readUsage(reply);
+        const cost = readCost(reply);
+        this.#count(usage, cost);
+        return { reply, ms: elapsed(started), usage, cost };
       }
       const detail = this.#clean(errorText(body));
       const said = detail ? `HTTP ${status} ${detail}` : `HTTP ${status}`;
