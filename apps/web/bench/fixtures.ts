@@ -68,6 +68,7 @@ function bins(conf: Float64Array, ok: Uint8Array, count: number, mass: boolean):
       accuracy: cnt ? k[b] / cnt : null,
       low: cnt ? low : null,
       high: cnt ? high : null,
+      sparse: cnt < 10,
     };
   });
 }
@@ -128,6 +129,7 @@ export function choiceReport(n: number, k = 15, seed = 1): ItemReport {
       recall,
       f1: precision + recall ? (2 * precision * recall) / (precision + recall) : 0,
       support: row,
+      predicted: col,
     };
   });
   const acc = ok.reduce((s, x) => s + x, 0) / n;
@@ -135,7 +137,10 @@ export function choiceReport(n: number, k = 15, seed = 1): ItemReport {
     item: { name: "genre", kind: "choice", options, notStated: false },
     split: "test",
     n,
-    counts: { answered: n, unknown: 0, escalated: 0, total: n },
+    counts: { answered: n, unknown: 0, escalated: 0, total: n, invalid: 0, unlabelled: 0 },
+    resamples: { headline: 1000, secondary: 200 },
+    seed: 0,
+    level: 0.95,
     metrics: {
       accuracy: ci(acc),
       ece: ci(0.08),
@@ -148,7 +153,7 @@ export function choiceReport(n: number, k = 15, seed = 1): ItemReport {
       nll: ci(1.1),
       macroF1: ci(0.7),
     },
-    bins: { width, mass: bins(conf, ok, 15, true), count: 15 },
+    bins: { width, mass: bins(conf, ok, 15, true), count: 15, binning: "width", view: "top" },
     perOption,
     histogram: hist,
     confusion: { labels: options, matrix },
@@ -177,7 +182,7 @@ export function multiReport(n: number, labels = 5, seed = 2): ItemReport {
     ...base,
     item: { name: "properties", kind: "multi", options: base.item.options, notStated: false },
     n,
-    counts: { answered: n, unknown: 0, escalated: 0, total: n },
+    counts: { answered: n, unknown: 0, escalated: 0, total: n, invalid: 0, unlabelled: 0 },
     metrics: { ...(base.metrics as NonNullable<ItemReport["metrics"]>), microF1: ci(0.8), macroF1: ci(0.75) },
     confusion: undefined,
     thresholds,
@@ -199,7 +204,7 @@ export function itemRows(total: number, limit = 50): { total: number; rows: Item
       confidence: p,
       probabilities: { "genre-02": p, "genre-01": 1 - p },
       reason: null,
-      reasoning: { text: "words that moved the answer: …", tokens: 0, thought: false },
+      reasoning: "words that moved the answer: …",
       correct: false,
       servedBy: "bayes-2",
     };
@@ -236,6 +241,7 @@ export function runSummary(id: string, n: number, servedBy = "bayes-2"): RunSumm
     concurrency: 16,
     maxLen: null,
     options: {},
+    limit: null,
     status: "done",
     error: null,
     createdAt: "2026-11-21T10:00:00Z",
@@ -258,7 +264,12 @@ export function datasetDetail(n: number): DatasetDetail {
     examples: n,
     splits: { train: 0, calibration: n / 2, test: n / 2 },
     items: [genre, props],
-    task: { name: "bench", description: "synthetic", items: [] },
+    task: {
+      name: "bench",
+      description: "synthetic",
+      provenance: { source: "synthetic", package: "none", licence: "CC0", labels: "simulated" },
+      items: [],
+    },
     labelCounts: [],
   };
 }
@@ -267,7 +278,7 @@ export function datasetDetail(n: number): DatasetDetail {
 export function calibration(n: number): Calibration {
   const rep = choiceReport(n, 15, 5);
   const after = choiceReport(n, 15, 6).bins.width;
-  const methods = ["identity", "temperature", "vector", "platt", "isotonic", "histogram", "beta"];
+  const methods = ["identity", "temperature", "vector", "platt", "isotonic", "histogram", "beta"] as const;
   return {
     id: "cal_bench",
     runId: "run_bench",
@@ -297,12 +308,23 @@ export function calibration(n: number): Calibration {
     candidates: {
       genre: methods.map((method, i) => ({
         method,
-        heldOut: { nll: ci(1 - i * 0.01), brier: ci(0.4), ece: ci(0.05), accuracy: ci(0.72) },
+        heldOut: {
+          nll: ci(1 - i * 0.01),
+          brier: ci(0.4),
+          ece: ci(0.05),
+          accuracy: ci(0.72),
+          eceMass: ci(0.05),
+          mce: ci(0.15),
+        },
+        delta: null,
         chosen: method === "temperature",
+        unknownRate: null,
       })),
     },
     before: { genre: rep.bins.width },
     after: { genre: after },
+    skipped: [],
+    imported: false,
   };
 }
 
@@ -311,11 +333,15 @@ export function comparison(n: number): Comparison {
   const a = choiceReport(n, 15, 7);
   const b = choiceReport(n, 15, 8);
   return {
+    item: "genre",
+    split: "test",
     runs: [
       { id: "run_bench", model: "workbench-latest", servedBy: ["bayes-2"] },
       { id: "run_bench2", model: "workbench-latest", servedBy: ["bayes-1"] },
     ],
     servedModelDiffers: true,
+    n,
+    resamples: 200,
     metrics: ["accuracy", "ece", "eceMass", "mce", "brier", "nll"].map((name) => ({
       name,
       values: [ci(0.5), ci(0.52)],
@@ -324,6 +350,8 @@ export function comparison(n: number): Comparison {
     bins: [a.bins.width, b.bins.width],
     flipped: {
       total: Math.round(n * 0.1),
+      compared: n,
+      offset: 0,
       rows: Array.from({ length: 200 }, (_, i) => ({
         exampleId: `ex-${i}`,
         gold: "genre-01",

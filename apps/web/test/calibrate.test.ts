@@ -1,13 +1,22 @@
 // @vitest-environment node
 import { describe, expect, it } from "vitest";
-import type { Calibration, Candidate, CI } from "../src/api/types";
+import type { Calibration, Candidate } from "../src/api/types";
 import { calibrationItems, candidateRows, chosenSummary, newest } from "../src/transforms/calibrate";
 
-const ci = (x: number): CI => [x, x, x];
-const cand = (method: string, nll: number, brier: number, chosen = false): Candidate => ({
+const ci = (x: number): [number, number, number] => [x, x, x];
+const cand = (method: Candidate["method"], nll: number, brier: number, chosen = false): Candidate => ({
   method,
-  heldOut: { nll: ci(nll), brier: ci(brier), ece: ci(0.01), accuracy: ci(0.9) },
+  heldOut: {
+    nll: ci(nll),
+    brier: ci(brier),
+    ece: ci(0.01),
+    accuracy: ci(0.9),
+    eceMass: ci(0.012),
+    mce: ci(0.05),
+  },
+  delta: null,
   chosen,
+  unknownRate: null,
 });
 
 describe("candidateRows", () => {
@@ -28,7 +37,14 @@ describe("candidateRows", () => {
 
 describe("failed fits and the newest calibration", () => {
   it("puts a candidate whose fit failed last", () => {
-    const failed: Candidate = { method: "vector", heldOut: null, chosen: false, error: "cannot fit" };
+    const failed: Candidate = {
+      method: "vector",
+      heldOut: null,
+      delta: null,
+      chosen: false,
+      unknownRate: null,
+      error: "cannot fit",
+    };
     expect(candidateRows([failed, cand("identity", 0.4, 0.1)]).map((r) => r.method)).toEqual([
       "identity",
       "vector",
@@ -54,6 +70,8 @@ describe("chosenSummary and calibrationItems", () => {
     candidates: { q1: [], q2: [] },
     before: {},
     after: {},
+    skipped: [],
+    imported: false,
     file: {
       schema: "decision-workbench/calibration@1",
       created_at: "",

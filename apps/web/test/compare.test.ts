@@ -5,11 +5,15 @@ import { compareRows, sameServedModels, servedBy, servedModelBanner } from "../s
 
 function comparison(over: Partial<Comparison> = {}): Comparison {
   return {
+    item: "q",
+    split: "test",
     runs: [
       { id: "run_a", model: "workbench-latest", servedBy: ["bayes-2"] },
       { id: "run_b", model: "workbench-latest", servedBy: ["bayes-1"] },
     ],
     servedModelDiffers: true,
+    n: 100,
+    resamples: 1000,
     metrics: [
       {
         name: "accuracy",
@@ -37,7 +41,7 @@ function comparison(over: Partial<Comparison> = {}): Comparison {
       },
     ],
     bins: [[], []],
-    flipped: { total: 0, rows: [] },
+    flipped: { total: 0, compared: 100, offset: 0, rows: [] },
     ...over,
   };
 }
@@ -55,7 +59,7 @@ describe("compareRows", () => {
     expect(rows[2].deltas[1]).toMatchObject({ significant: false, verdict: "same" });
   });
 
-  it("falls back to run order when deltas name no run, and calls a lower error better", () => {
+  it("calls a lower error better", () => {
     const c = comparison({
       metrics: [
         {
@@ -64,7 +68,7 @@ describe("compareRows", () => {
             [0.1, 0.08, 0.12],
             [0.05, 0.03, 0.07],
           ],
-          deltas: [{ vs: "run_a", delta: [-0.05, -0.07, -0.03] }],
+          deltas: [{ run: "run_b", vs: "run_a", delta: [-0.05, -0.07, -0.03] }],
         },
       ],
     });

@@ -52,6 +52,7 @@ describe("perOptionTable", () => {
       recall: r,
       f1,
       support,
+      predicted: support,
     });
     const t = perOptionTable([opt("a", 0.9, 0.8, 0.85, 10), opt("b", 0.5, 0.7, 0.58, 30)]);
     expect(t.rows.map((r) => r.option)).toEqual(["b", "a"]);

@@ -1,7 +1,8 @@
 /** Small hand-made API payloads for the transform and component tests. */
 import type { Bin, DatasetSummary, Server } from "../src/api/types";
+import { SPARSE_BIN } from "../src/transforms/reliability";
 
-/** A bin from its edges, count and accuracy/confidence (interval ±0.1 clipped to [0, 1]). */
+/** A bin from its edges, count and accuracy/confidence (interval ±0.1 clipped to [0, 1]; sparse as the API flags it). */
 export function bin(
   lo: number,
   hi: number,
@@ -17,6 +18,7 @@ export function bin(
     accuracy,
     low: accuracy === null ? null : Math.max(0, accuracy - 0.1),
     high: accuracy === null ? null : Math.min(1, accuracy + 0.1),
+    sparse: count < SPARSE_BIN,
   };
 }
 

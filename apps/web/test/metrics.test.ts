@@ -1,14 +1,17 @@
 // @vitest-environment node
 import { describe, expect, it } from "vitest";
-import type { CI, ReportMetrics } from "../src/api/types";
+import type { ReportMetrics } from "../src/api/types";
 import { metricCards, metricInfo } from "../src/transforms/metrics";
 
-const ci = (x: number): CI => [x, x - 0.01, x + 0.01];
+const ci = (x: number): [number, number, number] => [x, x - 0.01, x + 0.01];
 const BASE: ReportMetrics = {
   accuracy: ci(0.9),
   ece: ci(0.05),
   eceMass: ci(0.04),
   mce: ci(0.2),
+  classwiseEce: ci(0.06),
+  smoothEce: [0.045, null, null],
+  debiasedL2: ci(0.002),
   brier: ci(0.1),
   nll: ci(0.3),
   rps: ci(0.07),
@@ -20,7 +23,17 @@ const BASE: ReportMetrics = {
 describe("metricCards", () => {
   it("names the bin count in the ECE labels and keeps the reading order", () => {
     const cards = metricCards(BASE, "choice", 20);
-    expect(cards.map((c) => c.key)).toEqual(["accuracy", "ece", "eceMass", "mce", "brier", "nll"]);
+    expect(cards.map((c) => c.key)).toEqual([
+      "accuracy",
+      "ece",
+      "eceMass",
+      "mce",
+      "classwiseEce",
+      "smoothEce",
+      "debiasedL2",
+      "brier",
+      "nll",
+    ]);
     expect(cards[1].label).toBe("ECE (equal-width, 20 bins)");
     expect(cards[2].label).toBe("ECE (equal-mass, 20 bins)");
   });

@@ -25,12 +25,12 @@ describe("reliabilityPoints", () => {
     expect([p.lo, p.hi]).toEqual([80, 90]);
   });
 
-  it("marks bins under the sparse threshold, and prefers the API's own flag", () => {
+  it("greys out the bins the API flags as sparse, whatever their count", () => {
     const [few, flagged] = reliabilityPoints([
-      bin(0, 0.5, 3, 0.4, 0.3),
+      { ...bin(0, 0.5, 3, 0.4, 0.3), sparse: false },
       { ...bin(0.5, 1, 50, 0.7, 0.7), sparse: true },
     ]);
-    expect(few.sparse).toBe(true);
+    expect(few.sparse).toBe(false);
     expect(flagged.sparse).toBe(true);
   });
 

@@ -26,14 +26,13 @@ export interface CompareRow {
 }
 
 /**
- * Rows of the comparison table. A delta goes under its `run` (or, when the API names none, under runs 1..n-1 in
- * order); it is significant when its interval excludes zero.
+ * Rows of the comparison table. A delta goes under its `run`; it is significant when its interval excludes zero.
  */
 export function compareRows(c: Comparison): CompareRow[] {
   return c.metrics.map((m) => {
     const info = metricInfo(m.name);
     const deltas: (DeltaCell | null)[] = c.runs.map(() => null);
-    m.deltas.forEach((d, i) => {
+    for (const d of m.deltas) {
       const [point, lo, hi] = d.delta;
       const significant = lo !== null && hi !== null && (lo > 0 || hi < 0);
       const up = point > 0;
@@ -41,9 +40,9 @@ export function compareRows(c: Comparison): CompareRow[] {
       const range =
         lo !== null && hi !== null ? ` (${formatDelta(lo, info.unit)} to ${formatDelta(hi, info.unit)})` : "";
       const text = `${formatDelta(point, info.unit)}${range}`;
-      const at = d.run ? c.runs.findIndex((r) => r.id === d.run) : i + 1;
-      if (at > 0 && at < c.runs.length) deltas[at] = { vs: d.vs, delta: d.delta, text, significant, verdict };
-    });
+      const at = c.runs.findIndex((r) => r.id === d.run);
+      if (at > 0) deltas[at] = { vs: d.vs, delta: d.delta, text, significant, verdict };
+    }
     return {
       name: m.name,
       label: info.label,

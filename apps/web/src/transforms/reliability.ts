@@ -2,7 +2,7 @@
 
 import type { Bin } from "../api/types";
 
-/** Bins with fewer items than this are drawn greyed: their intervals are wide and unreliable. */
+/** The API flags bins with fewer items than this as sparse (drawn greyed: their intervals are wide and unreliable). */
 export const SPARSE_BIN = 10;
 
 /** One non-empty bin as a point (percent units) with error-bar offsets. */
@@ -20,7 +20,7 @@ export interface ReliabilityPoint {
   lo: number;
   hi: number;
   count: number;
-  /** Fewer than SPARSE_BIN items. */
+  /** Fewer than SPARSE_BIN items (the API's `sparse` flag). */
   sparse: boolean;
   /** Accuracy minus confidence (percent points): negative when over-confident. */
   gap: number;
@@ -29,7 +29,7 @@ export interface ReliabilityPoint {
 }
 
 /** Points of the non-empty bins, in percent. */
-export function reliabilityPoints(bins: Bin[], minCount = SPARSE_BIN): ReliabilityPoint[] {
+export function reliabilityPoints(bins: Bin[]): ReliabilityPoint[] {
   const out: ReliabilityPoint[] = [];
   for (const b of bins) {
     if (b.count === 0 || b.confidence === null || b.accuracy === null) continue;
@@ -45,7 +45,7 @@ export function reliabilityPoints(bins: Bin[], minCount = SPARSE_BIN): Reliabili
       lo: b.lo * 100,
       hi: b.hi * 100,
       count: b.count,
-      sparse: b.sparse ?? b.count < minCount,
+      sparse: b.sparse,
       gap: (b.accuracy - b.confidence) * 100,
     });
   }
@@ -65,7 +65,7 @@ export interface GapArea {
 }
 
 /** Gap rectangles of the non-empty bins (bins with no gap give none). */
-export function gapAreas(bins: Bin[], minCount = SPARSE_BIN): GapArea[] {
+export function gapAreas(bins: Bin[]): GapArea[] {
   const out: GapArea[] = [];
   for (const b of bins) {
     if (b.count === 0 || b.confidence === null || b.accuracy === null) continue;
@@ -76,7 +76,7 @@ export function gapAreas(bins: Bin[], minCount = SPARSE_BIN): GapArea[] {
       y1: Math.min(b.accuracy, b.confidence) * 100,
       y2: Math.max(b.accuracy, b.confidence) * 100,
       direction: b.confidence > b.accuracy ? "over" : "under",
-      sparse: b.sparse ?? b.count < minCount,
+      sparse: b.sparse,
     });
   }
   return out;

@@ -121,7 +121,7 @@ export default function ReliabilityTab({ run, item, split }: TabProps) {
         <Metric
           label="Answers binned"
           unit="number"
-          value={`${count(r.n)} of ${count(r.counts.total ?? r.n + r.counts.escalated)}`}
+          value={`${count(r.n)} of ${count(r.counts.total)}`}
           help="Escalated decisions have no usable output and are left out."
         />
       </div>

@@ -23,7 +23,7 @@ export default function UnknownsTab({ run, item, split }: TabProps) {
   const index = picked ?? (suggested ? points.indexOf(suggested) : 0);
   const u = r.unknown;
   // Everything a person could see: usable rows plus the ones the service escalated.
-  const total = r.counts.total ?? r.n + r.counts.escalated;
+  const total = r.counts.total;
   return (
     <>
       <div className="metrics">
