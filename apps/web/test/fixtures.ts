@@ -1,5 +1,5 @@
 /** Small hand-made API payloads for the transform and component tests. */
-import type { Bin, DatasetSummary, Server } from "../src/api/types";
+import type { Bin, Calibration, DatasetSummary, RunCheck, Server } from "../src/api/types";
 import { SPARSE_BIN } from "../src/transforms/reliability";
 
 /** A bin from its edges, count and accuracy/confidence (interval ±0.1 clipped to [0, 1]; sparse as the API flags it). */
@@ -53,5 +53,85 @@ export function dataset(name: string, over: Partial<DatasetSummary> = {}): Datas
     splits: { train: 100, calibration: 100, test: 100 },
     items: [{ name: "q", kind: "choice", options: ["a", "b"], notStated: false }],
     ...over,
+  };
+}
+
+/** A calibration of dataset `dataset`: fitted on `runId`, or imported when `runId` is null. */
+export function calibration(
+  id: string,
+  runId: string | null,
+  over: { dataset?: string; servedBy?: string[]; createdAt?: string } = {},
+): Calibration {
+  const createdAt = over.createdAt ?? "2026-11-21T10:05:00Z";
+  return {
+    id,
+    runId,
+    createdAt,
+    file: {
+      schema: "decision-workbench/calibration@1",
+      created_at: createdAt,
+      source: {
+        fingerprint: "decision|http://127.0.0.1:1/v1/decision|workbench-latest",
+        endpoint: "http://127.0.0.1:1/v1/decision",
+        model: "workbench-latest",
+        served_by: over.servedBy ?? ["bayes-2"],
+        dataset: { name: over.dataset ?? "penguins", sha256: "0".repeat(64) },
+        fit_split: "calibration",
+        eval_split: "test",
+      },
+      questions: {
+        species: {
+          kind: "choice",
+          options: ["Adelie", "Chinstrap", "Gentoo"],
+          method: "temperature",
+          params: {},
+        },
+      },
+    },
+    candidates: {},
+    before: {},
+    after: {},
+    skipped: [],
+    imported: runId === null,
+  };
+}
+
+/** A check of run_a: species inside its intervals; `fail` adds a swapped model and sex's ECE above its interval. */
+export function runCheck(fail: boolean): RunCheck {
+  const q = (ece: number, eceInterval: [number, number], ok: boolean) => ({
+    n: 90,
+    ece,
+    eceInterval,
+    answeredError: 0.011,
+    answeredErrorInterval: [0.0003, 0.06] as [number, number],
+    coverage: 0.98,
+    ok,
+  });
+  const details: RunCheck["details"] = fail
+    ? [
+        {
+          code: "served-by-changed",
+          message:
+            "the run was served by [bayes-1], the file was fitted on [bayes-2]: the service swapped its weights",
+        },
+        {
+          code: "ece-outside",
+          question: "sex",
+          message: "sex: calibrated ECE 0.0222 is above the file's interval [0.0000, 0.0100]",
+        },
+      ]
+    : [];
+  return {
+    ok: !fail,
+    runId: "run_a",
+    split: "test",
+    reasons: details.map((d) => d.message),
+    details,
+    questions: {
+      species: q(0.018, [0.008, 0.038], true),
+      sex: fail ? q(0.0222, [0, 0.01], false) : q(0.004, [0, 0.01], true),
+    },
+    skipped: fail ? ["body_mass"] : [],
+    servedBy: [fail ? "bayes-1" : "bayes-2"],
   };
 }

@@ -34,8 +34,15 @@ describe("metricCards", () => {
       "brier",
       "nll",
     ]);
+    expect(cards[0].label).toBe("Accuracy");
     expect(cards[1].label).toBe("ECE (equal-width, 20 bins)");
     expect(cards[2].label).toBe("ECE (equal-mass, 20 bins)");
+  });
+
+  it("names the item in the accuracy label, so it is not read as the run's accuracy over all items", () => {
+    const cards = metricCards(BASE, "choice", 15, "species");
+    expect(cards[0].label).toBe("Accuracy, species");
+    expect(cards.find((c) => c.key === "brier")?.label).toBe("Brier score");
   });
 
   it("shows RPS and off-by-one only for score items, micro/macro F1 only for multi-label ones", () => {

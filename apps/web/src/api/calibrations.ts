@@ -1,7 +1,7 @@
-/** Calibrations: fit, list, one, the file's download address. */
+/** Calibrations: fit, list, one, the file's download address, import a file, check a run against one. */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { API_BASE, api, query } from "./client";
-import type { Calibration, CalibrationInput } from "./types";
+import type { Calibration, CalibrationInput, RunCheck } from "./types";
 
 /** A run's calibrations, newest last as the API lists them. */
 export function useCalibrations(runId: string | undefined) {
@@ -37,4 +37,49 @@ export function useFitCalibration(runId: string) {
 /** Where the calibration file downloads from. */
 export function calibrationFileUrl(id: string): string {
   return `${API_BASE}/calibrations/${encodeURIComponent(id)}/file`;
+}
+
+/** Every calibration, fitted or imported, newest first (what a run can be checked against). */
+export function useAllCalibrations() {
+  return useQuery({
+    queryKey: ["calibrations", "all"],
+    queryFn: () => api<Calibration[]>("/calibrations"),
+  });
+}
+
+/** Imports a calibration file; a 400 invalid_calibration_file lists every problem in its details. */
+export function useImportCalibration() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (file: unknown) => api<Calibration>("/calibrations/import", { method: "POST", body: file }),
+    onSuccess: (cal) => {
+      qc.setQueryData(["calibration", cal.id], cal);
+      qc.invalidateQueries({ queryKey: ["calibrations"] });
+    },
+  });
+}
+
+/** What a run is checked against, and on which split (the API's default when absent). */
+export interface CheckParams {
+  calibrationId?: string;
+  split?: string;
+}
+
+/**
+ * Checks a run against a stored calibration: served model unchanged, calibrated ECE and answered-alone error inside
+ * the file's intervals. A read (nothing is stored), so it is a query: the link alone brings the verdict back.
+ */
+export function useRunCheck(runId: string, p: CheckParams) {
+  return useQuery({
+    queryKey: ["check", runId, p.calibrationId, p.split],
+    queryFn: () =>
+      api<RunCheck>(`/runs/${encodeURIComponent(runId)}/check`, {
+        method: "POST",
+        body: p.split
+          ? { calibrationId: p.calibrationId, split: p.split }
+          : { calibrationId: p.calibrationId },
+      }),
+    enabled: !!p.calibrationId,
+    staleTime: 60_000,
+  });
 }

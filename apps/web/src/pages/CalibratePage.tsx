@@ -1,17 +1,28 @@
-/** /runs/:id/calibrate?cal=&item=: fit calibrators, compare candidates, see before/after, download the file. */
+/**
+ * /runs/:id/calibrate?cal=&item=&import=1&check=&checkSplit=: fit calibrators, compare candidates, see before/after,
+ * download the file; import a calibration file and check the run against an imported or fitted calibration.
+ */
 import { type FormEvent, useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
-import { calibrationFileUrl, useCalibration, useCalibrations, useFitCalibration } from "../api/calibrations";
+import {
+  calibrationFileUrl,
+  useCalibration,
+  useCalibrations,
+  useFitCalibration,
+  useImportCalibration,
+} from "../api/calibrations";
 import { useDataset } from "../api/datasets";
 import { useRun } from "../api/runs";
 import type { Calibration, CalibrationInput, CI, RunSummary } from "../api/types";
 import { ReliabilityOverlay } from "../charts/ReliabilityDiagram";
 import { CiText } from "../components/CiText";
 import { Field } from "../components/Field";
+import { ImportCalibrationForm } from "../components/ImportCalibrationForm";
 import { Empty, ErrorState, Loading } from "../components/States";
 import { calibrationItems, candidateRows, chosenSummary, newest } from "../transforms/calibrate";
 import { formatDelta, pct, when } from "../transforms/format";
 import { overlaySeries } from "../transforms/reliability";
+import { CheckSection } from "./calibrate/CheckSection";
 import { useSearchPatch } from "./useSearchPatch";
 
 /** Lower ECE than identity with an interval below zero is better; above zero worse. */
@@ -290,6 +301,8 @@ export default function CalibratePage() {
   const cal = useCalibration(calId);
   const patch = useSearchPatch();
   const setParam = (k: string, v: string) => patch({ [k]: v }, { push: k === "cal" });
+  const importFile = useImportCalibration();
+  const showImport = sp.get("import") === "1";
   if (run.error && !run.data) return <ErrorState error={run.error} retry={() => run.refetch()} />;
   if (!run.data) return <Loading />;
   const r = run.data;
@@ -302,13 +315,37 @@ export default function CalibratePage() {
         </Link>{" "}
         / Calibrate
       </p>
-      <h1>
-        Calibrate {r.dataset} on {r.model}
-      </h1>
+      <div className="page-head">
+        <h1>
+          Calibrate {r.dataset} on {r.model}
+        </h1>
+        <div className="actions">
+          <button
+            type="button"
+            className="button"
+            aria-expanded={showImport}
+            onClick={() => patch({ import: showImport ? undefined : "1" })}
+          >
+            {showImport ? "Close import" : "Import calibration file"}
+          </button>
+        </div>
+      </div>
       <p className="lead">
         Fit calibrators on the stored answers of the calibration split, pick the one with the best held-out
         score, set an escalation threshold, and export it all as one file a team can apply to new answers.
+        Check a run against a calibration to see whether it still holds.
       </p>
+      {showImport && (
+        <section className="panel" aria-labelledby="import-heading">
+          <h2 id="import-heading">Import a calibration file</h2>
+          <ImportCalibrationForm
+            submitting={importFile.isPending}
+            error={importFile.error ?? undefined}
+            imported={importFile.data}
+            onSubmit={(file) => importFile.mutate(file)}
+          />
+        </section>
+      )}
       {r.status !== "done" ? (
         <Empty
           title="The run is not done yet"
@@ -353,6 +390,7 @@ export default function CalibratePage() {
           setItem={(i) => setParam("item", i)}
         />
       )}
+      {r.status === "done" && <CheckSection run={r} preferred={importFile.data?.id} />}
     </div>
   );
 }

@@ -42,10 +42,10 @@ function RunPicker({
               <th scope="col">Served by</th>
               <th scope="col">Status</th>
               <th scope="col" className="num">
-                Accuracy
+                Accuracy, all items
               </th>
               <th scope="col" className="num">
-                ECE
+                ECE, all items
               </th>
             </tr>
           </thead>

@@ -40,9 +40,14 @@ export interface TabProps {
   split: string;
 }
 
+/** What the header's accuracy and ECE are: every item pooled, unlike the per-item figures of the tabs. */
+const HEADLINE_HELP =
+  "Every item's usable answers pooled (escalated and unlabelled ones left out); each item's own figures are on its tabs.";
+
 function RunHeader({ run }: { run: RunSummary }) {
   const action = useRunAction();
   const active = run.status === "running" || run.status === "queued";
+  const headlineSplit = run.splits.includes("test") ? "test split" : "all splits";
   return (
     <div className="run-head">
       <p className="crumbs">
@@ -56,6 +61,11 @@ function RunHeader({ run }: { run: RunSummary }) {
           {run.status === "done" && (
             <Link className="button primary" to={`/runs/${run.id}/calibrate`}>
               Fit a calibration →
+            </Link>
+          )}
+          {run.status === "done" && (
+            <Link className="button" to={{ pathname: `/runs/${run.id}/calibrate`, hash: "check" }}>
+              Check against a calibration
             </Link>
           )}
           {run.status === "done" && (
@@ -102,13 +112,17 @@ function RunHeader({ run }: { run: RunSummary }) {
           <dt>Splits</dt>
           <dd>{run.splits.join(", ")}</dd>
         </div>
-        <div>
-          <dt>Accuracy</dt>
-          <dd>{pct(run.headline.accuracy)}</dd>
+        <div title={`${HEADLINE_HELP} (${headlineSplit})`}>
+          <dt>Accuracy, all items</dt>
+          <dd>
+            {pct(run.headline.accuracy)} <span className="muted small">{headlineSplit}</span>
+          </dd>
         </div>
-        <div>
-          <dt>ECE</dt>
-          <dd>{pct(run.headline.ece)}</dd>
+        <div title={`${HEADLINE_HELP} ECE over 15 equal-width bins of the top-label confidence.`}>
+          <dt>ECE, all items</dt>
+          <dd>
+            {pct(run.headline.ece)} <span className="muted small">{headlineSplit}</span>
+          </dd>
         </div>
         <div>
           <dt>Started</dt>

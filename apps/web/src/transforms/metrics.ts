@@ -16,7 +16,8 @@ export interface MetricCard {
 
 interface Spec {
   key: keyof ReportMetrics;
-  label: (bins: number) => string;
+  /** The card's label; `item` names the item so its figures are not read as the run's (all items pooled). */
+  label: (bins: number, item?: string) => string;
   unit: Unit;
   better: "higher" | "lower";
   help: string;
@@ -26,7 +27,7 @@ interface Spec {
 const SPECS: Spec[] = [
   {
     key: "accuracy",
-    label: () => "Accuracy",
+    label: (_b, item) => (item ? `Accuracy, ${item}` : "Accuracy"),
     unit: "percent",
     better: "higher",
     help: "Share of answers equal to the gold label.",
@@ -121,15 +122,23 @@ const SPECS: Spec[] = [
   },
 ];
 
-/** The cards an item's report has data for, in reading order; `bins` names the bin count in ECE labels. */
-export function metricCards(metrics: ReportMetrics | null, kind: ItemKind, bins: number): MetricCard[] {
+/**
+ * The cards an item's report has data for, in reading order; `bins` names the bin count in ECE labels, `item` the
+ * item in the accuracy label (the run header's accuracy pools every item).
+ */
+export function metricCards(
+  metrics: ReportMetrics | null,
+  kind: ItemKind,
+  bins: number,
+  item?: string,
+): MetricCard[] {
   const out: MetricCard[] = [];
   if (!metrics) return out;
   for (const s of SPECS) {
     const ci = metrics[s.key];
     if (!ci) continue;
     if (s.kinds && !s.kinds.includes(kind)) continue;
-    out.push({ key: s.key, label: s.label(bins), ci, unit: s.unit, better: s.better, help: s.help });
+    out.push({ key: s.key, label: s.label(bins, item), ci, unit: s.unit, better: s.better, help: s.help });
   }
   return out;
 }

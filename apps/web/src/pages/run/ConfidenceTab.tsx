@@ -29,7 +29,7 @@ export default function ConfidenceTab({ run, item, split }: TabProps) {
   return (
     <>
       <h2 className="visually-hidden">Metrics</h2>
-      <MetricCards cards={metricCards(r.metrics, r.item.kind, r.bins.count)} />
+      <MetricCards cards={metricCards(r.metrics, r.item.kind, r.bins.count, r.item.name)} />
       <p className="muted small">
         {count(r.n)} decisions on the {r.split} split: {count(r.counts.answered)} answered,{" "}
         {count(r.counts.unknown)} not stated, {count(r.counts.escalated)} escalated. Intervals: 95% bootstrap

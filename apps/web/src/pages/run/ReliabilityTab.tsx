@@ -117,7 +117,12 @@ export default function ReliabilityTab({ run, item, split }: TabProps) {
           />
         )}
         <Metric label="MCE" ci={r.metrics.mce} unit="percent" help="Largest gap over non-empty bins." />
-        <Metric label="Accuracy" ci={r.metrics.accuracy} unit="percent" />
+        <Metric
+          label={`Accuracy, ${r.item.name}`}
+          ci={r.metrics.accuracy}
+          unit="percent"
+          help={`Share of ${r.item.name} answers equal to the gold label, ${r.split} split.`}
+        />
         <Metric
           label="Answers binned"
           unit="number"

@@ -1,0 +1,107 @@
+/** Calibration file import: choose or paste the JSON; the API's validation errors listed one a line. */
+import { type FormEvent, useState } from "react";
+import { ApiError } from "../api/client";
+import type { Calibration } from "../api/types";
+import { fileErrors, formatFileError, parseCalibrationText } from "../transforms/check";
+import { Field } from "./Field";
+import { ErrorState } from "./States";
+
+/** The form; `onSubmit` gets the parsed file (a JSON object), and the API's answer comes back as `error` or `imported`. */
+export function ImportCalibrationForm({
+  onSubmit,
+  submitting,
+  error,
+  imported,
+}: {
+  onSubmit: (file: Record<string, unknown>) => void;
+  submitting?: boolean;
+  error?: unknown;
+  /** The calibration the last import stored. */
+  imported?: Calibration;
+}) {
+  const [text, setText] = useState("");
+  const [fileName, setFileName] = useState<string | null>(null);
+  const [local, setLocal] = useState<string | null>(null);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const r = parseCalibrationText(text);
+    if (!r.ok) {
+      setLocal(r.error);
+      return;
+    }
+    setLocal(null);
+    onSubmit(r.file);
+  };
+  const problems = error instanceof ApiError ? fileErrors(error.details) : [];
+  return (
+    <form className="form" onSubmit={submit} noValidate aria-label="Import a calibration file">
+      <Field
+        label="Calibration file (JSON)"
+        error={local ?? undefined}
+        hint={
+          fileName ? (
+            <>
+              Read from <span className="mono">{fileName}</span>; edit it here before importing if you need
+              to.
+            </>
+          ) : (
+            "Choose the file “Download calibration file” saved, or paste its JSON (decision-workbench/calibration@1)."
+          )
+        }
+      >
+        {(a) => (
+          <>
+            <input
+              type="file"
+              accept=".json,application/json"
+              aria-label="Choose a calibration file"
+              onChange={async (e) => {
+                const f = e.target.files?.[0];
+                if (!f) return;
+                setFileName(f.name);
+                setText(await f.text());
+                setLocal(null);
+              }}
+            />
+            <textarea
+              {...a}
+              name="calibration"
+              rows={8}
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+              spellCheck={false}
+            />
+          </>
+        )}
+      </Field>
+      {problems.length > 0 ? (
+        <div className="form-errors" role="alert">
+          <strong>
+            Not a valid calibration file:{" "}
+            {problems.length === 1 ? "one problem" : `${problems.length} problems`}. Nothing was imported.
+          </strong>
+          <ol className="error-lines">
+            {problems.map((p, i) => (
+              <li key={i}>{formatFileError(p)}</li>
+            ))}
+          </ol>
+        </div>
+      ) : (
+        error !== undefined &&
+        error !== null && <ErrorState error={error} title="The calibration file was not imported" />
+      )}
+      {imported && !error && (
+        <p className="check-result ok" role="status">
+          Imported as <strong className="mono">{imported.id}</strong>: {imported.file.source.dataset.name},
+          served by {imported.file.source.served_by.join(", ") || "—"}, questions{" "}
+          {Object.keys(imported.file.questions).join(", ")}.
+        </p>
+      )}
+      <div className="form-actions">
+        <button type="submit" className="button primary" disabled={submitting}>
+          {submitting ? "Importing…" : "Import calibration file"}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,107 @@
+import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { CheckForm } from "../src/components/CheckForm";
+import { CheckVerdict } from "../src/components/CheckVerdict";
+import { calibrationGroups } from "../src/transforms/check";
+import { calibration, runCheck } from "./fixtures";
+
+afterEach(cleanup);
+
+const RUN = { id: "run_a", dataset: "penguins" };
+const GROUPS = calibrationGroups(
+  [
+    calibration("cal_fitted", "run_a", { createdAt: "2026-11-21T10:01:00Z" }),
+    calibration("cal_imported", null, { createdAt: "2026-11-21T10:02:00Z" }),
+  ],
+  RUN,
+);
+
+describe("CheckForm", () => {
+  it("offers imported and fitted calibrations in groups, and checks on the test split by default", () => {
+    const onCheck = vi.fn();
+    render(<CheckForm groups={GROUPS} splits={["calibration", "test"]} onCheck={onCheck} />);
+    const picker = screen.getByLabelText("Calibration");
+    const groups = within(picker).getAllByRole("group");
+    expect(groups.map((g) => g.getAttribute("label"))).toEqual(["Imported files", "Fitted on this run"]);
+    expect((screen.getByLabelText("Check on") as HTMLSelectElement).value).toBe("test");
+    fireEvent.click(screen.getByRole("button", { name: "Check" }));
+    expect(onCheck).toHaveBeenCalledWith({ calibrationId: "cal_imported", split: "test" });
+  });
+
+  it("checks the calibration and split picked", () => {
+    const onCheck = vi.fn();
+    render(<CheckForm groups={GROUPS} splits={["calibration", "test"]} onCheck={onCheck} />);
+    fireEvent.change(screen.getByLabelText("Calibration"), { target: { value: "cal_fitted" } });
+    fireEvent.change(screen.getByLabelText("Check on"), { target: { value: "all" } });
+    fireEvent.click(screen.getByRole("button", { name: "Check" }));
+    expect(onCheck).toHaveBeenCalledWith({ calibrationId: "cal_fitted", split: "all" });
+  });
+
+  it("picks a file just imported", () => {
+    const onCheck = vi.fn();
+    const { rerender } = render(<CheckForm groups={GROUPS} splits={["test"]} onCheck={onCheck} />);
+    rerender(
+      <CheckForm
+        groups={GROUPS}
+        splits={["test"]}
+        preferred={{ calibrationId: "cal_fitted" }}
+        onCheck={onCheck}
+      />,
+    );
+    expect((screen.getByLabelText("Calibration") as HTMLSelectElement).value).toBe("cal_fitted");
+  });
+
+  it("says what to do when there is nothing to check against", () => {
+    render(<CheckForm groups={[]} splits={["test"]} onCheck={vi.fn()} />);
+    expect(screen.getByText("No calibration of this dataset to check against")).toBeTruthy();
+    expect(screen.queryByRole("button", { name: "Check" })).toBeNull();
+  });
+});
+
+describe("CheckVerdict", () => {
+  it("shows a failure: the served model that changed, the reasons, the question above its interval", () => {
+    render(<CheckVerdict report={runCheck(true)} calibrationId="cal_imported" fileServedBy={["bayes-2"]} />);
+    const verdict = screen.getByRole("region", { name: "Check result" });
+    expect(verdict.getAttribute("data-verdict")).toBe("fail");
+    expect(screen.getByRole("status").textContent).toMatch(
+      /^✗ Fail Refit the calibration: 2 reasons below\./,
+    );
+    expect(verdict.textContent).toContain(
+      "Changed: the file was fitted on answers of bayes-2; this run was served by bayes-1.",
+    );
+    const reasons = within(verdict)
+      .getAllByRole("listitem")
+      .map((li) => li.textContent);
+    expect(reasons).toEqual([
+      "the run was served by [bayes-1], the file was fitted on [bayes-2]: the service swapped its weights",
+      "sex: calibrated ECE 0.0222 is above the file's interval [0.0000, 0.0100]",
+    ]);
+    const sex = screen.getByRole("row", { name: /^sex/ });
+    expect(
+      within(sex)
+        .getAllByRole("cell")
+        .map((c) => c.textContent),
+    ).toEqual([
+      "90",
+      "2.2% · above the interval",
+      "0.0–1.0%",
+      "1.1% · inside",
+      "0.0–6.0%",
+      "98.0%",
+      "✗ fail",
+    ]);
+    expect(verdict.textContent).toContain("Not checked (the run has no usable answers for them): body_mass.");
+  });
+
+  it("shows a pass with the served model unchanged", () => {
+    render(<CheckVerdict report={runCheck(false)} calibrationId="cal_fitted" fileServedBy={["bayes-2"]} />);
+    const verdict = screen.getByRole("region", { name: "Check result" });
+    expect(verdict.getAttribute("data-verdict")).toBe("pass");
+    expect(screen.getByRole("status").textContent).toMatch(
+      /^✓ Pass The calibration still holds for this run\./,
+    );
+    expect(verdict.textContent).toContain("Unchanged: bayes-2 served this run, as in the file.");
+    expect(screen.queryByText("Why it fails")).toBeNull();
+    expect(within(verdict).getAllByText("✓ pass")).toHaveLength(2);
+  });
+});
