@@ -86,7 +86,7 @@ describe("ImportCalibrationForm", () => {
   it("says what was imported", () => {
     render(<ImportCalibrationForm onSubmit={vi.fn()} imported={calibration("cal_new", null)} />);
     expect(screen.getByRole("status").textContent).toBe(
-      "Imported as cal_new: penguins, served by bayes-2, questions species.",
+      "Imported as cal_new: penguins, served by bayes-2, questions species. Check a run against it below.",
     );
   });
 

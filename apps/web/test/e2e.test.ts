@@ -3,11 +3,21 @@
  * End to end in Debian's Chromium (playwright-core) against the real API, its embedded reference server and a
  * second reference server whose `workbench-latest` alias serves the other checkpoint: first run, live progress
  * over SSE, reliability with both binnings, every tab, a calibration fitted and downloaded, the second server
- * added through the Servers page, a second run, the comparison with its served-model banner, the datasets page.
+ * added through the Servers page, a second run, the comparison with its served-model banner, the downloaded file
+ * imported and both runs checked against it (the swapped weights fail, the original run passes), the datasets page.
  * Screenshots of every page go to apps/web/screenshots/.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -80,6 +90,8 @@ const eventStreams: string[] = [];
 const pageErrors: string[] = [];
 let firstRun = "";
 let secondRun = "";
+/** The calibration file downloaded from the first run (its text). */
+let calibrationFile = "";
 
 async function shot(name: string): Promise<void> {
   await page.mouse.move(0, 0); // no hover tooltip over the data
@@ -245,7 +257,8 @@ describe("the workbench in Chromium", () => {
         page.waitForEvent("download", { timeout: STEP }),
         page.getByRole("link", { name: "Download calibration file" }).click(),
       ]);
-      const file = JSON.parse(readFileSync((await download.path()) as string, "utf8")) as {
+      calibrationFile = readFileSync((await download.path()) as string, "utf8");
+      const file = JSON.parse(calibrationFile) as {
         schema: string;
         source: { served_by: string[]; dataset: { name: string } };
         questions: Record<string, { method: string }>;
@@ -320,6 +333,80 @@ describe("the workbench in Chromium", () => {
       await page.waitForURL(/item=body_mass/);
       await page.getByRole("heading", { name: /Flipped answers \([1-9]/ }).waitFor({ timeout: STEP });
       await shot("15-compare");
+    },
+    STEP,
+  );
+
+  it(
+    "imports the downloaded calibration file and checks both runs against it",
+    async () => {
+      // from the second run's header: its accuracy is labelled as the run's, over all items
+      await page.goto(`${workbench.url}/runs/${secondRun}`);
+      await page.waitForSelector('[data-ready="reliability"]', { timeout: STEP });
+      await page.getByText("Accuracy, all items").waitFor();
+      await page.getByText("Accuracy, species").waitFor();
+      await page.getByRole("link", { name: "Check against a calibration" }).click();
+      await page.waitForURL(new RegExp(`/runs/${secondRun}/calibrate#check$`), { timeout: STEP });
+      await page.getByRole("button", { name: "Import calibration file" }).click();
+      await page.waitForURL(/import=1/);
+      const form = page.getByRole("form", { name: "Import a calibration file" });
+      // a broken file: every problem the API finds is listed, and nothing is imported
+      const broken = JSON.parse(calibrationFile) as {
+        source: Record<string, unknown>;
+        questions: Record<string, Record<string, unknown>>;
+      };
+      broken.source.served_by = "bayes-2";
+      broken.questions.species.options = "Adelie";
+      await form.getByLabel("Calibration file (JSON)").fill(JSON.stringify(broken, null, 2));
+      await form.getByRole("button", { name: "Import calibration file" }).click();
+      const problems = form.locator(".error-lines li");
+      await problems.first().waitFor({ timeout: STEP });
+      expect(await problems.allTextContents()).toEqual([
+        'source.served_by: "bayes-2"; expected an array of model names',
+        'questions.species.options: "Adelie"; expected a non-empty array of option names',
+      ]);
+      expect(await form.getByRole("alert").textContent()).toContain("Nothing was imported.");
+      await shot("19-calibration-import-errors");
+      // the file as downloaded, through the file picker
+      const path = join(dataDir, "calibration-download.json");
+      writeFileSync(path, calibrationFile);
+      await form.getByLabel("Choose a calibration file").setInputFiles(path);
+      await form.getByText("calibration-download.json").waitFor();
+      await form.getByRole("button", { name: "Import calibration file" }).click();
+      const status = form.getByRole("status");
+      await status.waitFor({ timeout: STEP });
+      const imported = /Imported as (cal_\S+):/.exec((await status.textContent()) ?? "")?.[1] ?? "";
+      expect(imported).toMatch(/^cal_/);
+      // the file just imported is picked; the run on the swapped weights fails the check
+      const check = page.getByRole("form", { name: "Check against a calibration" });
+      expect(await check.getByLabel("Calibration").inputValue()).toBe(imported);
+      await check.getByRole("button", { name: "Check" }).click();
+      await page.waitForSelector('[data-ready="check"]', { timeout: STEP });
+      const verdict = page.getByRole("region", { name: "Check result" });
+      expect(await verdict.getAttribute("data-verdict")).toBe("fail");
+      const failText = (await verdict.textContent()) ?? "";
+      expect(failText).toContain(
+        "Changed: the file was fitted on answers of bayes-2; this run was served by bayes-1.",
+      );
+      expect(failText).toContain("the service swapped its weights");
+      expect(page.url()).toContain(`check=${imported}`);
+      await verdict.scrollIntoViewIfNeeded();
+      await shot("20-check-fail");
+      // the run the file was fitted on passes: same served model, every question inside the file's intervals
+      await page.goto(`${workbench.url}/runs/${firstRun}/calibrate`);
+      await page.waitForSelector('[data-ready="calibration"]', { timeout: STEP });
+      const check1 = page.getByRole("form", { name: "Check against a calibration" });
+      await check1.getByLabel("Calibration").selectOption(imported);
+      await check1.getByRole("button", { name: "Check" }).click();
+      await page.waitForSelector('[data-ready="check"]', { timeout: STEP });
+      const pass = page.getByRole("region", { name: "Check result" });
+      expect(await pass.getAttribute("data-verdict")).toBe("pass");
+      expect(await pass.textContent()).toContain("Unchanged: bayes-2 served this run, as in the file.");
+      expect(await pass.getByText("✓ pass", { exact: true }).count()).toBe(3);
+      await shot("21-check-pass");
+      // the link alone brings the verdict back
+      await page.reload();
+      await page.waitForSelector('[data-ready="check"][data-verdict="pass"]', { timeout: STEP });
     },
     STEP,
   );

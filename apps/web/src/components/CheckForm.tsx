@@ -48,7 +48,7 @@ export function CheckForm({
   };
   return (
     <form className="form" onSubmit={submit} aria-label="Check against a calibration">
-      <div className="form-grid">
+      <div className="form-grid check-grid">
         <Field label="Calibration" hint="Imported files and calibrations fitted on runs of this dataset.">
           {(a) => (
             <select {...a} value={chosen} onChange={(e) => setCalibrationId(e.target.value)}>

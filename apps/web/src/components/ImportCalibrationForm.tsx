@@ -92,9 +92,11 @@ export function ImportCalibrationForm({
       )}
       {imported && !error && (
         <p className="check-result ok" role="status">
-          Imported as <strong className="mono">{imported.id}</strong>: {imported.file.source.dataset.name},
-          served by {imported.file.source.served_by.join(", ") || "—"}, questions{" "}
-          {Object.keys(imported.file.questions).join(", ")}.
+          <span>
+            Imported as <strong className="mono">{imported.id}</strong>: {imported.file.source.dataset.name},
+            served by {imported.file.source.served_by.join(", ") || "—"}, questions{" "}
+            {Object.keys(imported.file.questions).join(", ")}. Check a run against it below.
+          </span>
         </p>
       )}
       <div className="form-actions">
