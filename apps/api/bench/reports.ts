@@ -4,15 +4,20 @@
 //
 //   node --expose-gc --import tsx bench/reports.ts [--examples 100000]
 //
+// The API runs in its own process, started twice on the same data folder: "first start" computes everything from
+// the stored predictions (and stores each finished run's converted item data and reports beside it); "after a
+// restart" reads those back. Each process reports its peak resident memory.
+//
 // Scenario "one item": one 5-option item (seattle-weather's task), 100,000 examples all on the test split, so one
 // report covers all 100,000 predictions. Scenario "three items": penguins' task (choice, score, choice + not
 // stated), 33,334 examples x 3 items on calibration and test (each report covers about a sixth of the run).
 
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { mulberry32 } from "@decision-workbench/calibration";
@@ -29,7 +34,9 @@ import { SecretBox } from "../src/secrets/box.js";
 import { openStorage, type SqliteStorage } from "../src/storage/sqlite.js";
 import type { PredictionRow, StoredRun } from "../src/storage/types.js";
 
-const { values } = parseArgs({ options: { examples: { type: "string" }, write: { type: "string" } } });
+const { values } = parseArgs({
+  options: { examples: { type: "string" }, write: { type: "string" }, serve: { type: "string" } },
+});
 const EXAMPLES = Number(values.examples ?? 100_000);
 
 /** The two scenarios (see the top of this file). */
@@ -184,9 +191,75 @@ async function syntheticRun(
 
 interface Timing {
   scenario: string;
+  process: string;
   call: string;
   ms: number;
   kb: number;
+  /** The API process's peak RSS so far, in MB. */
+  peak: number;
+}
+
+/** Child process: the API over DIR/workbench.sqlite; prints its URL, then its memory on each "stats" line. */
+async function serve(dir: string): Promise<void> {
+  const storage = openStorage(join(dir, "workbench.sqlite"));
+  const secrets = new SecretBox(randomBytes(32));
+  const engine = new RunEngine({ storage, secrets });
+  const app = await buildApp({ storage, engine, secrets });
+  await app.listen({ host: "127.0.0.1", port: 0 });
+  const address = app.server.address();
+  process.stdout.write(`${typeof address === "object" && address ? address.port : 0}\n`);
+  process.stdin.setEncoding("utf8");
+  for await (const chunk of process.stdin) {
+    if (!String(chunk).includes("stats")) continue;
+    (globalThis as { gc?: () => void }).gc?.();
+    const stats = {
+      rss: process.memoryUsage().rss / 2 ** 20,
+      heap: process.memoryUsage().heapUsed / 2 ** 20,
+      peak: process.resourceUsage().maxRSS / 1024,
+    };
+    process.stdout.write(`${JSON.stringify(stats)}\n`);
+  }
+  await engine.close();
+  await app.close();
+  await storage.close();
+}
+
+/** An API process started on the bench's data folder: its URL, its memory, and its end. */
+async function apiProcess(dir: string) {
+  const child = spawn(
+    process.execPath,
+    [...process.execArgv, fileURLToPath(import.meta.url), "--serve", dir],
+    {
+      stdio: ["pipe", "pipe", "inherit"],
+    },
+  );
+  const queued: string[] = [];
+  const waiting: ((line: string | undefined) => void)[] = [];
+  const lines = createInterface({ input: child.stdout });
+  lines.on("line", (line) => (waiting.length ? waiting.shift()?.(line) : queued.push(line)));
+  lines.on("close", () => {
+    for (const w of waiting.splice(0)) w(undefined);
+  });
+  const next = async (): Promise<string> => {
+    const line = queued.length
+      ? queued.shift()
+      : await new Promise<string | undefined>((r) => waiting.push(r));
+    if (line === undefined) throw new Error("the API process ended");
+    return line;
+  };
+  const port = Number(await next());
+  return {
+    url: `http://127.0.0.1:${port}`,
+    async stats(): Promise<{ rss: number; heap: number; peak: number }> {
+      child.stdin.write("stats\n");
+      return JSON.parse(await next());
+    },
+    async stop(): Promise<void> {
+      const ended = new Promise((r) => child.once("exit", r));
+      child.stdin.end();
+      await ended;
+    },
+  };
 }
 
 async function main(): Promise<void> {
@@ -201,14 +274,9 @@ async function main(): Promise<void> {
   );
   if (child.status !== 0) throw new Error(`writing the runs failed (exit ${child.status})`);
   const written = child.stdout.trim();
-  const storage = openStorage(join(dir, "workbench.sqlite"));
-  const secrets = new SecretBox(randomBytes(32));
-  const engine = new RunEngine({ storage, secrets });
-  const app = await buildApp({ storage, engine, secrets });
-  await app.listen({ host: "127.0.0.1", port: 0 });
-  const address = app.server.address();
-  const url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
   const timings: Timing[] = [];
+  let api = await apiProcess(dir);
+  let processName = "first start";
 
   async function time(
     scenario: string,
@@ -218,41 +286,41 @@ async function main(): Promise<void> {
     expected = [200, 201],
   ): Promise<unknown> {
     const t0 = performance.now();
-    const res = await fetch(url + path, init);
+    const res = await fetch(api.url + path, init);
     const text = await res.text();
     const ms = performance.now() - t0;
     if (!expected.includes(res.status)) throw new Error(`${path}: ${res.status} ${text.slice(0, 300)}`);
-    timings.push({ scenario, call, ms, kb: text.length / 1024 });
+    const { peak } = await api.stats();
+    timings.push({ scenario, process: processName, call, ms, kb: text.length / 1024, peak });
     return path.endsWith(".csv") || res.status >= 300 ? null : JSON.parse(text);
   }
 
-  const scenarios = SCENARIOS;
+  // baseline, in this process (not the API's): reading the first item's rows from SQLite, best of 3
+  const storage = openStorage(join(dir, "workbench.sqlite"));
   const baselines: Record<string, number> = {};
-  for (const s of scenarios) {
-    const { a, b } = runIds(s);
-    const first = s.task.items[0].name;
-    // baseline: reading the first item's rows (all splits) from SQLite, best of 3
+  for (const s of SCENARIOS) {
     let best = Number.POSITIVE_INFINITY;
     for (let i = 0; i < 3; i++) {
       const r0 = performance.now();
-      await storage.listPredictions(a, { item: first });
+      await storage.listPredictions(runIds(s).a, { item: s.task.items[0].name });
       best = Math.min(best, performance.now() - r0);
     }
     baselines[s.name] = best;
+  }
+  await storage.close();
+
+  const memory: string[] = [];
+  for (const s of SCENARIOS) {
+    const { a, b } = runIds(s);
+    const first = s.task.items[0].name;
     const q = s.splits.includes("test") ? "split=test" : "split=all";
-    await time(s.name, "report (cold)", `/api/runs/${a}/report?item=${first}&${q}`);
-    await time(s.name, "report (warm)", `/api/runs/${a}/report?item=${first}&${q}`);
     const at = `/api/runs/${a}/report?item=${first}&${q}`;
+    await time(s.name, "report (cold: predictions read, converted, stored)", at);
+    await time(s.name, "report (warm)", at);
     await time(s.name, "report binning=mass (base reused)", `${at}&binning=mass`);
     await time(s.name, "report view=classwise (base reused)", `${at}&view=classwise`);
     await time(s.name, "report bins=10 (new base)", `${at}&bins=10`);
-    await time(
-      s.name,
-      "report ci=all (400 when too large)",
-      `/api/runs/${a}/report?item=${first}&${q}&ci=all`,
-      undefined,
-      [200, 400],
-    );
+    await time(s.name, "report ci=all (400 when too large)", `${at}&ci=all`, undefined, [200, 400]);
     await time(
       s.name,
       "items confident-wrong",
@@ -275,11 +343,39 @@ async function main(): Promise<void> {
       });
     }
   }
-  const gc = (globalThis as { gc?: () => void }).gc;
-  gc?.();
-  const heap = process.memoryUsage().heapUsed / 2 ** 20;
-  const rss = process.memoryUsage().rss / 2 ** 20;
-  const peak = process.resourceUsage().maxRSS / 1024;
+  const firstStats = await api.stats();
+  memory.push(
+    `first start: peak RSS ${firstStats.peak.toFixed(0)} MB, RSS now ${firstStats.rss.toFixed(0)} MB, JS heap after a full GC ${firstStats.heap.toFixed(0)} MB`,
+  );
+  await api.stop();
+
+  // a restart: what the first process stored beside the finished runs is read back
+  api = await apiProcess(dir);
+  processName = "after a restart";
+  for (const s of SCENARIOS) {
+    const { a, b } = runIds(s);
+    const first = s.task.items[0].name;
+    const q = s.splits.includes("test") ? "split=test" : "split=all";
+    const at = `/api/runs/${a}/report?item=${first}&${q}`;
+    await time(s.name, "report (stored)", at);
+    await time(s.name, "report bins=12 (from the stored item data)", `${at}&bins=12`);
+    await time(
+      s.name,
+      "report of run b (item data stored by compare)",
+      `/api/runs/${b}/report?item=${first}&${q}`,
+    );
+    await time(
+      s.name,
+      "compare (item data stored, comparison cold)",
+      `/api/compare?runs=${a},${b}&item=${first}&${q}&bins=12`,
+    );
+  }
+  const secondStats = await api.stats();
+  memory.push(
+    `after a restart: peak RSS ${secondStats.peak.toFixed(0)} MB, RSS now ${secondStats.rss.toFixed(0)} MB, JS heap after a full GC ${secondStats.heap.toFixed(0)} MB`,
+  );
+  await api.stop();
+
   const lines = [
     written,
     "",
@@ -287,33 +383,24 @@ async function main(): Promise<void> {
       .map((x) => x.toFixed(1))
       .join(" ")} on ${cpus().length} cores`,
     "",
-    "| scenario | call | ms | x baseline | payload KB |",
-    "|---|---|---:|---:|---:|",
+    "| scenario | API process | call | ms | x baseline | payload KB | peak RSS MB |",
+    "|---|---|---|---:|---:|---:|---:|",
   ];
-  for (const s of scenarios) {
+  for (const s of SCENARIOS) {
     lines.push(
-      `| ${s.name} | baseline: listPredictions of the item | ${baselines[s.name].toFixed(0)} | 1.00 | |`,
+      `| ${s.name} | (bench process) | baseline: listPredictions of the item | ${baselines[s.name].toFixed(0)} | 1.00 | | |`,
     );
     for (const t of timings.filter((x) => x.scenario === s.name)) {
       lines.push(
-        `| ${s.name} | ${t.call} | ${t.ms.toFixed(0)} | ${(t.ms / baselines[s.name]).toFixed(2)} | ${t.kb.toFixed(0)} |`,
+        `| ${s.name} | ${t.process} | ${t.call} | ${t.ms.toFixed(0)} | ${(t.ms / baselines[s.name]).toFixed(2)} | ${t.kb.toFixed(0)} | ${t.peak.toFixed(0)} |`,
       );
     }
   }
-  lines.push(
-    "",
-    `API process (the runs were written by a child process): RSS now ${rss.toFixed(0)} MB, peak ${peak.toFixed(0)} MB${
-      gc
-        ? `; JS heap after a full GC ${heap.toFixed(0)} MB (the analysis caches then hold every item of the four runs)`
-        : ""
-    }`,
-  );
+  lines.push("", "API process memory (target: under 300 MB):", ...memory.map((m) => `- ${m}`));
   process.stdout.write(`${lines.join("\n")}\n`);
-  await engine.close();
-  await app.close();
-  await storage.close();
   rmSync(dir, { recursive: true, force: true });
 }
 
 if (values.write) await writeAll(values.write);
+else if (values.serve) await serve(values.serve);
 else await main();

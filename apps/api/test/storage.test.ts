@@ -241,6 +241,89 @@ describe("SQLite storage", () => {
     expect((await storage.getTask("penguins"))?.name).toBe("penguins");
   });
 
+  it("reads predictions page by page in run order, with filters, past page boundaries", async () => {
+    await storage.insertRun(run("run_p", { total: 5000 }));
+    for (let e = 4999; e >= 0; e--) {
+      const r = result("run_p", `e${e}`, e, ["answered", e % 7 === 0 ? "escalated" : "unknown"]);
+      if (e % 2 === 1) r.split = "calibration";
+      // a weight swap mid-run: some examples served by another model, some by no named one
+      r.servedBy = e % 3 === 0 ? "m-3" : e % 5 === 0 ? null : "m-2";
+      for (const p of r.predictions) Object.assign(p, { split: r.split, servedBy: r.servedBy });
+      await storage.recordExample(r);
+    }
+    const all = await storage.listPredictions("run_p");
+    expect(all.length).toBe(10_000);
+    expect(all.slice(0, 3).map((r) => `${r.exampleId}/${r.item}`)).toEqual([
+      "e0/single",
+      "e0/multi",
+      "e1/single",
+    ]);
+    const pages: number[] = [];
+    const paged: PredictionRow[] = [];
+    for await (const page of storage.predictionPages("run_p")) {
+      pages.push(page.length);
+      paged.push(...page);
+    }
+    expect(pages).toEqual([4096, 4096, 1808]);
+    expect(paged).toEqual(all);
+    const lean = [];
+    for await (const page of storage.analysisPages("run_p", { item: "multi", split: "calibration" }))
+      lean.push(...page);
+    const wanted = all.filter((r) => r.item === "multi" && r.split === "calibration");
+    expect(lean.length).toBe(2500);
+    expect(new Set(lean.map((r) => r.servedBy))).toEqual(new Set(["m-2", "m-3", null]));
+    expect(lean).toEqual(
+      wanted.map((r) => ({
+        exampleId: r.exampleId,
+        split: r.split,
+        item: r.item,
+        gold: r.gold,
+        status: r.status,
+        answer: r.answer,
+        confidence: r.confidence,
+        probabilities: r.probabilities,
+        reason: r.reason,
+        servedBy: r.servedBy,
+      })),
+    );
+  });
+
+  it("lets writes go on between pages without repeating or skipping a row before the page's end", async () => {
+    await storage.insertRun(run("run_w", { total: 9000 }));
+    for (let e = 0; e < 9000; e += 2) await storage.recordExample(result("run_w", `e${e}`, e, ["answered"]));
+    const seen: string[] = [];
+    let pages = 0;
+    for await (const page of storage.predictionPages("run_w")) {
+      seen.push(...page.map((r) => r.exampleId));
+      if (pages++ > 0) continue;
+      // the first page ends at e8190: 100 odd examples arrive behind the reader, 100 ahead of it
+      expect(seen[seen.length - 1]).toBe("e8190");
+      for (let e = 1; e < 200; e += 2) await storage.recordExample(result("run_w", `e${e}`, e, ["answered"]));
+      for (let e = 8801; e < 9000; e += 2)
+        await storage.recordExample(result("run_w", `e${e}`, e, ["answered"]));
+    }
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen.length).toBe(4600);
+    expect(seen.filter((id) => Number(id.slice(1)) % 2 === 1)).toEqual(
+      Array.from({ length: 100 }, (_, j) => `e${8801 + 2 * j}`),
+    );
+  });
+
+  it("keeps analysis results per run and version, replaced by a newer version and deleted with the run", async () => {
+    await storage.insertRun(run("run_k"));
+    await storage.putAnalysisCache("run_k", "item:1:x", "done|4", Buffer.from("one"));
+    expect((await storage.getAnalysisCache("run_k", "item:1:x", "done|4"))?.toString()).toBe("one");
+    expect(await storage.getAnalysisCache("run_k", "item:1:x", "done|5")).toBeUndefined();
+    expect(await storage.getAnalysisCache("run_k", "item:1:y", "done|4")).toBeUndefined();
+    await storage.putAnalysisCache("run_k", "item:1:x", "done|5", Buffer.from("two"));
+    expect(await storage.getAnalysisCache("run_k", "item:1:x", "done|4")).toBeUndefined();
+    expect((await storage.getAnalysisCache("run_k", "item:1:x", "done|5"))?.toString()).toBe("two");
+    await storage.putAnalysisCache("run_nope", "k", "v", Buffer.from("lost"));
+    expect(await storage.getAnalysisCache("run_nope", "k", "v")).toBeUndefined();
+    await storage.deleteRun("run_k");
+    expect(await storage.getAnalysisCache("run_k", "item:1:x", "done|5")).toBeUndefined();
+  });
+
   it("passes the integrity check", async () => {
     expect(await storage.integrityCheck()).toBe("ok");
   });

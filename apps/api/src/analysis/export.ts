@@ -1,4 +1,4 @@
-import type { PredictionRow } from "../storage/types.js";
+import type { AnalysisRow, PredictionRow } from "../storage/types.js";
 
 /** One exported decision (example x item). Only these fields leave the workbench: never a key. */
 export interface ExportRow {
@@ -51,7 +51,7 @@ export const EXPORT_COLUMNS: readonly (keyof ExportRow)[] = [
 
 const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
 
-function reasoningOf(rec: PredictionRow["record"] | undefined): ExportRow["reasoning"] {
+function reasoningOf(rec: AnalysisRow["record"] | undefined): ExportRow["reasoning"] {
   const r = rec?.reasoning as unknown;
   if (!r || typeof r !== "object") return null;
   if (typeof (r as { text?: unknown }).text === "string") return (r as { text: string }).text;
@@ -68,7 +68,7 @@ function reasoningOf(rec: PredictionRow["record"] | undefined): ExportRow["reaso
  * The reasoning of a decision as one text: the text itself, or for a multi-label item one "option: text" paragraph
  * per option (null when the service gave none).
  */
-export function reasoningText(rec: PredictionRow["record"] | undefined): string | null {
+export function reasoningText(rec: AnalysisRow["record"] | undefined): string | null {
   const r = reasoningOf(rec);
   if (r === null || typeof r === "string") return r;
   const parts = Object.entries(r).map(([k, v]) => `${k}: ${v}`);

@@ -1,5 +1,5 @@
-import { ece } from "@decision-workbench/calibration";
-import type { PredictionRow } from "../storage/types.js";
+import { ece, type TopLabel } from "@decision-workbench/calibration";
+import type { AnalysisRow } from "../storage/types.js";
 import { groupByItem, inferSpec } from "./item-spec.js";
 import { itemData } from "./matrix.js";
 import { topView } from "./views.js";
@@ -15,16 +15,17 @@ export interface Headline {
  * output (answered, or Unknown as the `not stated` class) and a gold label; escalated and unlabelled rows are left
  * out. Null when no row is usable. Items are read from the rows themselves (no task needed).
  */
-export function headlineMetrics(rows: PredictionRow[]): Headline {
-  const ps: Float64Array[] = [];
-  const ys: Uint8Array[] = [];
-  let n = 0;
-  for (const [name, itemRows] of groupByItem(rows)) {
-    const top = topView(itemData(inferSpec(name, itemRows), itemRows));
-    ps.push(top.p);
-    ys.push(top.y);
-    n += top.p.length;
-  }
+export function headlineMetrics(rows: AnalysisRow[]): Headline {
+  return headlineOf(
+    [...groupByItem(rows)].map(([name, itemRows]) => topView(itemData(inferSpec(name, itemRows), itemRows))),
+  );
+}
+
+/** The headline of the given items' top-label views, pooled. */
+export function headlineOf(tops: readonly TopLabel[]): Headline {
+  const ps = tops.map((t) => t.p);
+  const ys = tops.map((t) => t.y);
+  const n = ps.reduce((s, p) => s + p.length, 0);
   if (n === 0) return { accuracy: null, ece: null };
   const p = new Float64Array(n);
   const y = new Uint8Array(n);

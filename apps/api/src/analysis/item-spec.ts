@@ -1,5 +1,5 @@
 import { itemOptionNames, NOT_STATED, type Task } from "@decision-workbench/datasets";
-import type { PredictionRow } from "../storage/types.js";
+import type { AnalysisRow } from "../storage/types.js";
 
 /** What the analysis needs to know about an item: its kind, its option names in order, and whether Unknown is allowed. */
 export interface ItemSpec {
@@ -23,7 +23,7 @@ export function taskSpecs(task: Task): ItemSpec[] {
  * An item's spec read from its stored rows when the task is not at hand (probability keys are the options in item
  * order, then `not stated`). Multi-label when a gold or answer is a list, or when the probabilities do not sum to 1.
  */
-export function inferSpec(name: string, rows: readonly PredictionRow[]): ItemSpec {
+export function inferSpec(name: string, rows: readonly AnalysisRow[]): ItemSpec {
   let keys: string[] | null = null;
   let multi = false;
   for (const r of rows) {
@@ -44,8 +44,8 @@ export function inferSpec(name: string, rows: readonly PredictionRow[]): ItemSpe
 }
 
 /** The rows of a run grouped by item, in first-seen order. */
-export function groupByItem(rows: readonly PredictionRow[]): Map<string, PredictionRow[]> {
-  const out = new Map<string, PredictionRow[]>();
+export function groupByItem<R extends AnalysisRow>(rows: readonly R[]): Map<string, R[]> {
+  const out = new Map<string, R[]>();
   for (const r of rows) {
     let list = out.get(r.item);
     if (!list) {

@@ -1,5 +1,5 @@
 import { NOT_STATED, type Split } from "@decision-workbench/datasets";
-import type { PredictionRow } from "../storage/types.js";
+import type { AnalysisRow } from "../storage/types.js";
 import { reasoningText } from "./export.js";
 import type { ItemSpec } from "./item-spec.js";
 
@@ -64,13 +64,13 @@ export interface ItemData {
   notStatedP: Float64Array;
 }
 
-function goldIndex(columns: string[], gold: PredictionRow["gold"]): number {
+function goldIndex(columns: string[], gold: AnalysisRow["gold"]): number {
   if (typeof gold !== "string") return -1;
   return columns.indexOf(gold);
 }
 
 /** Converts one item's rows (in the order given) into typed arrays. */
-export function itemData(spec: ItemSpec, rows: Iterable<PredictionRow>): ItemData {
+export function itemData(spec: ItemSpec, rows: Iterable<AnalysisRow>): ItemData {
   const b = new ItemDataBuilder(spec);
   for (const r of rows) b.add(r);
   return b.finish();
@@ -123,7 +123,7 @@ export class ItemDataBuilder {
   }
 
   /** Adds one stored row. */
-  add(r: PredictionRow): void {
+  add(r: AnalysisRow): void {
     const { k, rowK, columns, multi, spec } = this;
     const i = this.n++;
     this.status = grow(this.status, i + 1);

@@ -9,6 +9,7 @@ import {
   type Method,
   parseCalibrationFile,
 } from "@decision-workbench/calibration";
+import { AnalysisData, defaultSplit, type LoadedRun, type SplitChoice } from "../analysis/data.js";
 import type { ItemReport } from "../analysis/report.js";
 import { itemReport } from "../analysis/report.js";
 import { catalogNames } from "../catalog/names.js";
@@ -23,7 +24,6 @@ import {
   fitRun,
   type RunCheck,
 } from "../routes/analysis/fit-run.js";
-import { AnalysisData, defaultSplit, type LoadedRun, type SplitChoice } from "../routes/analysis/loader.js";
 import { SecretBox } from "../secrets/box.js";
 import { loadSecretKey } from "../secrets/key.js";
 import { openStorage, type SqliteStorage } from "../storage/sqlite.js";

@@ -3,11 +3,11 @@
 import { randomBytes } from "node:crypto";
 import { SPLITS } from "@decision-workbench/datasets";
 import { ValueError } from "@decision-workbench/scorer";
+import { analysisData, warmReports } from "../analysis/data.js";
 import { ApiError, conflict, notFound } from "../errors.js";
 import type { SecretBox } from "../secrets/box.js";
 import { deciderFor } from "../servers/connect.js";
 import type { Split, StoredRun, WorkbenchStorage } from "../storage/types.js";
-import { headlineMetrics } from "./headline.js";
 import { type JobOutcome, RunJob } from "./job.js";
 import { percentiles } from "./percentiles.js";
 import { replayRun } from "./replay.js";
@@ -56,6 +56,8 @@ export class RunEngine {
   private readonly log: (message: string) => void;
   private readonly jobs = new Map<string, RunJob>();
   private readonly headlines = new Map<string, { done: number; at: number; value: Headline }>();
+  /** Reports being computed for runs that just finished, one run at a time. */
+  private warming: Promise<void> = Promise.resolve();
   private closing = false;
 
   constructor(opts: EngineOptions) {
@@ -219,6 +221,8 @@ export class RunEngine {
       if (outcome === "done") {
         const headline = await this.computeHeadline(runId);
         await this.storage.updateRun(runId, { headline });
+        // the first look at the finished run's reports is then read from memory or the database
+        this.warming = this.warming.then(() => warmReports(this.storage, runId)).catch(() => {});
       }
       const summary = outcome === "closed" ? undefined : await this.summary(runId);
       if (summary) job?.emit("summary", summary);
@@ -450,11 +454,8 @@ export class RunEngine {
     return value;
   }
 
-  private async computeHeadline(runId: string): Promise<Headline> {
-    const run = await this.mustGet(runId);
-    const split: Split[] = run.splits.includes("test") ? ["test"] : run.splits;
-    const rows = await this.storage.listPredictions(runId, { split });
-    return headlineMetrics(rows);
+  private computeHeadline(runId: string): Promise<Headline> {
+    return analysisData(this.storage).headline(runId);
   }
 
   private async mustGet(runId: string): Promise<StoredRun> {
@@ -470,6 +471,7 @@ export class RunEngine {
     await Promise.all(jobs.map((j) => j.close()));
     await Promise.all(jobs.map((j) => j.finished));
     for (const id of [...this.jobs.keys()]) await this.settle(id);
+    await this.warming;
   }
 }
 

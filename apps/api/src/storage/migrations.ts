@@ -122,6 +122,20 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX calibrations_by_run ON calibrations(run_id);
     `,
   },
+  {
+    version: 2,
+    name: "analysis cache (converted item data and reports of finished runs, by run version); examples by ordinal",
+    sql: `
+      CREATE TABLE analysis_cache (
+        run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        key TEXT NOT NULL,
+        version TEXT NOT NULL,
+        data BLOB NOT NULL,
+        PRIMARY KEY (run_id, key)
+      );
+      CREATE INDEX run_examples_by_ordinal ON run_examples(run_id, ordinal);
+    `,
+  },
 ];
 
 /** Applies every migration newer than the file's `user_version`, each in its own transaction. */

@@ -2,6 +2,7 @@
 
 import type { DecisionRecord } from "@decision-workbench/scorer";
 import type {
+  AnalysisRow,
   CalibrationRow,
   ExampleRow,
   PredictionRow,
@@ -230,6 +231,55 @@ export function predictionFromTuple(
     record,
     servedBy,
   };
+}
+
+/** The predictions columns the analysis reads, in this order. */
+export const ANALYSIS_COLUMNS = [
+  "example_id",
+  "split",
+  "item",
+  "gold",
+  "status",
+  "answer",
+  "confidence",
+  "probabilities",
+  "reason",
+  "reasoning",
+] as const;
+
+/** A predictions row as an array of ANALYSIS_COLUMNS. */
+export type AnalysisTuple = [
+  string,
+  string,
+  string,
+  string | null,
+  string,
+  string | null,
+  number | null,
+  string | null,
+  string | null,
+  string | null,
+];
+
+/** The model that served a run's examples: the same for all of them, or by example id. */
+export type ServedBy = string | null | Map<string, string>;
+
+/** An analysis row from its tuple and the models that served the run's examples. */
+export function analysisFromTuple(t: AnalysisTuple, servedBy: ServedBy): AnalysisRow {
+  const row: AnalysisRow = {
+    exampleId: t[0],
+    split: t[1] as Split,
+    item: t[2],
+    gold: label(t[3]),
+    status: t[4] as PredictionRow["status"],
+    answer: label(t[5]),
+    confidence: t[6],
+    probabilities: t[7] === null ? null : (JSON.parse(t[7]) as Record<string, number>),
+    reason: t[8],
+    servedBy: servedBy instanceof Map ? (servedBy.get(t[0]) ?? null) : servedBy,
+  };
+  if (t[9] !== null) row.record = { reasoning: JSON.parse(t[9]) };
+  return row;
 }
 
 /** A calibrations row. */

@@ -9,6 +9,9 @@ import { bundledStates, bundledTaskOf } from "../catalog/bundled.js";
 import { Checkpointer } from "./checkpointer.js";
 import { migrate } from "./migrations.js";
 import {
+  ANALYSIS_COLUMNS,
+  type AnalysisTuple,
+  analysisFromTuple,
   calibrationFromRaw,
   exampleFromRaw,
   PREDICTION_COLUMNS,
@@ -17,12 +20,14 @@ import {
   type Raw,
   runFromRaw,
   runToParams,
+  type ServedBy,
   serverFromRaw,
   serverToParams,
   toJson,
   uploadFromRaw,
 } from "./rows.js";
 import type {
+  AnalysisRow,
   CalibrationRow,
   ExamplePage,
   ExampleResult,
@@ -64,6 +69,31 @@ function placeholders(columns: string): string {
 
 function likePattern(q: string): string {
   return `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** Predictions read per page by the page readers (the connection is free for writes between pages). */
+const PAGE_ROWS = 4096;
+
+/**
+ * The pages of a page statement (its last two columns are ordinal and item_index), from the start of the run: each
+ * page starts after the previous page's last row, so rows written meanwhile before that point are not seen twice.
+ */
+function* pagesOf(stmt: Database.Statement, runId: string, filter: PredictionFilter): Generator<unknown[][]> {
+  const splits =
+    filter.split === undefined ? [] : Array.isArray(filter.split) ? filter.split : [filter.split];
+  const rest = [...(filter.item !== undefined ? [filter.item] : []), ...splits];
+  let ordinal = -1;
+  let itemIndex = -1;
+  for (;;) {
+    const rows = stmt.all(runId, ordinal, itemIndex, ...rest) as unknown[][];
+    if (rows.length > 0) {
+      const last = rows[rows.length - 1];
+      ordinal = last[last.length - 2] as number;
+      itemIndex = last[last.length - 1] as number;
+      yield rows;
+    }
+    if (rows.length < PAGE_ROWS) return;
+  }
 }
 
 /** The storage over one SQLite file. Every method is synchronous underneath and async at the interface. */
@@ -132,41 +162,92 @@ export class SqliteStorage implements WorkbenchStorage {
   }
 
   async listPredictions(runId: string, filter: PredictionFilter = {}): Promise<PredictionRow[]> {
-    const where = ["run_id = ?"];
-    const args: unknown[] = [runId];
-    if (filter.item !== undefined) {
-      where.push("item = ?");
-      args.push(filter.item);
+    const out: PredictionRow[] = [];
+    for await (const page of this.predictionPages(runId, filter)) for (const r of page) out.push(r);
+    return out;
+  }
+
+  async *predictionPages(runId: string, filter: PredictionFilter = {}): AsyncGenerator<PredictionRow[]> {
+    for (const rows of pagesOf(this.pageStatement(PREDICTION_COLUMNS.join(", "), filter), runId, filter)) {
+      // the page's examples' records (one per request, parsed once each): a page covers an ordinal range
+      const examples = new Map<
+        string,
+        { record: string; servedBy: string | null; parsed?: DecisionRecord }
+      >();
+      const first = rows[0] as unknown[];
+      const last = rows[rows.length - 1] as unknown[];
+      for (const [id, record, servedBy] of this.stmt(
+        "SELECT example_id, record, served_by FROM run_examples WHERE run_id = ? AND ordinal BETWEEN ? AND ?",
+      )
+        .raw()
+        .all(runId, first[first.length - 2], last[last.length - 2]) as [string, string, string | null][]) {
+        examples.set(id, { record, servedBy });
+      }
+      const page: PredictionRow[] = new Array(rows.length);
+      for (let i = 0; i < rows.length; i++) {
+        const t = rows[i] as unknown as PredictionTuple;
+        const example = examples.get(t[0]);
+        let base: DecisionRecord | undefined;
+        if (example) base = example.parsed ??= JSON.parse(example.record) as DecisionRecord;
+        page[i] = predictionFromTuple(runId, t, base, example?.servedBy ?? null);
+      }
+      yield page;
     }
-    if (filter.split !== undefined) {
-      const splits = Array.isArray(filter.split) ? filter.split : [filter.split];
-      where.push(`split IN (${splits.map(() => "?").join(",")})`);
-      args.push(...splits);
+  }
+
+  async *analysisPages(runId: string, filter: PredictionFilter = {}): AsyncGenerator<AnalysisRow[]> {
+    const servedBy = this.servedByOf(runId);
+    for (const rows of pagesOf(this.pageStatement(ANALYSIS_COLUMNS.join(", "), filter), runId, filter)) {
+      const page: AnalysisRow[] = new Array(rows.length);
+      for (let i = 0; i < rows.length; i++) {
+        page[i] = analysisFromTuple(rows[i] as unknown as AnalysisTuple, servedBy);
+      }
+      yield page;
     }
-    // The examples' records (one per request) first, then the rows as arrays: ~2x faster than row objects
-    // and a join that repeats each record on every item's row.
-    const examples = new Map<string, { record: string; servedBy: string | null; parsed?: DecisionRecord }>();
-    for (const [id, record, servedBy] of this.stmt(
-      "SELECT example_id, record, served_by FROM run_examples WHERE run_id = ?",
+  }
+
+  /** The model that served each example of a run: one name for all (the usual case), or one per example. */
+  private servedByOf(runId: string): ServedBy {
+    const models = this.stmt("SELECT DISTINCT served_by FROM run_examples WHERE run_id = ?")
+      .pluck()
+      .all(runId) as (string | null)[];
+    if (models.length <= 1) return models[0] ?? null;
+    const byExample = new Map<string, string>();
+    for (const [id, model] of this.stmt(
+      "SELECT example_id, served_by FROM run_examples WHERE run_id = ? AND served_by IS NOT NULL",
     )
       .raw()
-      .all(runId) as [string, string, string | null][]) {
-      examples.set(id, { record, servedBy });
+      .all(runId) as [string, string][]) {
+      byExample.set(id, model);
     }
-    const rows = this.db
-      .prepare(
-        `SELECT ${PREDICTION_COLUMNS.join(", ")} FROM predictions WHERE ${where.join(" AND ")} ORDER BY ordinal, item_index`,
-      )
-      .raw()
-      .all(...args) as PredictionTuple[];
-    const out: PredictionRow[] = new Array(rows.length);
-    for (let i = 0; i < rows.length; i++) {
-      const example = examples.get(rows[i][0]);
-      let base: DecisionRecord | undefined;
-      if (example) base = example.parsed ??= JSON.parse(example.record) as DecisionRecord;
-      out[i] = predictionFromTuple(runId, rows[i], base, example?.servedBy ?? null);
+    return byExample;
+  }
+
+  /** The statement reading one page of predictions after a (ordinal, item_index) position. */
+  private pageStatement(columns: string, filter: PredictionFilter): Database.Statement {
+    let where = "run_id = ? AND (ordinal, item_index) > (?, ?)";
+    if (filter.item !== undefined) where += " AND item = ?";
+    if (filter.split !== undefined) {
+      const n = Array.isArray(filter.split) ? filter.split.length : 1;
+      where += ` AND split IN (${new Array(n).fill("?").join(",")})`;
     }
-    return out;
+    return this.stmt(
+      `SELECT ${columns}, ordinal, item_index FROM predictions WHERE ${where} ORDER BY ordinal, item_index LIMIT ${PAGE_ROWS}`,
+    ).raw();
+  }
+
+  async getAnalysisCache(runId: string, key: string, version: string): Promise<Buffer | undefined> {
+    const row = this.stmt("SELECT data FROM analysis_cache WHERE run_id = ? AND key = ? AND version = ?")
+      .pluck()
+      .get(runId, key, version);
+    return row === undefined ? undefined : (row as Buffer);
+  }
+
+  async putAnalysisCache(runId: string, key: string, version: string, data: Buffer): Promise<void> {
+    this.stmt(
+      `INSERT INTO analysis_cache (run_id, key, version, data) SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM runs WHERE id = ?)
+       ON CONFLICT(run_id, key) DO UPDATE SET version = excluded.version, data = excluded.data`,
+    ).run(runId, key, version, data, runId);
   }
 
   async saveCalibration(row: CalibrationRow): Promise<void> {
@@ -391,6 +472,7 @@ export class SqliteStorage implements WorkbenchStorage {
       this.stmt("DELETE FROM predictions WHERE run_id = ?").run(id);
       this.stmt("DELETE FROM run_examples WHERE run_id = ?").run(id);
       this.stmt("DELETE FROM calibrations WHERE run_id = ?").run(id);
+      this.stmt("DELETE FROM analysis_cache WHERE run_id = ?").run(id);
       this.stmt("DELETE FROM runs WHERE id = ?").run(id);
     })();
   }

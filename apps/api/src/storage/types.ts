@@ -56,6 +56,24 @@ export interface CalibrationRow {
   payload: Record<string, unknown>;
 }
 
+/**
+ * A stored prediction as the analysis reads it: no logits, and of the decision record only the item's reasoning.
+ * A PredictionRow is one too.
+ */
+export type AnalysisRow = Pick<
+  PredictionRow,
+  | "exampleId"
+  | "split"
+  | "item"
+  | "gold"
+  | "status"
+  | "answer"
+  | "confidence"
+  | "probabilities"
+  | "reason"
+  | "servedBy"
+> & { record?: Pick<DecisionRecord, "reasoning"> };
+
 /** Prediction filters. */
 export interface PredictionFilter {
   split?: Split | Split[];
@@ -73,7 +91,21 @@ export interface Storage {
   getTask(dataset: string): Promise<Task | undefined>;
   /** States of the given examples of a dataset, by id. */
   getStates(dataset: string, ids: string[]): Promise<Map<string, State>>;
+  /** Every matching prediction at once (small runs and tests; large runs use the page readers). */
   listPredictions(runId: string, filter?: PredictionFilter): Promise<PredictionRow[]>;
+  /**
+   * Matching predictions in run order, a page at a time (writes can go on between pages), so a large run is never
+   * held whole.
+   */
+  predictionPages(runId: string, filter?: PredictionFilter): AsyncIterable<PredictionRow[]>;
+  /** The same pages with only what the analysis reads (no logits or records): several times cheaper to read. */
+  analysisPages(runId: string, filter?: PredictionFilter): AsyncIterable<AnalysisRow[]>;
+  /** The run with its counters (their sum is the prediction count that versions the analysis caches). */
+  getStoredRun(id: string): Promise<StoredRun | undefined>;
+  /** A stored analysis result of a run (converted item data, a report), when stored for exactly this version. */
+  getAnalysisCache(runId: string, key: string, version: string): Promise<Buffer | undefined>;
+  /** Stores an analysis result of a run for a version (replacing any other version of the key). */
+  putAnalysisCache(runId: string, key: string, version: string, data: Buffer): Promise<void>;
   saveCalibration(row: CalibrationRow): Promise<void>;
   getCalibration(id: string): Promise<CalibrationRow | undefined>;
   listCalibrations(filter?: { runId?: string }): Promise<CalibrationRow[]>;
@@ -212,7 +244,6 @@ export interface WorkbenchStorage extends Storage {
 
   // runs
   insertRun(run: StoredRun): Promise<void>;
-  getStoredRun(id: string): Promise<StoredRun | undefined>;
   listStoredRuns(filter?: { dataset?: string; status?: RunStatus }): Promise<StoredRun[]>;
   /** Sets status (and the given fields) of a run. */
   updateRun(

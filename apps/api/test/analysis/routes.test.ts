@@ -4,12 +4,12 @@ import { randomBytes } from "node:crypto";
 import { validateCalibrationFile } from "@decision-workbench/calibration";
 import { type DecisionServerHandle, startDecisionServer } from "@decision-workbench/decision-server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { AnalysisData } from "../../src/analysis/data.js";
 import { taskSpecs } from "../../src/analysis/item-spec.js";
 import { itemData, restrictSplits } from "../../src/analysis/matrix.js";
 import { itemReport } from "../../src/analysis/report.js";
 import type { RunSummary } from "../../src/engine/types.js";
 import { warmReports } from "../../src/routes/analysis/index.js";
-import { AnalysisData } from "../../src/routes/analysis/loader.js";
 import type { PredictionRow } from "../../src/storage/types.js";
 import { parseCsv } from "./csv.js";
 import { startWorkbench, type Workbench } from "./harness.js";
@@ -157,27 +157,48 @@ describe("warmReports", () => {
   });
 });
 
-describe("storage access", () => {
-  it("reads rows one at a time through iteratePredictions when the storage offers it", async () => {
-    const calls = { list: 0, iterate: 0 };
+describe("stored analysis", () => {
+  /** A fresh AnalysisData (as after a restart) over the same storage, counting prediction reads. */
+  function restarted() {
+    const calls = { pages: 0, list: 0 };
     const inner = wb.storage;
-    const proxy = Object.create(inner) as typeof inner & { iteratePredictions: unknown };
-    proxy.listPredictions = async (...args: Parameters<typeof inner.listPredictions>) => {
+    const proxy = Object.create(inner) as typeof inner;
+    proxy.listPredictions = (...args: Parameters<typeof inner.listPredictions>) => {
       calls.list++;
       return inner.listPredictions(...args);
     };
-    proxy.iteratePredictions = async function* (
-      runId: string,
-      filter: Parameters<typeof inner.listPredictions>[1],
-    ) {
-      calls.iterate++;
-      for (const r of await inner.listPredictions(runId, filter)) yield r;
+    proxy.analysisPages = (...args: Parameters<typeof inner.analysisPages>) => {
+      calls.pages++;
+      return inner.analysisPages(...args);
     };
-    const data = new AnalysisData(proxy);
-    const viaIterate = await data.report(await data.run(runA.id), { item: "body_mass" });
-    expect(calls).toEqual({ list: 0, iterate: 1 });
-    const viaHttp = await get(`/api/runs/${runA.id}/report?item=body_mass`);
-    expect(viaHttp.body).toEqual(JSON.parse(JSON.stringify(viaIterate)));
+    return { data: new AnalysisData(proxy), calls };
+  }
+
+  it("serves a finished run's reports after a restart from what the engine stored, without reading predictions", async () => {
+    const { data, calls } = restarted();
+    const loaded = await data.run(runA.id);
+    expect(loaded.settled).toBe(true);
+    const stored = await data.report(loaded, { item: "body_mass" });
+    const other = await data.report(loaded, { item: "body_mass", bins: 7, binning: "mass" });
+    expect(calls).toEqual({ pages: 0, list: 0 });
+    expect((await get(`/api/runs/${runA.id}/report?item=body_mass`)).body).toEqual(stored);
+    expect((await get(`/api/runs/${runA.id}/report?item=body_mass&bins=7&binning=mass`)).body).toEqual(other);
+    const rows = await wb.storage.listPredictions(runA.id, { item: "body_mass" });
+    const spec = taskSpecs((await wb.storage.getTask("penguins"))!).find((x) => x.name === "body_mass")!;
+    const fresh = itemReport(restrictSplits(itemData(spec, rows), ["test"]), "test", {
+      bins: 7,
+      binning: "mass",
+    });
+    expect(other).toEqual(JSON.parse(JSON.stringify(fresh)));
+  });
+
+  it("stores nothing for a run that is still changing", async () => {
+    const { data, calls } = restarted();
+    const loaded = { ...(await data.run(runB.id)), settled: false, version: "running|1" };
+    await data.report(loaded, { item: "species" });
+    await data.report({ ...loaded }, { item: "species", bins: 9 });
+    expect(calls.pages).toBe(1);
+    expect(await wb.storage.getAnalysisCache(runB.id, "item:1:species", "running|1")).toBeUndefined();
   });
 });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { Lru } from "../../src/analysis/data.js";
 import {
   csvCell,
   csvHeader,
@@ -10,7 +11,6 @@ import {
 import { inferSpec } from "../../src/analysis/item-spec.js";
 import { autoResamples } from "../../src/analysis/metrics.js";
 import { sampleIndices } from "../../src/analysis/selective.js";
-import { Lru } from "../../src/routes/analysis/loader.js";
 import type { PredictionRow } from "../../src/storage/types.js";
 import { parseCsv } from "./csv.js";
 

@@ -2,9 +2,9 @@
 
 import { type CalibrationFile, validateCalibrationFile } from "@decision-workbench/calibration";
 import type { FastifyInstance } from "fastify";
+import type { AnalysisData, SplitChoice } from "../../analysis/data.js";
 import { ApiError, badRequest, notFound } from "../../errors.js";
 import { type Calibration, checkLoadedRun, type FitRequest, fitRun, newCalibrationId } from "./fit-run.js";
-import type { AnalysisData, SplitChoice } from "./loader.js";
 import { calibrationsQuery, checkBody, errors, fitBody, payload, runParams } from "./schemas.js";
 
 const tags = ["calibrations"];

@@ -2,9 +2,9 @@
 
 import type { FastifyInstance } from "fastify";
 import { type CompareRun, compareItem } from "../../analysis/compare.js";
+import { type AnalysisData, type LoadedRun, type SplitChoice, splitsOf } from "../../analysis/data.js";
 import { servedModels } from "../../analysis/matrix.js";
 import { badRequest } from "../../errors.js";
-import { type AnalysisData, type LoadedRun, type SplitChoice, splitsOf } from "./loader.js";
 import { compareQuery, errors, payload } from "./schemas.js";
 
 interface CompareQuery {

@@ -2,9 +2,9 @@
 
 import { Readable } from "node:stream";
 import type { FastifyInstance } from "fastify";
+import { type AnalysisData, type SplitChoice, splitsOf } from "../../analysis/data.js";
 import { csvHeader, csvLine, exportRow } from "../../analysis/export.js";
 import type { PredictionRow } from "../../storage/types.js";
-import { type AnalysisData, predictionsOf, type SplitChoice, splitsOf } from "./loader.js";
 import { errors, exportQuery, runParams } from "./schemas.js";
 
 interface ExportQuery {
@@ -37,12 +37,14 @@ export function exportRoutes(app: FastifyInstance, data: AnalysisData): void {
     for (const item of items) {
       const filter = { item, ...(splits ? { split: splits as PredictionRow["split"][] } : {}) };
       let chunk = "";
-      for await (const r of predictionsOf(data.storage, runId, filter)) {
-        chunk += line(r, first);
-        first = false;
-        if (chunk.length > 65536) {
-          yield chunk;
-          chunk = "";
+      for await (const page of data.storage.predictionPages(runId, filter)) {
+        for (const r of page) {
+          chunk += line(r, first);
+          first = false;
+          if (chunk.length > 65536) {
+            yield chunk;
+            chunk = "";
+          }
         }
       }
       if (chunk) yield chunk;

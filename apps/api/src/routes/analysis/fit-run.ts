@@ -11,9 +11,15 @@ import type { Split } from "@decision-workbench/datasets";
 import type { Bin } from "../../analysis/bins.js";
 import { type Candidate, calibrationFile, fitItem, type ItemFit } from "../../analysis/calibrate.js";
 import { type CheckReport, checkRun } from "../../analysis/check.js";
+import {
+  type AnalysisData,
+  defaultSplit,
+  type LoadedRun,
+  type SplitChoice,
+  splitsOf,
+} from "../../analysis/data.js";
 import { type ItemData, restrictSplits, servedModels } from "../../analysis/matrix.js";
 import { ApiError, badRequest } from "../../errors.js";
-import { type AnalysisData, defaultSplit, type LoadedRun, type SplitChoice, splitsOf } from "./loader.js";
 
 /** The stored and returned calibration (API.md `Calibration`). */
 export interface Calibration {

@@ -1,11 +1,11 @@
 /** The analysis routes: reports, items, calibrations (fit, file, import, check), compare and exports. */
 
 import type { FastifyPluginAsync } from "fastify";
+import { analysisData } from "../../analysis/data.js";
 import type { Storage } from "../../storage/types.js";
 import { calibrationRoutes } from "./calibrations.js";
 import { compareRoutes } from "./compare.js";
 import { exportRoutes } from "./exports.js";
-import { analysisData } from "./loader.js";
 import { reportRoutes } from "./reports.js";
 
 /** Registers every analysis route (paths under /api) on the storage given; payloads are cached per run version. */
@@ -18,4 +18,4 @@ export const analysisRoutes: FastifyPluginAsync<{ storage: Storage }> = async (a
 };
 
 /** Precomputes a finished run's default reports into the routes' cache (call it when a run finishes). */
-export { warmReports } from "./loader.js";
+export { warmReports } from "../../analysis/data.js";

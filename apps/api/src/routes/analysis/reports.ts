@@ -1,10 +1,10 @@
 /** Reports, the items endpoint and report.json. */
 
 import type { FastifyInstance } from "fastify";
+import { type AnalysisData, defaultSplit, type ReportQuery, type SplitChoice } from "../../analysis/data.js";
 import { correctness, type ItemsFilter, selectRows } from "../../analysis/items.js";
 import { rowProbabilities, SPLIT_NAMES } from "../../analysis/matrix.js";
 import type { ItemReport } from "../../analysis/report.js";
-import { type AnalysisData, defaultSplit, type ReportQuery, type SplitChoice } from "./loader.js";
 import { errors, itemsQuery, payload, reportAllQuery, reportQuery, runParams } from "./schemas.js";
 
 const tags = ["reports"];

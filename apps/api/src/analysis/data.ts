@@ -1,46 +1,23 @@
 /** Loads a run's predictions once per item as typed arrays, and caches them (and reports) by the run's version. */
 
 import type { Split } from "@decision-workbench/datasets";
-import { type ItemSpec, inferSpec, taskSpecs } from "../../analysis/item-spec.js";
-import { type ItemData, ItemDataBuilder, restrictSplits } from "../../analysis/matrix.js";
-import { TooLargeError } from "../../analysis/metrics.js";
-import {
-  baseKey,
-  type ItemReport,
-  itemReport,
-  type ReportOptions,
-  reportBase,
-} from "../../analysis/report.js";
-import { ApiError, notFound } from "../../errors.js";
-import type { PredictionFilter, PredictionRow, RunRow, Storage } from "../../storage/types.js";
+import { ApiError, notFound } from "../errors.js";
+import type { AnalysisRow, PredictionFilter, RunRow, RunStatus, Storage } from "../storage/types.js";
+import { type Headline, headlineOf } from "./headline.js";
+import { decodeItemData, encodeItemData, ITEM_CODEC_VERSION } from "./item-codec.js";
+import { type ItemSpec, inferSpec, taskSpecs } from "./item-spec.js";
+import { type ItemData, ItemDataBuilder, restrictSplits } from "./matrix.js";
+import { TooLargeError } from "./metrics.js";
+import { baseKey, type ItemReport, itemReport, type ReportOptions, reportBase } from "./report.js";
+import { topView } from "./views.js";
 
-/**
- * Optional storage members used when the storage offers them: `getStoredRun` (its counters give the prediction
- * count that keys the caches) and `iteratePredictions` (rows one at a time, so a large run is never held as
- * PredictionRow objects all at once).
- */
-export interface StorageExtras {
-  iteratePredictions?: (
-    runId: string,
-    filter?: PredictionFilter,
-  ) => AsyncIterable<PredictionRow> | Iterable<PredictionRow>;
-  getStoredRun?: (
-    id: string,
-  ) => Promise<{ counters?: { answered: number; unknown: number; escalated: number } } | undefined>;
-}
-
-/** A run's predictions one at a time: through `iteratePredictions` when the storage has it, else one list. */
-export async function* predictionsOf(
+/** A run's predictions a page at a time, with only what the analysis reads. */
+export async function* analysisRows(
   storage: Storage,
   runId: string,
   filter: PredictionFilter,
-): AsyncGenerator<PredictionRow> {
-  const iterate = (storage as Storage & StorageExtras).iteratePredictions;
-  if (typeof iterate === "function") {
-    yield* iterate.call(storage, runId, filter);
-    return;
-  }
-  yield* await storage.listPredictions(runId, filter);
+): AsyncGenerator<AnalysisRow> {
+  for await (const page of storage.analysisPages(runId, filter)) yield* page;
 }
 
 /** A least-recently-used map bounded by a total weight (entry count by default). */
@@ -98,7 +75,14 @@ export interface LoadedRun {
   specs: ItemSpec[];
   /** Changes whenever predictions are added (status and prediction count). */
   version: string;
+  /** The run no longer changes (done, cancelled or failed): what is computed from it is also stored beside it. */
+  settled: boolean;
 }
+
+const SETTLED: readonly RunStatus[] = ["done", "cancelled", "failed"];
+
+/** Bumped when a report's content changes for the same options: stored reports of another version are not read. */
+const REPORT_VERSION = 1;
 
 /** The report endpoint's query. */
 export interface ReportQuery extends Omit<ReportOptions, "seed"> {
@@ -142,24 +126,20 @@ export class AnalysisData {
     let specs: ItemSpec[];
     if (task) specs = taskSpecs(task);
     else {
-      const rows = await this.storage.listPredictions(run.id);
-      specs = [...new Set(rows.map((r) => r.item))].map((name) =>
-        inferSpec(
-          name,
-          rows.filter((r) => r.item === name),
-        ),
-      );
+      const byItem = new Map<string, AnalysisRow[]>();
+      for await (const r of analysisRows(this.storage, run.id, {})) {
+        const rows = byItem.get(r.item);
+        if (rows) rows.push(r);
+        else byItem.set(r.item, [r]);
+      }
+      specs = [...byItem].map(([name, rows]) => inferSpec(name, rows));
     }
-    return { run, specs, version };
+    return { run, specs, version, settled: SETTLED.includes(run.status) };
   }
 
   private async version(run: RunRow): Promise<string> {
-    const extra = this.storage as Storage & StorageExtras;
-    if (typeof extra.getStoredRun === "function") {
-      const stored = await extra.getStoredRun(run.id);
-      const c = stored?.counters;
-      if (c) return `${run.status}|${c.answered + c.unknown + c.escalated}`;
-    }
+    const c = (await this.storage.getStoredRun(run.id))?.counters;
+    if (c) return `${run.status}|${c.answered + c.unknown + c.escalated}`;
     // Without a prediction count, only runs that no longer change are cached.
     if (run.status === "running" || run.status === "queued")
       return `${run.status}|${Date.now()}|${Math.random()}`;
@@ -192,7 +172,7 @@ export class AnalysisData {
     const key = `${loaded.run.id}|${loaded.version}|${spec.name}`;
     let p = this.items.get(key);
     if (!p) {
-      p = this.loadItem(loaded.run.id, spec);
+      p = this.loadItem(loaded, spec);
       this.items.set(key, p, 1);
       p.then(
         (d) => this.items.weigh(key, weightOf(d)),
@@ -202,10 +182,22 @@ export class AnalysisData {
     return p;
   }
 
-  private async loadItem(runId: string, spec: ItemSpec): Promise<ItemData> {
+  /** An item's data: stored beside a settled run after its first conversion, read back from there after that. */
+  private async loadItem(loaded: LoadedRun, spec: ItemSpec): Promise<ItemData> {
+    const { run, version, settled } = loaded;
+    const key = `item:${ITEM_CODEC_VERSION}:${spec.name}`;
+    if (settled) {
+      const bytes = await this.storage.getAnalysisCache(run.id, key, version);
+      const stored = bytes && decodeItemData(bytes, spec);
+      if (stored) return stored;
+    }
     const b = new ItemDataBuilder(spec);
-    for await (const r of predictionsOf(this.storage, runId, { item: spec.name })) b.add(r);
-    return b.finish();
+    for await (const page of this.storage.analysisPages(run.id, { item: spec.name })) {
+      for (const r of page) b.add(r);
+    }
+    const d = b.finish();
+    if (settled) await this.storage.putAnalysisCache(run.id, key, version, encodeItemData(d));
+    return d;
   }
 
   /** One item's rows on the chosen split (cached like the whole item). */
@@ -228,31 +220,54 @@ export class AnalysisData {
   report(loaded: LoadedRun, q: ReportQuery): Promise<ItemReport> {
     const spec = this.spec(loaded, q.item);
     const split = q.split ?? defaultSplit(loaded.run);
-    return this.cached(
-      `report|${loaded.run.id}|${loaded.version}|${spec.name}|${split}|${reportKey(q)}`,
-      async () => {
-        const d = await this.itemSplit(loaded, spec, split);
-        const opts = {
-          bins: q.bins,
-          binning: q.binning,
-          view: q.view,
-          resamples: q.resamples,
-          interval: q.interval,
-          ci: q.ci,
-        };
-        try {
-          // the costly part does not depend on binning or view: switching those reuses it
-          const base = await this.cached(
-            `base|${loaded.run.id}|${loaded.version}|${spec.name}|${split}|${baseKey(opts)}`,
-            () => reportBase(d, opts),
-          );
-          return itemReport(d, split, opts, base);
-        } catch (err) {
-          if (err instanceof TooLargeError) throw new ApiError(400, "too_large", err.message);
-          throw err;
-        }
-      },
-    );
+    return this.stored(loaded, `report:${REPORT_VERSION}:${spec.name}|${split}|${reportKey(q)}`, async () => {
+      const d = await this.itemSplit(loaded, spec, split);
+      const opts = {
+        bins: q.bins,
+        binning: q.binning,
+        view: q.view,
+        resamples: q.resamples,
+        interval: q.interval,
+        ci: q.ci,
+      };
+      try {
+        // the costly part does not depend on binning or view: switching those reuses it
+        const base = await this.cached(
+          `base|${loaded.run.id}|${loaded.version}|${spec.name}|${split}|${baseKey(opts)}`,
+          () => reportBase(d, opts),
+        );
+        return itemReport(d, split, opts, base);
+      } catch (err) {
+        if (err instanceof TooLargeError) throw new ApiError(400, "too_large", err.message);
+        throw err;
+      }
+    });
+  }
+
+  /**
+   * A cached computation of one run, also stored beside the run once it is settled, so it survives a restart.
+   * The payload is returned as JSON reads it back, so a stored and a fresh answer are the same.
+   */
+  stored<T>(loaded: LoadedRun, key: string, compute: () => Promise<T>): Promise<T> {
+    const { run, version, settled } = loaded;
+    return this.cached(`${run.id}|${version}|${key}`, async () => {
+      if (settled) {
+        const bytes = await this.storage.getAnalysisCache(run.id, key, version);
+        if (bytes) return JSON.parse(bytes.toString("utf8")) as T;
+      }
+      const text = JSON.stringify(await compute());
+      if (settled) await this.storage.putAnalysisCache(run.id, key, version, Buffer.from(text, "utf8"));
+      return JSON.parse(text) as T;
+    });
+  }
+
+  /** The run's headline: top-label accuracy and ECE over every item on its default split. */
+  async headline(runId: string): Promise<Headline> {
+    const loaded = await this.run(runId);
+    const split = defaultSplit(loaded.run);
+    const tops = [];
+    for (const spec of loaded.specs) tops.push(topView(await this.itemSplit(loaded, spec, split)));
+    return headlineOf(tops);
   }
 
   /** A cached computation keyed by `key` (which must include the run versions). */
