@@ -3,7 +3,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MIGRATIONS, migrate } from "../src/storage/migrations.js";
-import { openStorage, type SqliteStorage } from "../src/storage/sqlite.js";
+import { openStorage, PAGE_ROWS, type SqliteStorage } from "../src/storage/sqlite.js";
 import type { ExampleResult, PredictionRow, StoredRun } from "../src/storage/types.js";
 import { tempDir } from "./helpers.js";
 
@@ -264,7 +264,8 @@ describe("SQLite storage", () => {
       pages.push(page.length);
       paged.push(...page);
     }
-    expect(pages).toEqual([4096, 4096, 1808]);
+    const full = Math.floor(10_000 / PAGE_ROWS);
+    expect(pages).toEqual([...new Array(full).fill(PAGE_ROWS), 10_000 - full * PAGE_ROWS]);
     expect(paged).toEqual(all);
     const lean = [];
     for await (const page of storage.analysisPages("run_p", { item: "multi", split: "calibration" }))
@@ -289,23 +290,26 @@ describe("SQLite storage", () => {
   });
 
   it("lets writes go on between pages without repeating or skipping a row before the page's end", async () => {
-    await storage.insertRun(run("run_w", { total: 9000 }));
-    for (let e = 0; e < 9000; e += 2) await storage.recordExample(result("run_w", `e${e}`, e, ["answered"]));
+    const n = 3 * PAGE_ROWS;
+    await storage.insertRun(run("run_w", { total: 2 * n }));
+    for (let e = 0; e < 2 * n; e += 2) await storage.recordExample(result("run_w", `e${e}`, e, ["answered"]));
     const seen: string[] = [];
     let pages = 0;
     for await (const page of storage.predictionPages("run_w")) {
       seen.push(...page.map((r) => r.exampleId));
       if (pages++ > 0) continue;
-      // the first page ends at e8190: 100 odd examples arrive behind the reader, 100 ahead of it
-      expect(seen[seen.length - 1]).toBe("e8190");
+      // the first page ends at the even example 2 * (PAGE_ROWS - 1): 100 odd examples arrive behind the reader,
+      // 100 ahead of it
+      expect(seen[seen.length - 1]).toBe(`e${2 * (PAGE_ROWS - 1)}`);
       for (let e = 1; e < 200; e += 2) await storage.recordExample(result("run_w", `e${e}`, e, ["answered"]));
-      for (let e = 8801; e < 9000; e += 2)
+      for (let e = 2 * n - 199; e < 2 * n; e += 2) {
         await storage.recordExample(result("run_w", `e${e}`, e, ["answered"]));
+      }
     }
     expect(new Set(seen).size).toBe(seen.length);
-    expect(seen.length).toBe(4600);
+    expect(seen.length).toBe(n + 100);
     expect(seen.filter((id) => Number(id.slice(1)) % 2 === 1)).toEqual(
-      Array.from({ length: 100 }, (_, j) => `e${8801 + 2 * j}`),
+      Array.from({ length: 100 }, (_, j) => `e${2 * n - 199 + 2 * j}`),
     );
   });
 
