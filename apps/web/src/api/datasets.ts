@@ -1,7 +1,7 @@
 /** Datasets: bundled and uploaded, detail, examples, upload. */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, query } from "./client";
-import type { DatasetDetail, DatasetSummary, Example, Task } from "./types";
+import type { DatasetDetail, DatasetSummary, ExamplePage, Task } from "./types";
 
 /** Every dataset. */
 export function useDatasets() {
@@ -25,7 +25,7 @@ export function useExamples(
   return useQuery({
     queryKey: ["examples", name, p],
     queryFn: () =>
-      api<{ total: number; examples: Example[] }>(
+      api<ExamplePage>(
         `/datasets/${encodeURIComponent(name ?? "")}/examples${query({ split: p.split, offset: p.offset, limit: p.limit, q: p.q })}`,
       ),
     enabled: !!name,

@@ -5,7 +5,6 @@
 
 import type {
   ValidationError as DatasetValidationError,
-  ExampleRow,
   FitRequest,
   ItemSpec,
   ItemsFilter,
@@ -18,18 +17,16 @@ import type {
 export type {
   Bin,
   Calibration,
-  CalibrationFile,
   Candidate,
-  CheckDetail,
   Comparison,
   DatasetDetail,
   DatasetSummary,
+  ExamplePage,
   FileError,
   ItemReport,
   ItemRow,
   OptionReport,
   Progress,
-  QuestionCheck,
   ReportMetrics,
   RunCheck,
   RunInput,
@@ -52,8 +49,6 @@ export type ItemKind = ItemSpec["kind"];
  * (the API's headline `CI` always has them, and fits this too).
  */
 export type CI = MaybeCI;
-/** One labelled example of a dataset. */
-export type Example = ExampleRow;
 /** Filters of the items table. */
 export type ItemFilter = ItemsFilter;
 /** One point of the risk-coverage curve. */
