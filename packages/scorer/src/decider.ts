@@ -81,39 +81,58 @@ export class DecisionDecider {
    * deterministic true: asks the service again (never the cache) and compares. Reports, never throws.
    */
   async replay(decision: Decision, state: State, item: Item): Promise<ReplayReport> {
-    const normal = normalizeItem(item);
-    const differences: ReplayDifference[] = [];
-    const record = decision?.extra?.decision;
-    if (!record) throw new ValueError("replay needs a decision made by a decider (with extra.decision)");
-    if (record.endpoint !== this.endpoint) {
-      differences.push({ field: "endpoint", recorded: record.endpoint, now: this.endpoint });
+    const [report] = await this.replayAll([decision], state, [item]);
+    return report;
+  }
+
+  /**
+   * Re-checks the recorded decisions of one input made by one `decideAll(state, items)`: with deterministic
+   * true, the same batch request is sent again (one request, as recorded; asking item by item could send
+   * other passages of a long text, or other questions beside each one), and each decision compared.
+   */
+  async replayAll(decisions: Decision[], state: State, items: Item[]): Promise<ReplayReport[]> {
+    if (!Array.isArray(decisions) || !Array.isArray(items) || decisions.length !== items.length) {
+      throw new ValueError("replayAll(decisions, state, items) needs one recorded decision per item");
     }
-    if (record.model !== this.scorer.model) {
-      differences.push({ field: "model", recorded: record.model, now: this.scorer.model });
-    }
-    if (!this.deterministic) {
-      if (decision.status !== "escalated") {
-        const again = recompute(normal, decision);
+    const normal = items.map(normalizeItem);
+    const reports = decisions.map((decision, i) => {
+      const record = decision?.extra?.decision;
+      if (!record) throw new ValueError("replay needs a decision made by a decider (with extra.decision)");
+      const differences: ReplayDifference[] = [];
+      if (record.endpoint !== this.endpoint) {
+        differences.push({ field: "endpoint", recorded: record.endpoint, now: this.endpoint });
+      }
+      if (record.model !== this.scorer.model) {
+        differences.push({ field: "model", recorded: record.model, now: this.scorer.model });
+      }
+      if (!this.deterministic && decision.status !== "escalated") {
+        const again = recompute(normal[i], decision);
         if (typeof again === "string") {
           differences.push({ field: "probabilities", recorded: decision.logits, now: null, detail: again });
         } else {
           differences.push(...compareDecisions(decision, again));
         }
       }
-      return { ok: differences.length === 0, called: false, differences };
-    }
-    const [now] = await this.decideAll(state, [item], { cache: false });
-    differences.push(...compareDecisions(decision, now));
-    const before = record.served_by;
-    const after = now.extra.decision.served_by;
-    if (now.status !== "escalated" && before !== after) {
-      differences.push({
-        field: "served_by",
-        recorded: before ?? record.model,
-        now: after ?? this.scorer.model,
+      return { ok: false, called: this.deterministic, differences };
+    });
+    if (this.deterministic) {
+      const now = await this.decideAll(state, items, { cache: false });
+      decisions.forEach((decision, i) => {
+        const differences = reports[i].differences;
+        differences.push(...compareDecisions(decision, now[i]));
+        const before = decision.extra.decision.served_by;
+        const after = now[i].extra.decision.served_by;
+        if (now[i].status !== "escalated" && before !== after) {
+          differences.push({
+            field: "served_by",
+            recorded: before ?? decision.extra.decision.model,
+            now: after ?? this.scorer.model,
+          });
+        }
       });
     }
-    return { ok: differences.length === 0, called: true, differences };
+    for (const r of reports) r.ok = r.differences.length === 0;
+    return reports;
   }
 }
 

@@ -56,6 +56,55 @@ describe("replay", async () => {
   });
 });
 
+describe("replayAll", async () => {
+  const server = await referenceServer();
+  const topic: Item = {
+    name: "topic",
+    kind: "choice",
+    question: "What is the email mostly about?",
+    options: ["money", "travel", "work"],
+  };
+  const passages = [
+    "The quarterly budget meeting moved to Thursday; bring the spreadsheet and the figures for the audit.",
+    "Congratulations! You have won a free cruise to the Caribbean islands with your family this summer.",
+    "Click here to claim your prize money now, before the offer expires at midnight tonight.",
+    "Our team lunch is at noon in the usual place; reply if you have dietary needs.",
+  ];
+  const LONG = Array.from({ length: 12 }, (_, i) => passages[i % passages.length]).join("\n\n");
+
+  it("sends the recorded batch again as one request, the same one, and finds nothing changed", async () => {
+    const decider = decisionDecider(server.url, "lexical", undefined, { deterministic: true, maxLen: 120 });
+    const decisions = await decider.decideAll(LONG, [item, topic]);
+    const sent = server.requests[server.requests.length - 1].body;
+    const count = server.requests.length;
+    const reports = await decider.replayAll(decisions, LONG, [item, topic]);
+    expect(server.requests.length).toBe(count + 1);
+    expect(server.requests[count].body).toEqual(sent);
+    expect(reports).toEqual([
+      { ok: true, called: true, differences: [] },
+      { ok: true, called: true, differences: [] },
+    ]);
+    // item by item, the long text is cut for one question only: another request than the recorded one
+    await decider.replay(decisions[0], LONG, item);
+    const alone = JSON.parse(server.requests[server.requests.length - 1].body) as { state: string };
+    expect(alone.state).not.toEqual((JSON.parse(sent) as { state: string }).state);
+    expect(alone.state.length).toBeLessThan(LONG.length);
+  });
+
+  it("checks recorded outputs without a request when not deterministic, and wants one decision per item", async () => {
+    const decider = decisionDecider(server.url, "lexical");
+    const decisions = await decider.decideAll(STATE, [item, topic]);
+    const count = server.requests.length;
+    const reports = await decider.replayAll(decisions, STATE, [item, topic]);
+    expect(reports.map((r) => r.called)).toEqual([false, false]);
+    expect(reports.every((r) => r.ok)).toBe(true);
+    expect(server.requests.length).toBe(count);
+    await expect(decider.replayAll(decisions.slice(1), STATE, [item, topic])).rejects.toThrow(
+      /one recorded decision per item/,
+    );
+  });
+});
+
 describe("replay catches a weight swap behind the same model name", () => {
   it("reports the served model and the probabilities that moved", async () => {
     const first = await referenceServer({ alias: "bayes-1" });
