@@ -42,4 +42,21 @@ describe("replay catches a weight swap behind the same model name", () => {
       expect.objectContaining({ field: "served_by", recorded: "bayes-1", now: "bayes-2" }),
     );
   });
+
+  it("checks every stored decision of a run longer than one page of predictions", async () => {
+    const serverId = await addServer(bench.app, server.url, { models: ["workbench-latest"] });
+    const run = await runToEnd(bench, {
+      dataset: "spam-assassin",
+      serverId,
+      model: "workbench-latest",
+      limit: 520,
+      splits: ["test"],
+      concurrency: 16,
+    });
+    expect(run.status).toBe("done");
+    const stored = await bench.storage.listPredictions(run.id);
+    expect(stored.length).toBe(1040);
+    const again = JSON.parse((await post(bench.app, `/api/runs/${run.id}/replay`)).body) as ReplayResult;
+    expect(again).toMatchObject({ checked: 1040, differing: 0, called: true });
+  });
 });

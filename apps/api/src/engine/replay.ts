@@ -31,11 +31,7 @@ export async function replayRun(
       `the run's dataset ${JSON.stringify(run.dataset)} was deleted`,
     );
   const items = new Map<string, Item>(task.items.map((i) => [i.name, i]));
-  const rows = await storage.listPredictions(run.id);
   const decider = deciderFor(server, box, run.model, { options: run.options, maxLen: run.maxLen });
-  const states: Map<string, State> = decider.deterministic
-    ? await storage.getStates(run.dataset, [...new Set(rows.map((r) => r.exampleId))])
-    : new Map();
   const result: ReplayResult = {
     checked: 0,
     differing: 0,
@@ -43,47 +39,76 @@ export async function replayRun(
     byField: {},
     examples: [],
   };
-  const reports: { row: PredictionRow; differences: { field: string }[] }[] = new Array(rows.length);
-  let next = 0;
   let failure: ServiceError | null = null;
-  const worker = async () => {
-    while (failure === null && next < rows.length) {
-      const index = next++;
-      const row = rows[index];
-      const item = items.get(row.item);
-      if (!item) {
-        reports[index] = {
-          row,
-          differences: [
-            { field: "item", detail: `item ${row.item} is no longer in the task` } as { field: string },
-          ],
-        };
-        continue;
-      }
-      try {
-        const report = await decider.replay(decisionOf(row), states.get(row.exampleId) ?? "", item);
-        reports[index] = { row, differences: report.differences };
-      } catch (err) {
-        if (err instanceof ServiceError) {
-          failure = err;
-          return;
+  /** Replays the decisions of whole examples (each example's rows, in item order, as one batch). */
+  const replayExamples = async (rows: PredictionRow[]): Promise<void> => {
+    const groups: PredictionRow[][] = [];
+    for (const row of rows) {
+      const last = groups[groups.length - 1];
+      if (last && last[0].exampleId === row.exampleId) last.push(row);
+      else groups.push([row]);
+    }
+    const states: Map<string, State> = decider.deterministic
+      ? await storage.getStates(run.dataset, [...new Set(rows.map((r) => r.exampleId))])
+      : new Map();
+    const reports: { row: PredictionRow; differences: { field: string }[] }[][] = new Array(groups.length);
+    let next = 0;
+    const worker = async () => {
+      while (failure === null && next < groups.length) {
+        const index = next++;
+        const group = groups[index];
+        const known = group.filter((row) => items.has(row.item));
+        const out = group
+          .filter((row) => !items.has(row.item))
+          .map((row) => ({
+            row,
+            differences: [
+              { field: "item", detail: `item ${row.item} is no longer in the task` } as { field: string },
+            ],
+          }));
+        try {
+          if (known.length > 0) {
+            const replayed = await decider.replayAll(
+              known.map(decisionOf),
+              states.get(known[0].exampleId) ?? "",
+              known.map((row) => items.get(row.item) as Item),
+            );
+            for (const [i, row] of known.entries()) out.push({ row, differences: replayed[i].differences });
+          }
+          reports[index] = out;
+        } catch (err) {
+          if (err instanceof ServiceError) {
+            failure = err;
+            return;
+          }
+          throw err;
         }
-        throw err;
+      }
+    };
+    const workers = decider.deterministic ? Math.max(1, Math.min(run.concurrency, groups.length)) : 1;
+    await Promise.all(Array.from({ length: workers }, worker));
+    if (failure !== null) throw new ApiError(502, "service_error", (failure as ServiceError).message);
+    for (const r of reports.flat()) {
+      result.checked++;
+      if (r.differences.length === 0) continue;
+      result.differing++;
+      for (const d of r.differences) result.byField[d.field] = (result.byField[d.field] ?? 0) + 1;
+      if (result.examples.length < REPLAY_LISTED) {
+        result.examples.push({ exampleId: r.row.exampleId, item: r.row.item, differences: r.differences });
       }
     }
   };
-  const workers = decider.deterministic ? Math.max(1, Math.min(run.concurrency, rows.length)) : 1;
-  await Promise.all(Array.from({ length: workers }, worker));
-  if (failure !== null) throw new ApiError(502, "service_error", (failure as ServiceError).message);
-  for (const r of reports) {
-    if (!r) continue;
-    result.checked++;
-    if (r.differences.length === 0) continue;
-    result.differing++;
-    for (const d of r.differences) result.byField[d.field] = (result.byField[d.field] ?? 0) + 1;
-    if (result.examples.length < REPLAY_LISTED) {
-      result.examples.push({ exampleId: r.row.exampleId, item: r.row.item, differences: r.differences });
-    }
+  // a page of stored decisions at a time, so a large run is never held whole; an example cut by the end of a
+  // page waits for the rest of its rows
+  let carried: PredictionRow[] = [];
+  for await (const page of storage.predictionPages(run.id)) {
+    const rows = carried.concat(page);
+    const lastExample = rows[rows.length - 1].exampleId;
+    let cut = rows.length;
+    while (cut > 0 && rows[cut - 1].exampleId === lastExample) cut--;
+    carried = rows.slice(cut);
+    await replayExamples(rows.slice(0, cut));
   }
+  if (carried.length > 0) await replayExamples(carried);
   return result;
 }
