@@ -32,8 +32,11 @@ export function rowsOf(m: ProbMatrix, fn: string): number {
     );
   }
   const probs = m.probs;
+  // the result is worked out before the loop: V8 compiles a long loop while it runs, and a property read after it
+  // (with no type feedback yet) made the compiled loop bail out on every call
+  const rows = probs.length / m.k;
   for (let i = 0; i < probs.length; i++) checkProbability(probs[i], fn, "probs", i);
-  return probs.length / m.k;
+  return rows;
 }
 
 /** Number of items of multiclass predictions, after checking probabilities and gold indices. */

@@ -1,3 +1,4 @@
+import { fastExp, fastLog } from "../fast-math.js";
 import { CLIP } from "./logit.js";
 
 /**
@@ -12,12 +13,12 @@ export function centredLogProbs(
 ): { d: Float64Array; g: Float64Array } {
   const d = new Float64Array(n * k);
   const g = new Float64Array(gold ? n : 0);
-  const logClip = Math.log(CLIP);
+  const logClip = fastLog(CLIP);
   for (let i = 0, base = 0; i < n; i++, base += k) {
     let mx = Number.NEGATIVE_INFINITY;
     for (let j = 0; j < k; j++) {
       const p = probs[base + j];
-      const l = p > CLIP ? Math.log(p) : logClip;
+      const l = p > CLIP ? fastLog(p) : logClip;
       d[base + j] = l;
       if (l > mx) mx = l;
     }
@@ -45,7 +46,7 @@ export function softmaxRows(
     }
     let s = 0;
     for (let j = 0; j < k; j++) {
-      const e = Math.exp(out[base + j] - mx);
+      const e = fastExp(out[base + j] - mx);
       out[base + j] = e;
       s += e;
     }

@@ -1,5 +1,6 @@
 // Unpenalised logistic regression on one or two features (plus an optional intercept) by Newton's method with the
 // exact Hessian, to machine precision. Internal.
+import { fastExp } from "../fast-math.js";
 
 export interface LogisticFit {
   coef: number[];
@@ -51,7 +52,7 @@ function moments(
     const a = x0[i];
     const b = x1[i];
     const z = t0 * a + (d > 1 ? t1 * b : 0) + c;
-    const e = Math.exp(-Math.abs(z));
+    const e = fastExp(-Math.abs(z));
     const p = z >= 0 ? 1 / (1 + e) : e / (1 + e);
     const yi = y[i];
     if (withLoss) loss += Math.max(z, 0) + Math.log1p(e) - yi * z;

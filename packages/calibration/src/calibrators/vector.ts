@@ -1,4 +1,5 @@
 import { NothingLearnedError } from "../errors.js";
+import { fastExp, fastLog } from "../fast-math.js";
 import { checkLabelled, rowsOf } from "../input.js";
 import { centredLogProbs, softmaxRows } from "./log-probs.js";
 import { checkParam } from "./logit.js";
@@ -41,7 +42,7 @@ function evaluate(
     }
     let s = 0;
     for (let j = 0; j < k; j++) {
-      q[j] = Math.exp(q[j] - mx);
+      q[j] = fastExp(q[j] - mx);
       s += q[j];
     }
     let mu = 0;
@@ -52,7 +53,7 @@ function evaluate(
       m2 += q[j] * d[base + j] * d[base + j];
     }
     const g = gold[i];
-    loss += Math.log(s) + mx - (theta[0] * d[base + g] + (g > 0 ? theta[g] : 0));
+    loss += fastLog(s) + mx - (theta[0] * d[base + g] + (g > 0 ? theta[g] : 0));
     grad[0] += mu - d[base + g];
     hess[0] += m2 - mu * mu;
     for (let j = 1; j < k; j++) {
