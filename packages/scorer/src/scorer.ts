@@ -1,4 +1,5 @@
 import { performance } from "node:perf_hooks";
+import { BodyWriter, questionSuffixes } from "./body.js";
 import { LruCache } from "./cache.js";
 import { CACHE_SIZE } from "./constants.js";
 import { resolveTarget } from "./endpoint.js";
@@ -29,6 +30,8 @@ import type {
 type Reply = Record<string, unknown>;
 interface Answered {
   reply: Reply;
+  /** The reply's text, which the cache keeps instead of the parsed reply. */
+  text: string;
   ms: number;
   /** Read once from the reply: summed into the scorer's totals and copied into every record. */
   usage?: Usage;
@@ -50,7 +53,13 @@ export class DecisionScorer {
   readonly #headers: Record<string, string>;
   readonly #apiKey: string | undefined;
   readonly #settings: Settings;
-  readonly #cache = new LruCache<Answered>(CACHE_SIZE);
+  readonly #body: BodyWriter;
+  /**
+   * Request body -> the reply's text and the call's duration. Text, not the parsed reply: every entry outlives
+   * the young generation, and two flat strings cost the garbage collector far less to promote and mark than
+   * the reply's tree of objects. A hit parses the text again.
+   */
+  readonly #cache = new LruCache<{ text: string; ms: number }>(CACHE_SIZE);
   readonly #inflight = new Map<string, Promise<Answered>>();
   readonly #usage: Required<Usage> = { input_tokens: 0, output_tokens: 0, reasoning_tokens: 0 };
   #cost = 0;
@@ -67,6 +76,7 @@ export class DecisionScorer {
     if (apiKey) this.#headers.authorization = `Bearer ${apiKey}`;
     else if (target.basicAuth) this.#headers.authorization = target.basicAuth;
     this.fingerprint = fingerprint(this.endpoint, model, this.#settings.extraBody);
+    this.#body = new BodyWriter(model, this.#settings.extraBody);
   }
 
   /** Usage summed over every request so far (cache hits are not requests). */
@@ -126,17 +136,25 @@ export class DecisionScorer {
       throw new ValueError("score(state, items) needs a non-empty list of items");
     }
     const normal = items.map(normalizeItem);
-    const questions: Record<string, Question> = {};
-    normal.forEach((item, i) => {
-      for (const [suffix, question] of Object.entries(buildQuestions(item)))
-        questions[`q${i}${suffix}`] = question;
-    });
-    const count = Object.keys(questions).length;
-    const text = JSON.stringify({ ...this.#settings.extraBody, model: this.model, state, questions });
+    const { text, count } = this.#body.write(state, normal);
     const started = performance.now();
     let answered: Answered;
     try {
-      answered = await this.#answer(text, fresh);
+      const hit = fresh ? undefined : this.#cache.get(text);
+      const pending = fresh || hit ? undefined : this.#inflight.get(text);
+      if (hit) answered = this.#read(hit.text, hit.ms);
+      else if (pending) answered = await pending;
+      else if (fresh) answered = await this.#send(text);
+      else {
+        // Identical asks arriving while this one is in flight share its call.
+        const sent = this.#send(text);
+        this.#inflight.set(text, sent);
+        try {
+          answered = await sent;
+        } finally {
+          this.#inflight.delete(text);
+        }
+      }
     } catch (error) {
       if (!(error instanceof EscalationError)) throw error;
       const record: DecisionRecord = {
@@ -148,24 +166,9 @@ export class DecisionScorer {
       return normal.map((item) => escalated(item, error.reason, record));
     }
     const results = this.#readReply(normal, answered, count);
-    if (!results.some((r) => r.escalate !== undefined)) this.#cache.set(text, answered);
+    for (const result of results) if (result.escalate !== undefined) return results;
+    this.#cache.set(text, { text: answered.text, ms: answered.ms });
     return results;
-  }
-
-  async #answer(text: string, fresh: boolean): Promise<Answered> {
-    if (!fresh) {
-      const cached = this.#cache.get(text);
-      if (cached) return cached;
-      const pending = this.#inflight.get(text);
-      if (pending) return pending;
-    }
-    const promise = this.#send(text);
-    if (!fresh) this.#inflight.set(text, promise);
-    try {
-      return await promise;
-    } finally {
-      if (!fresh) this.#inflight.delete(text);
-    }
   }
 
   #count(usage: Usage | undefined, cost: number | undefined): void {
@@ -196,10 +199,12 @@ export class DecisionScorer {
       }
       const prefix = `q${i}`;
       const own: Record<string, unknown> = {};
-      for (const suffix of Object.keys(buildQuestions(item)))
-        own[suffix] = (answers as Reply)[prefix + suffix];
+      for (const suffix of questionSuffixes(item)) own[suffix] = (answers as Reply)[prefix + suffix];
       try {
-        return { ...readAnswers(item, own, prefix), record };
+        const read = readAnswers(item, own, prefix);
+        return read.unknown === undefined
+          ? { logits: read.logits, record }
+          : { logits: read.logits, unknown: read.unknown, record };
       } catch (error) {
         if (!(error instanceof InvalidOutput)) throw error;
         return escalated(item, `invalid decision output: ${error.message}`, record);
@@ -231,11 +236,9 @@ export class DecisionScorer {
         continue;
       }
       if (status >= 200 && status < 300) {
-        const reply = this.#parse(body);
-        const usage = readUsage(reply);
-        const cost = readCost(reply);
-        this.#count(usage, cost);
-        return { reply, ms: elapsed(started), usage, cost };
+        const answered = this.#read(body, elapsed(started));
+        this.#count(answered.usage, answered.cost);
+        return answered;
       }
       const detail = this.#clean(errorText(body));
       const said = detail ? `HTTP ${status} ${detail}` : `HTTP ${status}`;
@@ -253,6 +256,12 @@ export class DecisionScorer {
       );
     }
     throw new EscalationError(`the decision service did not answer after ${retries + 1} attempts: ${cause}`);
+  }
+
+  /** A reply's text read once: the parsed reply, and its usage and cost for the totals and the records. */
+  #read(text: string, ms: number): Answered {
+    const reply = this.#parse(text);
+    return { reply, text, ms, usage: readUsage(reply), cost: readCost(reply) };
   }
 
   #parse(body: string): Reply {

@@ -1,0 +1,104 @@
+import { describe, expect, it } from "vitest";
+import type { Item, OpenerRequest, State } from "../src/index.js";
+import { DecisionScorer } from "../src/index.js";
+
+const items: Item[] = [
+  { name: "spam", kind: "yesno", question: "Is it spam?" },
+  {
+    name: "team",
+    kind: "choice",
+    question: 'Which "team"?',
+    options: [{ name: "2", description: "billing \u00e9 \u{1f600}" }, "shipping"],
+    notStated: true,
+  },
+  { name: "tone", kind: "score", question: "How angry?", levels: ["calm", "furious"] },
+  {
+    name: "topics",
+    kind: "multi",
+    question: "Topics?",
+    options: ["refund", { name: "delivery" }],
+    notStated: true,
+  },
+];
+
+function capture(extraBody?: Record<string, unknown>) {
+  const sent: OpenerRequest[] = [];
+  const scorer = new DecisionScorer("http://127.0.0.1:9", "m\u00e9", undefined, {
+    extraBody,
+    retries: 0,
+    opener: async (req) => {
+      sent.push(req);
+      return { status: 503, headers: {}, body: "down" };
+    },
+  });
+  return { scorer, sent };
+}
+
+/** What the body must be: the JSON of {...extraBody, model, state, questions} with the wire ids. */
+function expected(scorer: DecisionScorer, state: unknown, extraBody?: Record<string, unknown>): string {
+  const questions: Record<string, unknown> = {};
+  items.forEach((item, i) => {
+    for (const [suffix, q] of Object.entries(scorer.questions(item))) questions[`q${i}${suffix}`] = q;
+  });
+  return JSON.stringify({ ...extraBody, model: scorer.model, state, questions });
+}
+
+describe("the request body", () => {
+  const states: [string, unknown][] = [
+    ["a text with quotes, escapes and emoji", 'Say "hi"\n\ttab \\ \u2028 \u{1f600}'],
+    ["a mapping with integer-like keys", { b: 1, 10: "ten", a: [1, { x: null }], 2: true }],
+    ["a list", ["one", 2, { three: 3 }]],
+    ["a value whose toJSON reads its key", { toJSON: (key: string) => `serialised under '${key}'` }],
+    ["a value that serialises to nothing", { toJSON: () => undefined }],
+  ];
+  for (const [what, state] of states) {
+    it(`is the JSON of extraBody, model, state and questions for ${what}`, async () => {
+      const extraBody = { user: "u1", 7: "seven", options: { think: false, budget: [1, 2] } };
+      for (const extra of [undefined, extraBody]) {
+        const { scorer, sent } = capture(extra);
+        await scorer.score(state as State, items);
+        expect(sent).toHaveLength(1);
+        expect(sent[0].body).toBe(expected(scorer, state, extra));
+      }
+    });
+  }
+
+  it("numbers the questions by the item's place in each call", async () => {
+    const { scorer, sent } = capture();
+    await scorer.score("s", [items[3], items[0]]);
+    expect(Object.keys(JSON.parse(sent[0].body!).questions)).toEqual(["q0__0", "q0__1", "q0__ns", "q1"]);
+  });
+});
+
+describe("a cached answer", () => {
+  it("gives the same output and records as the call that was sent, as new objects", async () => {
+    let calls = 0;
+    const reply = {
+      model: "m-2",
+      answers: { q0: { noul: 0.8 }, q1: { probabilities: { 2: 0.5, shipping: 0.3, "not stated": 0.2 } } },
+      reasoning: { q0: { text: "because", tokens: 3 } },
+      usage: { input_tokens: 40, output_tokens: 3, cost: 0.25 },
+      latency_ms: 1.5,
+    };
+    const scorer = new DecisionScorer("http://127.0.0.1:9", "m", undefined, {
+      opener: async () => {
+        calls++;
+        return { status: 200, headers: {}, body: JSON.stringify(reply) };
+      },
+    });
+    const first = await scorer.score("s", items.slice(0, 2));
+    const totals = { usage: scorer.usage, cost: scorer.cost };
+    const second = await scorer.score("s", items.slice(0, 2));
+    expect(calls).toBe(1);
+    expect(second).toEqual(first);
+    expect(second[0].record).toMatchObject({ served_by: "m-2", cost: 0.25, latency_ms: 1.5, questions: 2 });
+    expect(second[0].record.usage).toEqual({ input_tokens: 40, output_tokens: 3 });
+    expect(second[0].record.reasoning).toEqual({ text: "because", tokens: 3, thought: false });
+    expect({ usage: scorer.usage, cost: scorer.cost }).toEqual(totals);
+    first[0].logits[0] = 99;
+    first[0].record.usage!.input_tokens = 99;
+    const third = await scorer.score("s", items.slice(0, 2));
+    expect(third).toEqual(second);
+    expect(third[0].logits[0]).not.toBe(99);
+  });
+});
