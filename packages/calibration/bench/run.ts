@@ -2,7 +2,8 @@
 // numpy doing the same thing on the same data in the same run, when /usr/bin/python3 has scikit-learn.
 //
 //   node --import tsx bench/run.ts [--quick] [--only <operation text>]
-//   (from packages/calibration; --quick stops at 100k, --only times the operations whose name contains the text)
+//   (from packages/calibration; --quick stops at 100k, --only times the operations whose name contains the text and
+//   skips the memory figures unless the text picks the full report, e.g. --only temperature)
 //
 // The library is compiled with tsc and timed by plain node in a child process (tsx's loader slows Math.exp and
 // Math.log several-fold in the whole process). Both sides are timing servers fed the same requests alternately,
@@ -190,6 +191,7 @@ async function main(): Promise<void> {
     const load = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
     console.log(`machine: ${cpus().length} cores, load average ${load} at the end of the run`);
 
+    if (only && !"full report (1000 resamples)".includes(only)) return;
     console.log(
       "\nmemory: peak resident memory a full report adds on top of its input (one child process per size)",
     );

@@ -1,14 +1,17 @@
-// Scalar exp and log in plain JavaScript, within about one unit in the last place of Math.exp / Math.log and several
-// times faster in V8's optimised code (Math.exp / Math.log are calls into C there; these inline). Internal.
+// Scalar exp and log in plain JavaScript, within one unit in the last place of Math.exp / Math.log (tested over
+// millions of arguments) and cheaper in V8's optimised code: Math.exp / Math.log are calls into C there, which save
+// every live double around the call; these inline. Alone in a loop, exp takes about 0.65 and log about 0.9 of Math's
+// time on this project's VM; in loops that keep other doubles live the gap is larger. Internal.
 //
-// exp(x): x = n ln2 / 128 + r (|r| <= ln2 / 256), exp(x) = 2^(n >> 7) * 2^((n & 127) / 128) * exp(r), with the
-// table value as a hi + lo pair and exp(r) - 1 as its degree-5 Taylor polynomial (truncation < 6e-19).
-// log(x): x = 2^k m with m in [sqrt(1/2), sqrt(2)), c = j / 128 the nearest centre, u = (m - c) / c (m - c is exact,
-// the division rounds once), log(x) = k ln2 + ln(c) + log1p(u), |u| < 0.0056, log1p by its degree-8 Taylor
-// polynomial (truncation < 2e-18 relative); the large terms are added exactly (hi parts on a 2^-42 grid, then a
-// Fast2Sum with u) and the small ones after.
-// Arguments outside the plain range (zero, subnormals, negatives, infinities, NaN, exp results that would be
-// subnormal or overflow) go to Math.exp / Math.log, so those cases are exactly Math's.
+// exp(x): x = n ln2 / 128 + r (n rounded to nearest, |r| <= ln2 / 256), exp(x) = 2^(n >> 7) * 2^((n & 127) / 128) *
+// exp(r), the table value as a hi + lo pair, exp(r) - 1 by its degree-5 Taylor polynomial (truncation < 6e-19).
+// log(x): x = 2^k m with m in [0.709, 1.418), cut into 128 intervals by the high word's bits; c the interval's middle
+// (21 significant bits, so m - c is exact), u = (m - c) * (1 / c), |u| <= 2^-8, log(x) = k ln2 + ln(c) + log1p(u),
+// log1p(u) - u by its degree-7 Taylor polynomial (truncation < 2e-18 |u|). The large terms are added exactly (the hi
+// parts lie on a 2^-42 grid, then a Fast2Sum with u) and the small ones after.
+// Arguments outside the plain range (zero, subnormals, negatives, infinities, NaN; exp results that would be
+// subnormal or overflow) go to Math.exp / Math.log, so those cases are exactly Math's. Tables: fast-math-tables.ts,
+// written by scripts/make_fast_math_tables.py.
 import * as tables from "./fast-math-tables.js";
 
 // Module-level copies: V8's optimised code embeds a module's own constants, but reads an imported binding through its
@@ -29,8 +32,8 @@ const SHIFTER = 6755399441055744; // 1.5 * 2^52: adding it rounds to an integer 
 const EXP_MIN = -707; // below: results near or in the subnormal range, left to Math.exp
 const EXP_MAX = 709; // above: near overflow, left to Math.exp
 
-// Table indices below are masked to the table's size (a no-op for the values that reach them) so that V8 can drop the
-// bounds checks.
+// Table indices below are masked to the table's size: a no-op for the arguments that reach them, and an index that
+// can never fall outside the table (a typed-array read there would give undefined and slow the code down).
 /** 2^e for e = -1022..1023 (index e + 1022). */
 const POW2 = new Float64Array(2048);
 for (let e = -1022, v = 2 ** -1022; e <= 1023; e++, v *= 2) POW2[e + 1022] = v;
@@ -66,7 +69,7 @@ export function fastLog(x: number): number {
   const s = hi + u;
   const err = hi - s + u; // Fast2Sum: |hi| >= |u| whenever hi != 0
   const u2 = u * u;
-  // log1p(u) - u to degree 7 (the next term is below 1e-18 |u|), Estrin's scheme
+  // log1p(u) - u to degree 7 (the next term is below 2e-18 |u|), Estrin's scheme
   const poly = u2 * (-0.5 + u * (1 / 3) + u2 * (-0.25 + u * 0.2) + u2 * u2 * (-1 / 6 + u * (1 / 7)));
   return s + (err + (k * LN2_LO + LOG_TABLE[t + 3] + poly));
 }

@@ -214,14 +214,14 @@ export function temperatureScaling(): MulticlassCalibrator<TemperatureParams> {
         result = solveBeta(derivs, 1, 1e-5);
       } else {
         // warm start on every stride-th row (1000 to 8000 rows, stored logs; its error, about c^3 / 2 after a last step
-        // of relative size c < 1e-3, is far below the sample's own), then Halley steps over all rows with logs taken
+        // of relative size c < 2e-2, is far below the sample's own), then Halley steps over all rows with logs taken
         // on the fly, stopping once the step leaves an error of about 1e-6 (usually after one pass)
         const stride = Math.floor(n / Math.min(8000, Math.max(1000, Math.floor(n / 10))));
         const { d, g } = sampleLogs(data.probs, data.gold, k, stride);
         const warm = solveBeta(
           (b, out) => inChunks(g.length, (from, to) => storedDerivatives(d, g, k, b, out, from, to)),
           1,
-          1e-3,
+          2e-2,
         );
         const x = new Float64Array(k);
         const { probs, gold } = data;
