@@ -1,3 +1,5 @@
+import { LruCache } from "./cache.js";
+import { CACHE_SIZE } from "./constants.js";
 import type { NormalItem } from "./items.js";
 import { buildQuestions } from "./questions.js";
 import type { State } from "./types.js";
@@ -25,6 +27,28 @@ function wireOf(item: NormalItem): Wire {
   return wire;
 }
 
+/** What a request sends, and the key that stands for it in the answer cache. */
+export interface Body {
+  /** The JSON text sent. */
+  text: string;
+  /**
+   * Equal for equal bodies of one writer, and far shorter than the text (whose questions repeat from call
+   * to call): a number for the questions, then the state's JSON. Hashing it is what a cache lookup costs.
+   */
+  key: string;
+  /** The number of questions asked. */
+  count: number;
+}
+
+interface Questions {
+  items: NormalItem[];
+  /** The `questions` object's members, serialised. */
+  text: string;
+  count: number;
+  /** `{n}:`, one number per distinct questions text. */
+  id: string;
+}
+
 /**
  * Writes request bodies for one model and extra_body: the text of
  * `JSON.stringify({...extraBody, model, state, questions})`, with the questions `q{i}{suffix}` of each item,
@@ -33,42 +57,57 @@ function wireOf(item: NormalItem): Wire {
 export class BodyWriter {
   readonly #head: string;
   /** The last list of items and the questions they send: callers mostly ask the same items again. */
-  #last: { items: NormalItem[]; questions: string; count: number } | undefined;
+  #last: Questions | undefined;
+  /**
+   * Questions text -> its number. A number is never given twice, so equal keys always mean equal bodies;
+   * a questions text forgotten here (after ID_LIMIT others) gets a new number: its old bodies can no longer
+   * be found in the cache, which is the worst that happens.
+   */
+  readonly #ids = new LruCache<string>(ID_LIMIT);
+  #nextId = 0;
 
   constructor(model: string, extraBody: Record<string, unknown> | undefined) {
     const head = JSON.stringify({ ...extraBody, model });
     this.#head = head.slice(0, -1);
   }
 
-  /** The body's text and the number of questions it asks. */
-  write(state: State, items: NormalItem[]): { text: string; count: number } {
-    const { questions, count } = this.#questions(items);
+  /** The body of one request: its text, its cache key and the number of questions. */
+  write(state: State, items: NormalItem[]): Body {
+    const questions = this.#questions(items);
     // Serialised under its key, as in the whole object: a toJSON(key) sees "state", and a state that
     // serialises to nothing leaves the key out.
     const wrapped = JSON.stringify({ state });
     const text =
       wrapped.length > 2
-        ? `${this.#head},${wrapped.slice(1, -1)},"questions":{${questions}}}`
-        : `${this.#head},"questions":{${questions}}}`;
-    return { text, count };
+        ? `${this.#head},${wrapped.slice(1, -1)},"questions":{${questions.text}}}`
+        : `${this.#head},"questions":{${questions.text}}}`;
+    return { text, key: questions.id + wrapped, count: questions.count };
   }
 
-  #questions(items: NormalItem[]): { questions: string; count: number } {
+  #questions(items: NormalItem[]): Questions {
     const last = this.#last;
     if (last && sameItems(last.items, items)) return last;
-    let questions = "";
+    let text = "";
     let count = 0;
     for (let i = 0; i < items.length; i++) {
       const { suffixes, json } = wireOf(items[i]);
       for (let j = 0; j < suffixes.length; j++) {
-        questions += `${count === 0 ? "" : ","}"q${i}${suffixes[j]}":${json[j]}`;
+        text += `${count === 0 ? "" : ","}"q${i}${suffixes[j]}":${json[j]}`;
         count++;
       }
     }
-    this.#last = { items: items.slice(), questions, count };
+    let id = this.#ids.get(text);
+    if (id === undefined) {
+      id = `${this.#nextId++}:`;
+      this.#ids.set(text, id);
+    }
+    this.#last = { items: items.slice(), text, count, id };
     return this.#last;
   }
 }
+
+/** Distinct questions texts whose numbers are kept: twice the answers the cache holds. */
+const ID_LIMIT = 2 * CACHE_SIZE;
 
 function sameItems(a: NormalItem[], b: NormalItem[]): boolean {
   if (a.length !== b.length) return false;

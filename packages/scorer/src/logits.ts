@@ -1,6 +1,5 @@
-import { CLIP } from "./constants.js";
+import { CLIP, NOT_STATED } from "./constants.js";
 import type { NormalItem } from "./items.js";
-import { outcomeNames } from "./items.js";
 import { NS_SUFFIX } from "./questions.js";
 import type { ReadResult } from "./types.js";
 
@@ -29,9 +28,15 @@ function answerObject(answer: unknown, id: string): Record<string, unknown> {
   return answer as Record<string, unknown>;
 }
 
+/** A number in 0..1: the common case, checked without building the text of an error. */
+function plain(value: unknown): value is number {
+  return typeof value === "number" && value >= 0 && value <= 1;
+}
+
 /** P(yes) of a `noul` answer. */
 export function noulProbability(answer: unknown, id: string): number {
-  return probability(answerObject(answer, id).noul, `the probability (noul) of ${id}`);
+  const value = answerObject(answer, id).noul;
+  return plain(value) ? value : probability(value, `the probability (noul) of ${id}`);
 }
 
 /** Log-probabilities over the item's outcomes (options, then `not stated`), from a single-question answer. */
@@ -45,14 +50,23 @@ export function singleLogits(item: NormalItem, answer: unknown, id: string): num
     throw new InvalidOutput(`the answer for ${id} has no probabilities`);
   }
   const table = probs as Record<string, unknown>;
-  const names = outcomeNames(item);
-  const clipped = names.map((name) =>
-    Math.max(CLIP, probability(table[name], `the probability of '${name}' in ${id}`)),
-  );
+  const { options } = item;
+  const count = options.length + (item.notStated ? 1 : 0);
+  const out: number[] = [];
   let sum = 0;
-  for (const p of clipped) sum += p;
+  for (let k = 0; k < count; k++) {
+    const name = k < options.length ? options[k].name : NOT_STATED;
+    const value = table[name];
+    const p = Math.max(
+      CLIP,
+      plain(value) ? value : probability(value, `the probability of '${name}' in ${id}`),
+    );
+    out.push(p);
+    sum += p;
+  }
   const logSum = Math.log(sum);
-  return clipped.map((p) => Math.log(p) - logSum);
+  for (let k = 0; k < count; k++) out[k] = Math.log(out[k]) - logSum;
+  return out;
 }
 
 /** Reads the answers of one item (suffix -> answer) into logits and the `not stated` score. */

@@ -7,14 +7,15 @@ export function readUsage(reply: Record<string, unknown>): Usage | undefined {
   if (typeof raw !== "object" || raw === null) return undefined;
   const u = raw as Record<string, unknown>;
   const details = u.completion_tokens_details as Record<string, unknown> | undefined;
-  const usage: Usage = {};
   const input = count(u.input_tokens) ?? count(u.prompt_tokens);
   const output = count(u.output_tokens) ?? count(u.completion_tokens);
   const reasoning = count(u.reasoning_tokens) ?? count(details?.reasoning_tokens);
+  if (input === undefined && output === undefined && reasoning === undefined) return undefined;
+  const usage: Usage = {};
   if (input !== undefined) usage.input_tokens = input;
   if (output !== undefined) usage.output_tokens = output;
   if (reasoning !== undefined) usage.reasoning_tokens = reasoning;
-  return Object.keys(usage).length ? usage : undefined;
+  return usage;
 }
 
 /** The price in USD: `usage.cost` (gateways) or a top-level `cost`. */

@@ -55,9 +55,9 @@ export class DecisionScorer {
   readonly #settings: Settings;
   readonly #body: BodyWriter;
   /**
-   * Request body -> the reply's text and the call's duration. Text, not the parsed reply: every entry outlives
-   * the young generation, and two flat strings cost the garbage collector far less to promote and mark than
-   * the reply's tree of objects. A hit parses the text again.
+   * Request body (its key, see BodyWriter) -> the reply's text and the call's duration. Text, not the parsed
+   * reply: every entry outlives the young generation, and flat strings cost the garbage collector far less
+   * to promote and mark than the reply's tree of objects. A hit parses the text again.
    */
   readonly #cache = new LruCache<{ text: string; ms: number }>(CACHE_SIZE);
   readonly #inflight = new Map<string, Promise<Answered>>();
@@ -136,23 +136,23 @@ export class DecisionScorer {
       throw new ValueError("score(state, items) needs a non-empty list of items");
     }
     const normal = items.map(normalizeItem);
-    const { text, count } = this.#body.write(state, normal);
+    const { text, key, count } = this.#body.write(state, normal);
     const started = performance.now();
     let answered: Answered;
     try {
-      const hit = fresh ? undefined : this.#cache.get(text);
-      const pending = fresh || hit ? undefined : this.#inflight.get(text);
+      const hit = fresh ? undefined : this.#cache.get(key);
+      const pending = fresh || hit ? undefined : this.#inflight.get(key);
       if (hit) answered = this.#read(hit.text, hit.ms);
       else if (pending) answered = await pending;
       else if (fresh) answered = await this.#send(text);
       else {
         // Identical asks arriving while this one is in flight share its call.
         const sent = this.#send(text);
-        this.#inflight.set(text, sent);
+        this.#inflight.set(key, sent);
         try {
           answered = await sent;
         } finally {
-          this.#inflight.delete(text);
+          this.#inflight.delete(key);
         }
       }
     } catch (error) {
@@ -167,7 +167,7 @@ export class DecisionScorer {
     }
     const results = this.#readReply(normal, answered, count);
     for (const result of results) if (result.escalate !== undefined) return results;
-    this.#cache.set(text, { text: answered.text, ms: answered.ms });
+    this.#cache.set(key, { text: answered.text, ms: answered.ms });
     return results;
   }
 

@@ -102,3 +102,48 @@ describe("a cached answer", () => {
     expect(third[0].logits[0]).not.toBe(99);
   });
 });
+
+describe("the answer cache's key", () => {
+  /** A service whose P(yes) depends on the question asked, counting its calls. */
+  function service() {
+    const calls: string[] = [];
+    const scorer = new DecisionScorer("http://127.0.0.1:9", "m", undefined, {
+      opener: async (req) => {
+        const body = JSON.parse(req.body!);
+        calls.push(req.body!);
+        const k = Number(/\d+/.exec(body.questions.q0.instructions)?.[0] ?? 0);
+        return { status: 200, headers: {}, body: JSON.stringify({ answers: { q0: { noul: pOf(k) } } }) };
+      },
+    });
+    return { scorer, calls };
+  }
+  const pOf = (k: number) => ((k % 97) + 1) / 100;
+  const ask = (k: number): Item => ({ name: "y", kind: "yesno", question: `Question ${k}?` });
+
+  it("finds an answer by body: equal questions from other item objects share it, other ones do not", async () => {
+    const { scorer, calls } = service();
+    await scorer.score("s", [ask(1)]);
+    await scorer.score("s", [ask(1)]);
+    expect(calls).toHaveLength(1);
+    await scorer.score("s", [ask(2)]);
+    await scorer.score("t", [ask(1)]);
+    await scorer.score({ state: "s" }, [ask(1)]);
+    expect(calls).toHaveLength(4);
+    await scorer.score("s", [ask(2)]);
+    await scorer.score("t", [ask(1)]);
+    expect(calls).toHaveLength(4);
+  });
+
+  it("never answers from another body's entry, after more distinct questions than it numbers", async () => {
+    const { scorer } = service();
+    const n = 4 * 2048 + 10;
+    for (let k = 0; k < n; k++) {
+      const [out] = await scorer.score("s", [ask(k)]);
+      expect(Math.exp(out.logits[0])).toBeCloseTo(pOf(k), 9);
+    }
+    for (const k of [0, 1, n - 2048, n - 1]) {
+      const [out] = await scorer.score("s", [ask(k)]);
+      expect(Math.exp(out.logits[0])).toBeCloseTo(pOf(k), 9);
+    }
+  });
+});
