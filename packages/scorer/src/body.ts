@@ -8,6 +8,8 @@ import type { State } from "./types.js";
 interface Wire {
   suffixes: string[];
   json: string[];
+  /** Per place in a call: the questions' ids. */
+  ids: string[][];
 }
 
 const wires = new WeakMap<NormalItem, Wire>();
@@ -17,11 +19,38 @@ export function questionSuffixes(item: NormalItem): string[] {
   return wireOf(item).suffixes;
 }
 
+const prefixes: string[] = [];
+
+/** `q{i}`: the id of the item at place i of a call (its questions' ids are this and a suffix). */
+export function questionPrefix(i: number): string {
+  let prefix = prefixes[i];
+  if (prefix === undefined) {
+    prefix = `q${i}`;
+    if (i < 256) prefixes[i] = prefix;
+  }
+  return prefix;
+}
+
+/** The ids `q{i}{suffix}` of an item's questions at place i of a call, made once (reply lookups reuse them). */
+export function questionIds(item: NormalItem, i: number): string[] {
+  const wire = wireOf(item);
+  let ids = wire.ids[i];
+  if (ids === undefined) {
+    ids = wire.suffixes.map((suffix) => questionPrefix(i) + suffix);
+    if (i < 256) wire.ids[i] = ids;
+  }
+  return ids;
+}
+
 function wireOf(item: NormalItem): Wire {
   let wire = wires.get(item);
   if (!wire) {
     const entries = Object.entries(buildQuestions(item));
-    wire = { suffixes: entries.map(([suffix]) => suffix), json: entries.map(([, q]) => JSON.stringify(q)) };
+    wire = {
+      suffixes: entries.map(([suffix]) => suffix),
+      json: entries.map(([, q]) => JSON.stringify(q)),
+      ids: [],
+    };
     wires.set(item, wire);
   }
   return wire;

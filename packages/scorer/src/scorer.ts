@@ -1,5 +1,5 @@
 import { performance } from "node:perf_hooks";
-import { BodyWriter, questionSuffixes } from "./body.js";
+import { BodyWriter, questionIds, questionPrefix, questionSuffixes } from "./body.js";
 import { LruCache } from "./cache.js";
 import { CACHE_SIZE } from "./constants.js";
 import { resolveTarget } from "./endpoint.js";
@@ -32,6 +32,8 @@ interface Answered {
   reply: Reply;
   /** The reply's text, which the cache keeps instead of the parsed reply. */
   text: string;
+  /** The call's duration in whole µs (an integer: the cache keeps it without a boxed double). */
+  micros: number;
   ms: number;
   /** Read once from the reply: summed into the scorer's totals and copied into every record. */
   usage?: Usage;
@@ -59,7 +61,7 @@ export class DecisionScorer {
    * reply: every entry outlives the young generation, and flat strings cost the garbage collector far less
    * to promote and mark than the reply's tree of objects. A hit parses the text again.
    */
-  readonly #cache = new LruCache<{ text: string; ms: number }>(CACHE_SIZE);
+  readonly #cache = new LruCache<{ text: string; micros: number }>(CACHE_SIZE);
   readonly #inflight = new Map<string, Promise<Answered>>();
   readonly #usage: Required<Usage> = { input_tokens: 0, output_tokens: 0, reasoning_tokens: 0 };
   #cost = 0;
@@ -142,7 +144,7 @@ export class DecisionScorer {
     try {
       const hit = fresh ? undefined : this.#cache.get(key);
       const pending = fresh || hit ? undefined : this.#inflight.get(key);
-      if (hit) answered = this.#read(hit.text, hit.ms);
+      if (hit) answered = this.#read(hit.text, hit.micros);
       else if (pending) answered = await pending;
       else if (fresh) answered = await this.#send(text);
       else {
@@ -167,7 +169,7 @@ export class DecisionScorer {
     }
     const results = this.#readReply(normal, answered, count);
     for (const result of results) if (result.escalate !== undefined) return results;
-    this.#cache.set(key, { text: answered.text, ms: answered.ms });
+    this.#cache.set(key, { text: answered.text, micros: answered.micros });
     return results;
   }
 
@@ -192,14 +194,16 @@ export class DecisionScorer {
     const reasoning = reply.reasoning as Record<string, unknown> | undefined;
     return items.map((item, i) => {
       const record: DecisionRecord = { ...base };
-      const audit = reasoningOf(item, `q${i}`, reasoning);
+      const prefix = questionPrefix(i);
+      const audit = reasoningOf(item, prefix, reasoning);
       if (audit) record.reasoning = audit;
       if (typeof answers !== "object" || answers === null || Array.isArray(answers)) {
         return escalated(item, "invalid decision output: the reply has no answers object", record);
       }
-      const prefix = `q${i}`;
+      const suffixes = questionSuffixes(item);
+      const ids = questionIds(item, i);
       const own: Record<string, unknown> = {};
-      for (const suffix of questionSuffixes(item)) own[suffix] = (answers as Reply)[prefix + suffix];
+      for (let j = 0; j < suffixes.length; j++) own[suffixes[j]] = (answers as Reply)[ids[j]];
       try {
         const read = readAnswers(item, own, prefix);
         return read.unknown === undefined
@@ -236,7 +240,7 @@ export class DecisionScorer {
         continue;
       }
       if (status >= 200 && status < 300) {
-        const answered = this.#read(body, elapsed(started));
+        const answered = this.#read(body, elapsedMicros(started));
         this.#count(answered.usage, answered.cost);
         return answered;
       }
@@ -259,9 +263,9 @@ export class DecisionScorer {
   }
 
   /** A reply's text read once: the parsed reply, and its usage and cost for the totals and the records. */
-  #read(text: string, ms: number): Answered {
+  #read(text: string, micros: number): Answered {
     const reply = this.#parse(text);
-    return { reply, text, ms, usage: readUsage(reply), cost: readCost(reply) };
+    return { reply, text, micros, ms: micros / 1000, usage: readUsage(reply), cost: readCost(reply) };
   }
 
   #parse(body: string): Reply {
@@ -346,5 +350,9 @@ function checkState(state: unknown): void {
 }
 
 function elapsed(started: number): number {
-  return Math.round((performance.now() - started) * 1000) / 1000;
+  return elapsedMicros(started) / 1000;
+}
+
+function elapsedMicros(started: number): number {
+  return Math.round((performance.now() - started) * 1000);
 }
