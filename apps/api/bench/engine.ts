@@ -152,15 +152,15 @@ async function main(): Promise<void> {
       const { events } = await readEvents(`${api.url}/api/runs/${run.id}/events`);
       const seconds = (performance.now() - t0) / 1000;
       const done = events[events.length - 1].data as RunSummary;
-      // A finished run's reports are computed in the background: let that end outside the timed part, so it
-      // does not slow the next round.
-      await fetch(`${api.url}/api/runs/${run.id}/report.json`);
       if (limit) return 0;
       if (done.status !== "done" || done.progress.done !== N)
         throw new Error(`run ended ${done.status} at ${done.progress.done}`);
       if (done.progress.escalated) throw new Error(`${done.progress.escalated} decisions escalated`);
       cpu.workbench.push((cpuMs(api.proc.pid as number) - c0) / N);
       cpu.mainBusy.push((cpuMs(api.proc.pid as number, api.proc.pid as number) - m0) / 1000 / seconds);
+      // A finished run's reports are computed in the background: let that end outside the measured part, so it
+      // neither counts as the run's CPU nor slows the next round.
+      await fetch(`${api.url}/api/runs/${run.id}/report.json`);
       return N / seconds;
     };
 
