@@ -152,7 +152,10 @@ async function main(): Promise<void> {
       const { events } = await readEvents(`${api.url}/api/runs/${run.id}/events`);
       const seconds = (performance.now() - t0) / 1000;
       const done = events[events.length - 1].data as RunSummary;
-      if (limit) return 0;
+      if (limit) {
+        await fetch(`${api.url}/api/runs/${run.id}/report.json`);
+        return 0;
+      }
       if (done.status !== "done" || done.progress.done !== N)
         throw new Error(`run ended ${done.status} at ${done.progress.done}`);
       if (done.progress.escalated) throw new Error(`${done.progress.escalated} decisions escalated`);
