@@ -43,6 +43,24 @@ export function topLabelUnchecked(
 ): TopLabel {
   const p = new Float64Array(n);
   const y = new Uint8Array(n);
+  topOfRows(probs, n, k, gold, p, y);
+  return { p, y };
+}
+
+// The loops over all rows are functions of their own with nothing after the loop: V8 compiles a long loop while it
+// runs, on the first call, and code after it that needs type feedback (the result's object literal, never run then)
+// made every later call bail out of the compiled loop. They take the arrays, not the caller's data object, whose
+// hidden class differs from caller to caller.
+
+/** Each row's largest probability (p) and whether its first argmax is gold (y). */
+function topOfRows(
+  probs: Float64Array,
+  n: number,
+  k: number,
+  gold: ArrayLike<number>,
+  p: Float64Array,
+  y: Uint8Array,
+): void {
   for (let i = 0, base = 0; i < n; i++, base += k) {
     let best = 0;
     let bp = probs[base];
@@ -55,7 +73,6 @@ export function topLabelUnchecked(
     p[i] = bp;
     y[i] = best === gold[i] ? 1 : 0;
   }
-  return { p, y };
 }
 
 /**
@@ -64,9 +81,22 @@ export function topLabelUnchecked(
  */
 export function multiLabelTop(d: MultiLabel, threshold = 0.5): TopLabel {
   const n = checkMultiLabel(d, "multiLabelTop");
-  const { probs, k, labels } = d;
   const p = new Float64Array(n);
   const y = new Uint8Array(n);
+  leastSureOfRows(d.probs, n, d.k, d.labels, threshold, p, y);
+  return { p, y };
+}
+
+/** Each row's least sure label's max(q, 1 - q) (p) and whether every label is decided right at the threshold (y). */
+function leastSureOfRows(
+  probs: Float64Array,
+  n: number,
+  k: number,
+  labels: ArrayLike<number>,
+  threshold: number,
+  p: Float64Array,
+  y: Uint8Array,
+): void {
   for (let i = 0, base = 0; i < n; i++, base += k) {
     let conf = 1;
     let right = 1;
@@ -79,7 +109,6 @@ export function multiLabelTop(d: MultiLabel, threshold = 0.5): TopLabel {
     p[i] = conf;
     y[i] = right;
   }
-  return { p, y };
 }
 
 /** One option as a binary problem: its probability, and whether it is gold (or applies, for multi-label) [Kull et al. 2019]. */
@@ -95,6 +124,24 @@ export function classView(
   return classViewUnchecked(d, n, option, multi);
 }
 
+/**
+ * One option's column of the probabilities (and of the labels, multi-label) or, multiclass, whether gold is that
+ * option. Loops of their own with nothing after them: V8 compiles a long loop while it runs, on the
+ * first call, and code after it (the result's object literal, never run then) made every later call bail out of the
+ * compiled loop. They take the arrays, not the caller's data object, whose hidden class differs from caller to caller.
+ */
+function column(probs: Float64Array, n: number, k: number, option: number, out: Float64Array): void {
+  for (let i = 0, at = option; i < n; i++, at += k) out[i] = probs[at];
+}
+
+function labelColumn(labels: ArrayLike<number>, n: number, k: number, option: number, out: Uint8Array): void {
+  for (let i = 0, at = option; i < n; i++, at += k) out[i] = labels[at];
+}
+
+function isOption(gold: ArrayLike<number>, n: number, option: number, out: Uint8Array): void {
+  for (let i = 0; i < n; i++) out[i] = gold[i] === option ? 1 : 0;
+}
+
 export function classViewUnchecked(
   d: Labelled | MultiLabel,
   n: number,
@@ -104,10 +151,9 @@ export function classViewUnchecked(
   const k = d.k;
   const p = new Float64Array(n);
   const y = new Uint8Array(n);
-  for (let i = 0; i < n; i++) {
-    p[i] = d.probs[i * k + option];
-    y[i] = multi ? (d as MultiLabel).labels[i * k + option] : (d as Labelled).gold[i] === option ? 1 : 0;
-  }
+  column(d.probs, n, k, option, p);
+  if (multi) labelColumn((d as MultiLabel).labels, n, k, option, y);
+  else isOption((d as Labelled).gold, n, option, y);
   return { p, y };
 }
 

@@ -77,15 +77,7 @@ export function assignBins(values: ArrayLike<number>, edges: Float64Array): Int3
   let uniform = edges[0] === 0 && edges[bins] === 1;
   for (let b = 1; uniform && b < bins; b++) if (edges[b] !== b * (1 / bins)) uniform = false;
   if (uniform) {
-    for (let i = 0; i < n; i++) {
-      const v = values[i];
-      let b = Math.floor(v * bins);
-      if (b > bins - 1) b = bins - 1;
-      if (b < 0) b = 0;
-      while (b > 0 && v <= edges[b]) b--;
-      while (b < bins - 1 && v > edges[b + 1]) b++;
-      out[i] = b;
-    }
+    assignUniform(values, edges, out);
     return out;
   }
   // Other edges: a 4096-cell grid over the interior edges narrows each value to one or two candidate bins, decided
@@ -94,30 +86,79 @@ export function assignBins(values: ArrayLike<number>, edges: Float64Array): Int3
   const last = edges[bins - 1];
   const cells = 4096;
   const width = (last - first) / cells;
-  const exact = (v: number, from: number, to: number): number => {
-    let b = from;
-    while (b < to && edges[b + 1] < v) b++;
-    return b;
-  };
   if (!(width > 0)) {
-    for (let i = 0; i < n; i++) out[i] = exact(values[i], 0, bins - 1);
+    assignExact(values, edges, out);
     return out;
   }
   const lowBin = new Int32Array(cells + 2);
   const highBin = new Int32Array(cells + 2);
-  const binOf = (v: number) => exact(v, 0, bins - 1);
-  for (let c = 0; c < cells + 2; c++) {
-    lowBin[c] = binOf(first + (c - 2) * width);
-    highBin[c] = binOf(first + (c + 1) * width);
+  cellBins(edges, width, lowBin, highBin);
+  assignByGrid(values, edges, width, lowBin, highBin, out);
+  return out;
+}
+
+// The loops over all values below are functions of their own, of typed arrays and numbers, with nothing after the
+// loop: V8 compiles a long loop while it runs, on the first call, and code after it that needs type feedback (never
+// run then) made every later call bail out of the compiled loop; closures made per call (as these were), once
+// inlined, are thrown away with the compiled code when a garbage collection frees them.
+
+/** The bin of v among bins from..to: the first b whose upper edge is not below v. */
+function exactBin(edges: Float64Array, v: number, from: number, to: number): number {
+  let b = from;
+  while (b < to && edges[b + 1] < v) b++;
+  return b;
+}
+
+/** Equal-width edges (numpy.linspace): the bin from v * bins, corrected against the edges. */
+function assignUniform(values: ArrayLike<number>, edges: Float64Array, out: Int32Array): void {
+  const bins = edges.length - 1;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    let b = Math.floor(v * bins);
+    if (b > bins - 1) b = bins - 1;
+    if (b < 0) b = 0;
+    while (b > 0 && v <= edges[b]) b--;
+    while (b < bins - 1 && v > edges[b + 1]) b++;
+    out[i] = b;
   }
-  for (let i = 0; i < n; i++) {
+}
+
+/** Interior edges all equal: each value against the edges. */
+function assignExact(values: ArrayLike<number>, edges: Float64Array, out: Int32Array): void {
+  const bins = edges.length - 1;
+  for (let i = 0; i < values.length; i++) out[i] = exactBin(edges, values[i], 0, bins - 1);
+}
+
+/** The lowest and highest bin a value in each grid cell can fall in (a cell either side included). */
+function cellBins(edges: Float64Array, width: number, lowBin: Int32Array, highBin: Int32Array): void {
+  const bins = edges.length - 1;
+  const first = edges[1];
+  for (let c = 0; c < lowBin.length; c++) {
+    lowBin[c] = exactBin(edges, first + (c - 2) * width, 0, bins - 1);
+    highBin[c] = exactBin(edges, first + (c + 1) * width, 0, bins - 1);
+  }
+}
+
+/** Through the grid of `width` cells from the first interior edge (lowBin / highBin: each cell's candidate bins). */
+function assignByGrid(
+  values: ArrayLike<number>,
+  edges: Float64Array,
+  width: number,
+  lowBin: Int32Array,
+  highBin: Int32Array,
+  out: Int32Array,
+): void {
+  const bins = edges.length - 1;
+  const first = edges[1];
+  const last = edges[bins - 1];
+  const cells = lowBin.length - 2;
+  for (let i = 0; i < values.length; i++) {
     const v = values[i];
     if (v <= first) out[i] = 0;
     else if (v > last) out[i] = bins - 1;
     else {
       const c = Math.min(cells + 1, Math.max(0, Math.floor((v - first) / width)));
-      out[i] = exact(v, lowBin[c], highBin[c]);
+      out[i] = exactBin(edges, v, lowBin[c], highBin[c]);
     }
   }
-  return out;
 }

@@ -23,20 +23,41 @@ export function roundToGrid(f: ArrayLike<number>, v: (i: number) => number, m: n
  */
 export function reflectedConvolve(values: Float64Array, sigma: number): Float64Array {
   const m = values.length;
-  const step = 1 / (m - 1);
   const ker = new Float64Array(m);
+  gaussianOnGrid(sigma, ker);
+  const reach = Math.ceil(12 * sigma * (m - 1)) + 2;
+  const jMid = Math.round(0.5 * (m - 1));
+  const out = new Float64Array(m);
+  convolve(values, ker, Math.max(0, jMid - reach), Math.min(m - 1, jMid + reach), out);
+  return out;
+}
+
+// The two loops of reflectedConvolve are functions of their own with nothing after the loop: V8 compiles a long loop
+// while it runs, on the first call, and code after it that needs type feedback (never run then) made every later
+// call bail out of the compiled loop.
+
+/** The Gaussian density of width sigma at the grid points j / (m - 1) - 0.5. */
+function gaussianOnGrid(sigma: number, ker: Float64Array): void {
+  const m = ker.length;
+  const step = 1 / (m - 1);
   const norm = Math.sqrt(2 * Math.PI) * sigma;
   const twoVar = 2 * sigma * sigma;
   for (let j = 0; j < m; j++) {
     const t = (j < m - 1 ? j * step : 1) - 0.5;
     ker[j] = Math.exp(-(t * t) / twoVar) / norm;
   }
+}
+
+/** out[t] = sum over j in [jLo, jHi] of the values reflected at both ends at t + m / 2 - j, times ker[j]. */
+function convolve(
+  values: Float64Array,
+  ker: Float64Array,
+  jLo: number,
+  jHi: number,
+  out: Float64Array,
+): void {
+  const m = values.length;
   const half = m >> 1;
-  const reach = Math.ceil(12 * sigma * (m - 1)) + 2;
-  const jMid = Math.round(0.5 * (m - 1));
-  const jLo = Math.max(0, jMid - reach);
-  const jHi = Math.min(m - 1, jMid + reach);
-  const out = new Float64Array(m);
   const last = 2 * (m - 1);
   for (let t = 0; t < m; t++) {
     let acc = 0;
@@ -47,7 +68,6 @@ export function reflectedConvolve(values: Float64Array, sigma: number): Float64A
     }
     out[t] = acc;
   }
-  return out;
 }
 
 /** Linear interpolation of grid values (grid i / (m - 1)) at the points t. */

@@ -33,6 +33,13 @@ export let TABLE_MAX = 0;
   }
 }
 
+/** mulberry32's output for a state (the state already advanced by 0x6d2b79f5): an unsigned 32-bit integer. */
+export function mix32(a: number): number {
+  let t = Math.imul(a ^ (a >>> 15), 1 | a);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return (t ^ (t >>> 14)) >>> 0;
+}
+
 /** A mulberry32 stream whose state can be read and written by hot loops. */
 export class Stream {
   state: number;
@@ -41,10 +48,7 @@ export class Stream {
   }
   u32(): number {
     this.state = (this.state + 0x6d2b79f5) | 0;
-    const a = this.state;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return (t ^ (t >>> 14)) >>> 0;
+    return mix32(this.state);
   }
   float(): number {
     return ((this.u32() >>> 5) * 67108864 + (this.u32() >>> 6)) / 9007199254740992;
@@ -54,12 +58,17 @@ export class Stream {
   }
 }
 
-/** Poisson(1) value of a straddling 12-bit cell, resolved with 32 more random bits. */
-export function refine(cell: number, rng: Stream): number {
-  const u = (cell + rng.u32() / 4294967296) / CELLS;
+/** Poisson(1) value of a straddling 12-bit cell, resolved with 32 more random bits (an unsigned 32-bit integer). */
+export function refineBits(cell: number, bits: number): number {
+  const u = (cell + bits / 4294967296) / CELLS;
   let k = 0;
   while (CDF[k] <= u && k < 40) k++;
   return Math.min(k, 200);
+}
+
+/** Poisson(1) value of a straddling 12-bit cell, resolved with the stream's next 32 bits. */
+export function refine(cell: number, rng: Stream): number {
+  return refineBits(cell, rng.u32());
 }
 
 /**
@@ -109,20 +118,67 @@ export function adjustCounts(
   log: number[] | null,
 ): void {
   const n = counts.length;
+  if (total < n) rng.state = addDraws(counts, shift, n - total, rng.state, log);
+  else if (total > n) rng.state = removeDraws(counts, shift, total - n, max, rng.state, log);
+}
+
+// The two loops below take the stream's state as a number and return the new state: V8 compiles a long loop while it
+// runs, and code after it that needs type feedback, or that checks an object's hidden class (a Stream's, thrown away
+// when a full garbage collection finds no Stream alive), made later calls bail out or compile it again.
+
+/** Adds `missing` draws at uniformly random items (none to an item at 255); returns the stream's new state. */
+function addDraws(
+  counts: Uint32Array,
+  shift: number,
+  missing: number,
+  state: number,
+  log: number[] | null,
+): number {
+  const n = counts.length;
   const unit = 1 << shift;
-  for (let d = n - total; d > 0; ) {
-    const e = rng.below(n);
+  let s = state;
+  for (let d = missing; d > 0; ) {
+    // e = below(n): a float in [0, 1) from two draws (26 + 27 bits), times n
+    s = (s + 0x6d2b79f5) | 0;
+    const hi = mix32(s) >>> 5;
+    s = (s + 0x6d2b79f5) | 0;
+    const lo = mix32(s) >>> 6;
+    const e = Math.floor(((hi * 67108864 + lo) / 9007199254740992) * n);
     if (((counts[e] >>> shift) & 255) === 255) continue;
     counts[e] += unit;
     log?.push(e * 2 + 1);
     d--;
   }
-  for (let d = total - n; d > 0; ) {
-    const e = rng.below(n);
-    if (rng.u32() * (max / 4294967296) < ((counts[e] >>> shift) & 255)) {
+  return s;
+}
+
+/**
+ * Removes `extra` draws, each from a uniformly random draw (an item picked uniformly, kept with probability count /
+ * max); returns the stream's new state.
+ */
+function removeDraws(
+  counts: Uint32Array,
+  shift: number,
+  extra: number,
+  max: number,
+  state: number,
+  log: number[] | null,
+): number {
+  const n = counts.length;
+  const unit = 1 << shift;
+  let s = state;
+  for (let d = extra; d > 0; ) {
+    s = (s + 0x6d2b79f5) | 0;
+    const hi = mix32(s) >>> 5;
+    s = (s + 0x6d2b79f5) | 0;
+    const lo = mix32(s) >>> 6;
+    const e = Math.floor(((hi * 67108864 + lo) / 9007199254740992) * n);
+    s = (s + 0x6d2b79f5) | 0;
+    if (mix32(s) * (max / 4294967296) < ((counts[e] >>> shift) & 255)) {
       counts[e] -= unit;
       log?.push(e * 2);
       d--;
     }
   }
+  return s;
 }

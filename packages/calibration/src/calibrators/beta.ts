@@ -17,6 +17,25 @@ function features(p: ArrayLike<number>, i: number): [number, number] {
 }
 
 /**
+ * Each item's features into lp and l1p; returns the number of positive outcomes. A loop of its own with nothing
+ * after it but its result: V8 compiles a long loop while it runs, on the first call, and code after it that needs
+ * type feedback (never run then) made every later call bail out of the compiled loop.
+ */
+function allFeatures(
+  p: ArrayLike<number>,
+  y: ArrayLike<number>,
+  lp: Float64Array,
+  l1p: Float64Array,
+): number {
+  let pos = 0;
+  for (let i = 0; i < lp.length; i++) {
+    [lp[i], l1p[i]] = features(p, i);
+    pos += y[i];
+  }
+  return pos;
+}
+
+/**
  * Beta calibration: logit(q) = a ln p - b ln(1 - p) + c by logistic regression on (ln p, -ln(1 - p)); a negative
  * a or b is refitted at 0, as the authors' betacal does [Kull, Silva Filho & Flach 2017].
  */
@@ -28,11 +47,7 @@ export function betaCalibration(): BinaryCalibrator<BetaParams> {
       if (n === 0) throw new NothingLearnedError();
       const lp = new Float64Array(n);
       const l1p = new Float64Array(n);
-      let pos = 0;
-      for (let i = 0; i < n; i++) {
-        [lp[i], l1p[i]] = features(data.p, i);
-        pos += data.y[i];
-      }
+      const pos = allFeatures(data.p, data.y, lp, l1p);
       let fit = fitLogistic([lp, l1p], data.y, true, [1, 1, 0]); // started at the identity map
       let params: BetaParams;
       if (fit.coef[0] < 0) {

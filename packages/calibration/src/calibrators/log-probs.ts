@@ -13,19 +13,37 @@ export function centredLogProbs(
 ): { d: Float64Array; g: Float64Array } {
   const d = new Float64Array(n * k);
   const g = new Float64Array(gold ? n : 0);
-  const logClip = fastLog(CLIP);
+  centre(probs, n, k, gold, d, g);
+  return { d, g };
+}
+
+/**
+ * The loop of centredLogProbs, with nothing after it: V8 compiles a long loop while it runs, on the first call, and
+ * code after it that needs type feedback (the result's object literal, never run then) made every later call bail
+ * out of the compiled loop.
+ */
+function centre(
+  probs: Float64Array,
+  n: number,
+  k: number,
+  gold: ArrayLike<number> | null,
+  d: Float64Array,
+  g: Float64Array,
+): void {
+  const log = fastLog; // imported bindings are read from their module at every use: once here
+  const clip = CLIP;
+  const logClip = log(clip);
   for (let i = 0, base = 0; i < n; i++, base += k) {
     let mx = Number.NEGATIVE_INFINITY;
     for (let j = 0; j < k; j++) {
       const p = probs[base + j];
-      const l = p > CLIP ? fastLog(p) : logClip;
+      const l = p > clip ? log(p) : logClip;
       d[base + j] = l;
       if (l > mx) mx = l;
     }
     for (let j = 0; j < k; j++) d[base + j] -= mx;
     if (gold) g[i] = d[base + gold[i]];
   }
-  return { d, g };
 }
 
 /** Softmax of beta * d_ij + bias_j row by row (bias optional), into a new N x K array. Internal. */

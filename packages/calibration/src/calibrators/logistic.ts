@@ -16,6 +16,73 @@ interface Moments {
 }
 
 /**
+ * The sums of one pass, into acc: g0, g1, gc (r x0, r x1, r), h00, h01, h0c, h11, h1c, hcc (w x x'), loss. Stored at
+ * the end of every block of rows and nothing after the loop: V8 compiles a long loop while it runs, on the first call,
+ * and code after it that needs type feedback (the writes into the result object, never run then) made every later
+ * call bail out of the compiled loop.
+ */
+function momentSums(
+  x0: Float64Array,
+  x1: Float64Array,
+  two: boolean,
+  y: ArrayLike<number>,
+  t0: number,
+  t1: number,
+  c: number,
+  withLoss: boolean,
+  acc: Float64Array,
+): void {
+  const n = y.length;
+  const exp = fastExp; // an imported binding is read from its module at every use: once here
+  let loss = 0;
+  // accumulators: first-order sums r * x, second-order sums w * x x'
+  let g0 = 0;
+  let g1 = 0;
+  let gc = 0;
+  let h00 = 0;
+  let h01 = 0;
+  let h0c = 0;
+  let h11 = 0;
+  let h1c = 0;
+  let hcc = 0;
+  for (let start = 0; start < n; start += 1024) {
+    const end = Math.min(n, start + 1024);
+    for (let i = start; i < end; i++) {
+      const a = x0[i];
+      const b = x1[i];
+      const z = t0 * a + (two ? t1 * b : 0) + c;
+      const e = exp(-Math.abs(z));
+      const p = z >= 0 ? 1 / (1 + e) : e / (1 + e);
+      const yi = y[i];
+      if (withLoss) loss += Math.max(z, 0) + Math.log1p(e) - yi * z;
+      const r = p - yi;
+      const w = p * (1 - p);
+      g0 += r * a;
+      gc += r;
+      h00 += w * a * a;
+      h0c += w * a;
+      hcc += w;
+      if (two) {
+        g1 += r * b;
+        h01 += w * a * b;
+        h11 += w * b * b;
+        h1c += w * b;
+      }
+    }
+    acc[0] = g0;
+    acc[1] = g1;
+    acc[2] = gc;
+    acc[3] = h00;
+    acc[4] = h01;
+    acc[5] = h0c;
+    acc[6] = h11;
+    acc[7] = h1c;
+    acc[8] = hcc;
+    acc[9] = loss;
+  }
+}
+
+/**
  * One pass over the data at theta = [coef..., intercept?]: gradient and Hessian of sum log(1 + e^z) - y z, and the
  * loss itself when `withLoss` (an extra log1p per item, needed only while steps are large).
  */
@@ -27,49 +94,23 @@ function moments(
   withLoss: boolean,
   out: Moments,
 ): void {
-  const n = y.length;
   const d = cols.length;
   const m = out.grad.length;
   out.grad.fill(0);
   out.hess.fill(0);
-  let loss = 0;
-  const x0 = cols[0];
-  const x1 = d > 1 ? cols[1] : x0;
-  const t0 = theta[0];
-  const t1 = d > 1 ? theta[1] : 0;
-  const c = intercept ? theta[d] : 0;
-  // accumulators: first-order sums r * x, second-order sums w * x x'
-  let g0 = 0;
-  let g1 = 0;
-  let gc = 0;
-  let h00 = 0;
-  let h01 = 0;
-  let h0c = 0;
-  let h11 = 0;
-  let h1c = 0;
-  let hcc = 0;
-  for (let i = 0; i < n; i++) {
-    const a = x0[i];
-    const b = x1[i];
-    const z = t0 * a + (d > 1 ? t1 * b : 0) + c;
-    const e = fastExp(-Math.abs(z));
-    const p = z >= 0 ? 1 / (1 + e) : e / (1 + e);
-    const yi = y[i];
-    if (withLoss) loss += Math.max(z, 0) + Math.log1p(e) - yi * z;
-    const r = p - yi;
-    const w = p * (1 - p);
-    g0 += r * a;
-    gc += r;
-    h00 += w * a * a;
-    h0c += w * a;
-    hcc += w;
-    if (d > 1) {
-      g1 += r * b;
-      h01 += w * a * b;
-      h11 += w * b * b;
-      h1c += w * b;
-    }
-  }
+  const acc = new Float64Array(10);
+  momentSums(
+    cols[0],
+    d > 1 ? cols[1] : cols[0],
+    d > 1,
+    y,
+    theta[0],
+    d > 1 ? theta[1] : 0,
+    intercept ? theta[d] : 0,
+    withLoss,
+    acc,
+  );
+  const [g0, g1, gc, h00, h01, h0c, h11, h1c, hcc, loss] = acc;
   const g = out.grad;
   const h = out.hess;
   // layout: [x0, x1?, intercept?]

@@ -11,6 +11,20 @@ export interface PlattParams extends FitWarnings {
 }
 
 /**
+ * Each item's clipped logit into x; returns the number of positive outcomes. A loop of its own with nothing after it
+ * but its result: V8 compiles a long loop while it runs, on the first call, and code after it that needs type
+ * feedback (never run then) made every later call bail out of the compiled loop.
+ */
+function logits(p: ArrayLike<number>, y: ArrayLike<number>, x: Float64Array): number {
+  let pos = 0;
+  for (let i = 0; i < x.length; i++) {
+    x[i] = logit(p[i]);
+    pos += y[i];
+  }
+  return pos;
+}
+
+/**
  * Platt scaling: q = sigmoid(a * logit(p) + b), a and b by unpenalised maximum likelihood (logit of p clipped to
  * [1e-6, 1 - 1e-6]) [Platt 1999].
  */
@@ -21,11 +35,7 @@ export function plattScaling(): BinaryCalibrator<PlattParams> {
       const n = checkBinary(data, "platt.fit");
       if (n === 0) throw new NothingLearnedError();
       const x = new Float64Array(n);
-      let pos = 0;
-      for (let i = 0; i < n; i++) {
-        x[i] = logit(data.p[i]);
-        pos += data.y[i];
-      }
+      const pos = logits(data.p, data.y, x);
       const fit = fitLogistic([x], data.y, true, [1, 0]); // started at the identity map
       const params: PlattParams = { a: fit.coef[0], b: fit.intercept };
       if (pos === 0 || pos === n) {

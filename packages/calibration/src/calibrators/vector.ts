@@ -20,19 +20,25 @@ interface State {
   hess: Float64Array;
 }
 
-function evaluate(
+/**
+ * Adds every row's terms of the loss (into loss[0]), gradient and Hessian at theta (ridge not included). Nothing
+ * follows the row loop: V8 compiles a long loop while it runs, on the first call, and code after it that needs type
+ * feedback (never run then) made every later call bail out of the compiled loop.
+ */
+function addRows(
   d: Float64Array,
   gold: ArrayLike<number>,
   n: number,
   k: number,
   theta: Float64Array,
-): State {
-  // theta = [beta, b_1 .. b_{k-1}]; b_0 = 0.
+  loss: Float64Array,
+  grad: Float64Array,
+  hess: Float64Array,
+): void {
+  const exp = fastExp; // imported bindings are read from their module at every use: once here
+  const log = fastLog;
   const m = k;
-  const grad = new Float64Array(m);
-  const hess = new Float64Array(m * m);
   const q = new Float64Array(k);
-  let loss = 0;
   for (let i = 0, base = 0; i < n; i++, base += k) {
     let mx = Number.NEGATIVE_INFINITY;
     for (let j = 0; j < k; j++) {
@@ -42,7 +48,7 @@ function evaluate(
     }
     let s = 0;
     for (let j = 0; j < k; j++) {
-      q[j] = fastExp(q[j] - mx);
+      q[j] = exp(q[j] - mx);
       s += q[j];
     }
     let mu = 0;
@@ -53,7 +59,7 @@ function evaluate(
       m2 += q[j] * d[base + j] * d[base + j];
     }
     const g = gold[i];
-    loss += fastLog(s) + mx - (theta[0] * d[base + g] + (g > 0 ? theta[g] : 0));
+    loss[0] += log(s) + mx - (theta[0] * d[base + g] + (g > 0 ? theta[g] : 0));
     grad[0] += mu - d[base + g];
     hess[0] += m2 - mu * mu;
     for (let j = 1; j < k; j++) {
@@ -68,6 +74,22 @@ function evaluate(
       }
     }
   }
+}
+
+function evaluate(
+  d: Float64Array,
+  gold: ArrayLike<number>,
+  n: number,
+  k: number,
+  theta: Float64Array,
+): State {
+  // theta = [beta, b_1 .. b_{k-1}]; b_0 = 0.
+  const m = k;
+  const grad = new Float64Array(m);
+  const hess = new Float64Array(m * m);
+  const sum = new Float64Array(1);
+  addRows(d, gold, n, k, theta, sum, grad, hess);
+  let loss = sum[0];
   for (let j = 1; j < k; j++) {
     loss += 0.5 * RIDGE * theta[j] * theta[j];
     grad[j] += RIDGE * theta[j];

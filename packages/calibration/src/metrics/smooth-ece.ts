@@ -4,9 +4,17 @@ import type { Binary } from "../types.js";
 
 function smoothedError(r: Float64Array, sigma: number): number {
   const s = reflectedConvolve(r, sigma);
+  return absSum(s) / s.length;
+}
+
+/**
+ * Sum of |s_i|. A loop with nothing after it but its result: V8 compiles a long loop while it runs, on the first
+ * call, and code after it that needs type feedback (never run then) made every later call bail out of it.
+ */
+function absSum(s: Float64Array): number {
   let total = 0;
   for (let i = 0; i < s.length; i++) total += Math.abs(s[i]);
-  return total / s.length;
+  return total;
 }
 
 /**

@@ -2,37 +2,29 @@ import { binSums } from "../binning/accumulate.js";
 import type { EngineMetric, RunItems } from "../bootstrap/engine.js";
 import { eceFromSums, mceFromSums } from "../metrics/ece.js";
 
+/**
+ * Sum of the values, in order. A loop with nothing after it but its result: V8 compiles a long loop while it runs, on
+ * the first call, and code after it that needs type feedback (never run then) made every later call bail out of it.
+ */
+function sumOf(values: Float64Array | Uint8Array): number {
+  let total = 0;
+  for (let i = 0; i < values.length; i++) total += values[i];
+  return total;
+}
+
 /** Accuracy, NLL and Brier: means of the per-item quantities. Internal. */
 export function meanMetrics(items: RunItems): { accuracy: number; nll: number; brier: number } {
   const n = items.conf.length;
-  let acc = 0;
-  let nll = 0;
-  let brier = 0;
-  for (let i = 0; i < n; i++) {
-    acc += items.correct[i];
-    nll += items.nll[i];
-    brier += items.brier[i];
-  }
-  return { accuracy: acc / n, nll: nll / n, brier: brier / n };
+  return { accuracy: sumOf(items.correct) / n, nll: sumOf(items.nll) / n, brier: sumOf(items.brier) / n };
 }
 
 /** Point values of the headline metrics from per-item quantities. Internal. */
 export function pointMetrics(items: RunItems, bins: number): Record<EngineMetric, number> {
   const n = items.conf.length;
-  let acc = 0;
-  let nll = 0;
-  let brier = 0;
-  for (let i = 0; i < n; i++) {
-    acc += items.correct[i];
-    nll += items.nll[i];
-    brier += items.brier[i];
-  }
   const top = { p: items.conf, y: items.correct };
   const width = binSums(top, n, bins, "width");
   return {
-    accuracy: acc / n,
-    nll: nll / n,
-    brier: brier / n,
+    ...meanMetrics(items),
     ece: eceFromSums(width, n),
     eceMass: eceFromSums(binSums(top, n, bins, "mass"), n),
     mce: mceFromSums(width),
