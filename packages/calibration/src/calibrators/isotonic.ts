@@ -12,11 +12,25 @@ export interface IsotonicParams extends FitWarnings {
 /** scikit-learn merges x values closer than numpy.finfo(float64).resolution into one. */
 const RESOLUTION = 1e-15;
 
+// Each loop over all items below is a function of its own, of typed arrays and numbers, and nothing follows the loop
+// but its result: V8 compiles a long loop while it runs, on the first call, and code after it that needs type
+// feedback (never run then) made every later call bail out of the compiled loop.
+
 /** Pool-adjacent-violators in place on y with weights w (non-decreasing fit), scikit-learn's single-pass variant. */
 function pav(y: Float64Array, w: Float64Array): void {
+  const target = new Int32Array(y.length);
+  identity(target);
+  pool(y, w, target);
+  spread(y, target);
+}
+
+function identity(target: Int32Array): void {
+  for (let i = 0; i < target.length; i++) target[i] = i;
+}
+
+/** The pooling pass: each block's first entry gets the block's mean and weight, target links its two ends. */
+function pool(y: Float64Array, w: Float64Array, target: Int32Array): void {
   const n = y.length;
-  const target = new Int32Array(n);
-  for (let i = 0; i < n; i++) target[i] = i;
   let i = 0;
   while (i < n) {
     let k = target[i] + 1;
@@ -42,11 +56,58 @@ function pav(y: Float64Array, w: Float64Array): void {
       }
     }
   }
-  i = 0;
+}
+
+/** Every block's value copied from its first entry to the rest. */
+function spread(y: Float64Array, target: Int32Array): void {
+  const n = y.length;
+  let i = 0;
   while (i < n) {
     const k = target[i] + 1;
     for (let j = i + 1; j < k; j++) y[j] = y[i];
     i = k;
+  }
+}
+
+/**
+ * Merges x values closer than RESOLUTION (in sorted order): each finished group's x (into sorted itself, in place),
+ * mean outcome and weight; the open group's index, x, outcome sum and weight into `last` (stored at the end of every
+ * block of items: nothing follows the loop).
+ */
+function merge(
+  sorted: Float64Array,
+  order: Uint32Array,
+  outcomes: ArrayLike<number>,
+  uy: Float64Array,
+  uw: Float64Array,
+  last: Float64Array,
+): void {
+  const n = sorted.length;
+  const resolution = RESOLUTION;
+  let m = 0;
+  let curX = sorted[0];
+  let sumY = 0;
+  let sumW = 0;
+  for (let start = 0; start < n; start += 1024) {
+    const end = Math.min(n, start + 1024);
+    for (let r = start; r < end; r++) {
+      const x = sorted[r];
+      if (x - curX >= resolution) {
+        sorted[m] = curX;
+        uy[m] = sumY / sumW;
+        uw[m] = sumW;
+        m++;
+        curX = x;
+        sumY = 0;
+        sumW = 0;
+      }
+      sumY += outcomes[order[r]];
+      sumW += 1;
+    }
+    last[0] = m;
+    last[1] = curX;
+    last[2] = sumY;
+    last[3] = sumW;
   }
 }
 
@@ -66,28 +127,13 @@ export function isotonicCalibrator(): BinaryCalibrator<IsotonicParams> {
       const ux = sorted; // distinct values overwrite the sorted ones in place (m <= r)
       const uy = new Float64Array(n);
       const uw = new Float64Array(n);
-      let m = 0;
-      let curX = sorted[0];
-      let sumY = 0;
-      let sumW = 0;
-      for (let r = 0; r < n; r++) {
-        const x = sorted[r];
-        if (x - curX >= RESOLUTION) {
-          ux[m] = curX;
-          uy[m] = sumY / sumW;
-          uw[m] = sumW;
-          m++;
-          curX = x;
-          sumY = 0;
-          sumW = 0;
-        }
-        sumY += data.y[order[r]];
-        sumW += 1;
-      }
-      ux[m] = curX;
-      uy[m] = sumY / sumW;
-      uw[m] = sumW;
-      m++;
+      const last = new Float64Array(4);
+      merge(sorted, order, data.y, uy, uw, last);
+      const [m0, curX, sumY, sumW] = last;
+      ux[m0] = curX;
+      uy[m0] = sumY / sumW;
+      uw[m0] = sumW;
+      const m = m0 + 1;
       const y = uy.subarray(0, m);
       pav(y, uw.subarray(0, m));
       const keepX: number[] = [];

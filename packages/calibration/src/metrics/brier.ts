@@ -7,7 +7,15 @@ import { classViewUnchecked } from "../views.js";
 export function brier(d: Labelled): number {
   const n = checkLabelled(d, "brier");
   checkNonEmpty(n, "brier");
-  const { probs, k, gold } = d;
+  return brierTotal(d.probs, n, d.k, d.gold) / n;
+}
+
+// The loops over all items are functions of their own with nothing after the loop but its result: V8 compiles a long
+// loop while it runs, on the first call, and code after it that needs type feedback (never run then) made every later
+// call bail out of the compiled loop.
+
+/** Sum over rows of sum_j (p_ij - [gold_i = j])^2. */
+function brierTotal(probs: Float64Array, n: number, k: number, gold: ArrayLike<number>): number {
   let total = 0;
   for (let i = 0, base = 0; i < n; i++, base += k) {
     let s = 0;
@@ -17,16 +25,28 @@ export function brier(d: Labelled): number {
     }
     total += s;
   }
-  return total / n;
+  return total;
+}
+
+/** Sum of (y_i - p_i)^2. */
+function squaredErrors(p: ArrayLike<number>, y: ArrayLike<number>, n: number): number {
+  let total = 0;
+  for (let i = 0; i < n; i++) total += (y[i] - p[i]) ** 2;
+  return total;
+}
+
+/** Sum of y_i. */
+function outcomes(y: ArrayLike<number>, n: number): number {
+  let total = 0;
+  for (let i = 0; i < n; i++) total += y[i];
+  return total;
 }
 
 /** Binary Brier score: mean of (p - y)^2, scikit-learn's brier_score_loss [Brier 1950]. */
 export function binaryBrier(b: Binary): number {
   const n = checkBinary(b, "binaryBrier");
   checkNonEmpty(n, "binaryBrier");
-  let total = 0;
-  for (let i = 0; i < n; i++) total += (b.y[i] - b.p[i]) ** 2;
-  return total / n;
+  return squaredErrors(b.p, b.y, n) / n;
 }
 
 /** Brier score = reliability - resolution + uncertainty (+ residual: the within-bin variation binning hides). */
@@ -40,14 +60,8 @@ export interface BrierDecomposition {
 
 function binaryDecomposition(b: Binary, n: number, bins: number, binning: Binning): BrierDecomposition {
   const s = binSums(b, n, bins, binning);
-  let base = 0;
-  let score = 0;
-  for (let i = 0; i < n; i++) {
-    base += b.y[i];
-    score += (b.y[i] - b.p[i]) ** 2;
-  }
-  base /= n;
-  score /= n;
+  const base = outcomes(b.y, n) / n;
+  const score = squaredErrors(b.p, b.y, n) / n;
   let reliability = 0;
   let resolution = 0;
   for (let i = 0; i < bins; i++) {

@@ -32,10 +32,70 @@ function score(tp: number, fp: number, fn: number): OptionScore {
 export function accuracy(d: Labelled): number {
   const n = checkLabelled(d, "accuracy");
   checkNonEmpty(n, "accuracy");
-  const pred = argmaxUnchecked(d.probs, n, d.k);
+  return hitsOf(argmaxUnchecked(d.probs, n, d.k), d.gold, n) / n;
+}
+
+// The loops over all items are functions of their own with nothing after the loop but its result: V8 compiles a long
+// loop while it runs, on the first call, and code after it that needs type feedback (never run then) made every later
+// call bail out of the compiled loop.
+// They take the arrays, not the caller's data object.
+
+/** Items whose prediction is gold. */
+function hitsOf(pred: Int32Array, gold: ArrayLike<number>, n: number): number {
   let hits = 0;
-  for (let i = 0; i < n; i++) if (pred[i] === d.gold[i]) hits++;
-  return hits / n;
+  for (let i = 0; i < n; i++) if (pred[i] === gold[i]) hits++;
+  return hits;
+}
+
+/** Per-option true positives, false positives and false negatives of the predictions; returns the hits. */
+function tally(
+  pred: Int32Array,
+  gold: ArrayLike<number>,
+  n: number,
+  tp: Float64Array,
+  fp: Float64Array,
+  fn: Float64Array,
+): number {
+  let hits = 0;
+  for (let i = 0; i < n; i++) {
+    const g = gold[i];
+    const p = pred[i];
+    if (g === p) {
+      tp[g]++;
+      hits++;
+    } else {
+      fp[p]++;
+      fn[g]++;
+    }
+  }
+  return hits;
+}
+
+/** Per-label true positives, false positives and false negatives at the thresholds; returns the rows all right. */
+function tallyLabels(
+  probs: Float64Array,
+  labels: ArrayLike<number>,
+  n: number,
+  th: ArrayLike<number>,
+  tp: Float64Array,
+  fp: Float64Array,
+  fn: Float64Array,
+): number {
+  const k = tp.length;
+  let exact = 0;
+  for (let i = 0, base = 0; i < n; i++, base += k) {
+    let right = true;
+    for (let j = 0; j < k; j++) {
+      const chosen = probs[base + j] >= th[j];
+      const gold = labels[base + j] === 1;
+      if (chosen && gold) tp[j]++;
+      else if (chosen) fp[j]++;
+      else if (gold) fn[j]++;
+      if (chosen !== gold) right = false;
+    }
+    if (right) exact++;
+  }
+  return exact;
 }
 
 /** Confusion matrix: row = gold option, column = predicted option (scikit-learn's convention) [Stehman 1997]. */
@@ -55,18 +115,7 @@ export function optionScores(d: Labelled): ClassificationScores {
   const tp = new Float64Array(d.k);
   const fp = new Float64Array(d.k);
   const fn = new Float64Array(d.k);
-  let hits = 0;
-  for (let i = 0; i < n; i++) {
-    const g = d.gold[i];
-    const p = pred[i];
-    if (g === p) {
-      tp[g]++;
-      hits++;
-    } else {
-      fp[p]++;
-      fn[g]++;
-    }
-  }
+  const hits = tally(pred, d.gold, n, tp, fp, fn);
   const options: OptionScore[] = [];
   let macro = 0;
   for (let j = 0; j < d.k; j++) {
@@ -102,19 +151,7 @@ export function multiLabelScores(
   const tp = new Float64Array(k);
   const fp = new Float64Array(k);
   const fn = new Float64Array(k);
-  let exact = 0;
-  for (let i = 0, base = 0; i < n; i++, base += k) {
-    let right = true;
-    for (let j = 0; j < k; j++) {
-      const chosen = d.probs[base + j] >= th[j];
-      const gold = d.labels[base + j] === 1;
-      if (chosen && gold) tp[j]++;
-      else if (chosen) fp[j]++;
-      else if (gold) fn[j]++;
-      if (chosen !== gold) right = false;
-    }
-    if (right) exact++;
-  }
+  const exact = tallyLabels(d.probs, d.labels, n, th, tp, fp, fn);
   const labels: OptionScore[] = [];
   let macro = 0;
   let sTp = 0;

@@ -22,13 +22,30 @@ export function riskCoverage(x: Labelled | MultiLabel | Binary): RiskCoverage {
   const threshold: number[] = [];
   const coverage: number[] = [];
   const risk: number[] = [];
+  const aurc = curve(g.threshold, g.answered, g.errors, n, threshold, coverage, risk);
+  return { threshold, coverage, risk, aurc: aurc / n };
+}
+
+/**
+ * The curve's points appended to threshold, coverage and risk; returns n times the AURC. A loop of its own with
+ * nothing after it but its result: V8 compiles a long loop while it runs, on the first call, and code after it that needs type feedback (never run then) made every later call bail out of the compiled loop.
+ */
+function curve(
+  thresholds: Float64Array,
+  answered: Float64Array,
+  errors: Float64Array,
+  n: number,
+  threshold: number[],
+  coverage: number[],
+  risk: number[],
+): number {
   let aurc = 0;
   let prevA = 0;
   let prevE = 0;
-  for (let j = 0; j < g.threshold.length; j++) {
-    const a = g.answered[j];
-    const e = g.errors[j];
-    threshold.push(g.threshold[j]);
+  for (let j = 0; j < thresholds.length; j++) {
+    const a = answered[j];
+    const e = errors[j];
+    threshold.push(thresholds[j]);
     coverage.push(a / n);
     risk.push(e / a);
     const rate = (e - prevE) / (a - prevA);
@@ -36,7 +53,7 @@ export function riskCoverage(x: Labelled | MultiLabel | Binary): RiskCoverage {
     prevA = a;
     prevE = e;
   }
-  return { threshold, coverage, risk, aurc: aurc / n };
+  return aurc;
 }
 
 /** The largest coverage whose answered-alone risk is at most the target, and its threshold [El-Yaniv & Wiener 2010]. */

@@ -29,13 +29,19 @@ export interface Groups {
   n: number;
 }
 
-/** Internal: cumulative answered/error counts when answering every item at confidence >= each distinct value. */
-export function groups(p: ArrayLike<number>, y: ArrayLike<number>, n: number): Groups {
-  const ascending = argsortUnit(p);
-  const order = ascending.reverse(); // most confident first
-  const threshold: number[] = [];
-  const answered: number[] = [];
-  const errors: number[] = [];
+/**
+ * Walks the items in `order`, and at the last item of each run of equal confidence appends the confidence and the
+ * answered and error counts so far. A loop of its own with nothing after it: V8 compiles a long loop while it runs, on the first call, and code after it that needs type feedback (never run then) made every later call bail out of the compiled loop.
+ */
+function cumulativeCounts(
+  p: ArrayLike<number>,
+  y: ArrayLike<number>,
+  order: Uint32Array,
+  n: number,
+  threshold: number[],
+  answered: number[],
+  errors: number[],
+): void {
   let a = 0;
   let e = 0;
   for (let r = 0; r < n; r++) {
@@ -48,6 +54,16 @@ export function groups(p: ArrayLike<number>, y: ArrayLike<number>, n: number): G
       errors.push(e);
     }
   }
+}
+
+/** Internal: cumulative answered/error counts when answering every item at confidence >= each distinct value. */
+export function groups(p: ArrayLike<number>, y: ArrayLike<number>, n: number): Groups {
+  const ascending = argsortUnit(p);
+  const order = ascending.reverse(); // most confident first
+  const threshold: number[] = [];
+  const answered: number[] = [];
+  const errors: number[] = [];
+  cumulativeCounts(p, y, order, n, threshold, answered, errors);
   return {
     threshold: Float64Array.from(threshold),
     answered: Float64Array.from(answered),

@@ -35,17 +35,45 @@ export interface EscalationThreshold {
   verified: (AnsweredStats & { interval: [number, number]; withinTarget: boolean }) | null;
 }
 
-function answeredAt(p: ArrayLike<number>, y: ArrayLike<number>, n: number, t: number | null): AnsweredStats {
+// The loops over all items are functions of their own with nothing after the loop but its result: V8 compiles a long
+// loop while it runs, on the first call, and code after it that needs type feedback (never run then) made every later
+// call bail out of the compiled loop.
+
+/** Items at confidence >= t. */
+function countAnswered(p: ArrayLike<number>, n: number, t: number): number {
   let answered = 0;
+  for (let i = 0; i < n; i++) if (p[i] >= t) answered++;
+  return answered;
+}
+
+/** Wrong items at confidence >= t. */
+function countErrors(p: ArrayLike<number>, y: ArrayLike<number>, n: number, t: number): number {
   let errors = 0;
-  if (t !== null) {
-    for (let i = 0; i < n; i++) {
-      if (p[i] >= t) {
-        answered++;
-        if (y[i] !== 1) errors++;
-      }
-    }
+  for (let i = 0; i < n; i++) if (p[i] >= t && y[i] !== 1) errors++;
+  return errors;
+}
+
+/** The last group (lowest threshold) whose error rate, or its upper bound, is at most the target; -1 if none. */
+function lastQualifying(
+  answered: Float64Array,
+  errors: Float64Array,
+  upper: boolean,
+  level: number,
+  targetRisk: number,
+): number {
+  let pick = -1;
+  for (let j = 0; j < answered.length; j++) {
+    const a = answered[j];
+    const e = errors[j];
+    const score = upper ? clopperPearsonUpper(e, a, level) : e / a;
+    if (score <= targetRisk) pick = j;
   }
+  return pick;
+}
+
+function answeredAt(p: ArrayLike<number>, y: ArrayLike<number>, n: number, t: number | null): AnsweredStats {
+  const answered = t === null ? 0 : countAnswered(p, n, t);
+  const errors = t === null ? 0 : countErrors(p, y, n, t);
   return {
     n,
     answered,
@@ -78,13 +106,7 @@ export function escalationThreshold(
   const { p, y, n } = topOf(x, "escalationThreshold");
   checkNonEmpty(n, "escalationThreshold");
   const g = groups(p, y, n);
-  let pick = -1;
-  for (let j = 0; j < g.threshold.length; j++) {
-    const a = g.answered[j];
-    const e = g.errors[j];
-    const score = method === "point" ? e / a : clopperPearsonUpper(e, a, level);
-    if (score <= targetRisk) pick = j;
-  }
+  const pick = lastQualifying(g.answered, g.errors, method === "upper", level, targetRisk);
   const minConfidence = pick >= 0 ? g.threshold[pick] : null;
   const chosenStats = answeredAt(p, y, n, minConfidence);
   const chosen = {

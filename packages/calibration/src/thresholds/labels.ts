@@ -49,54 +49,103 @@ export function labelThresholds(d: MultiLabel, objective: LabelObjective = "f1")
     }
   }
   const out: LabelThreshold[] = [];
-  for (let j = 0; j < d.k; j++) {
-    const p: number[] = [];
-    const y: number[] = [];
-    let positives = 0;
-    for (let i = 0; i < n; i++) {
-      p.push(d.probs[i * d.k + j]);
-      y.push(d.labels[i * d.k + j]);
-      positives += d.labels[i * d.k + j];
-    }
-    let tpHalf = 0;
-    let fpHalf = 0;
-    for (let i = 0; i < n; i++) {
-      if (p[i] >= 0.5) {
-        if (y[i] === 1) tpHalf++;
-        else fpHalf++;
-      }
-    }
-    const scoreAtHalf = scoreAt(tpHalf, fpHalf, positives - tpHalf, objective);
-    const order = p.map((_, i) => i).sort((a, b) => p[b] - p[a]);
-    let tp = 0;
-    let fp = 0;
-    let best: LabelThreshold = {
-      threshold: null,
-      score: 0,
-      precision: 0,
-      recall: 0,
-      scoreAtHalf,
-      liptonThreshold: null,
-    };
-    for (let r = 0; r < n; r++) {
-      const i = order[r];
-      if (y[i] === 1) tp++;
-      else fp++;
-      if (r < n - 1 && p[order[r + 1]] === p[i]) continue;
-      const s = scoreAt(tp, fp, positives - tp, objective);
-      if (positives > 0 && s > best.score) {
-        best = {
-          threshold: p[i],
-          score: s,
-          precision: tp / (tp + fp),
-          recall: tp / positives,
-          scoreAtHalf,
-          liptonThreshold: null,
-        };
-      }
-    }
-    if (objective === "f1" && best.threshold !== null) best.liptonThreshold = best.score / 2;
-    out.push(best);
-  }
+  for (let j = 0; j < d.k; j++) out.push(labelThreshold(d.probs, d.labels, n, d.k, j, objective));
   return out;
+}
+
+// Each loop over all items below is a function of its own with nothing after the loop but its result: V8 compiles a
+// long loop while it runs, on the first call, and code after it that needs type feedback (never run then) made every
+// later call (here: every label) bail out of the compiled loop.
+
+function labelThreshold(
+  probs: Float64Array,
+  labels: ArrayLike<number>,
+  n: number,
+  k: number,
+  j: number,
+  objective: LabelObjective,
+): LabelThreshold {
+  const p: number[] = [];
+  const y: number[] = [];
+  const positives = column(probs, labels, n, k, j, p, y);
+  const tpHalf = positivesAtHalf(p, y);
+  const fpHalf = chosenAtHalf(p) - tpHalf;
+  const scoreAtHalf = scoreAt(tpHalf, fpHalf, positives - tpHalf, objective);
+  const order = p.map((_, i) => i).sort((a, b) => p[b] - p[a]);
+  const best = scan(p, y, order, positives, objective, scoreAtHalf);
+  if (objective === "f1" && best.threshold !== null) best.liptonThreshold = best.score / 2;
+  return best;
+}
+
+/** Label j's probabilities and labels appended to p and y; returns its positives. */
+function column(
+  probs: Float64Array,
+  labels: ArrayLike<number>,
+  n: number,
+  k: number,
+  j: number,
+  p: number[],
+  y: number[],
+): number {
+  let positives = 0;
+  for (let i = 0; i < n; i++) {
+    p.push(probs[i * k + j]);
+    y.push(labels[i * k + j]);
+    positives += labels[i * k + j];
+  }
+  return positives;
+}
+
+/** Items chosen at 0.5. */
+function chosenAtHalf(p: number[]): number {
+  let c = 0;
+  for (let i = 0; i < p.length; i++) if (p[i] >= 0.5) c++;
+  return c;
+}
+
+/** Positive items chosen at 0.5. */
+function positivesAtHalf(p: number[], y: number[]): number {
+  let c = 0;
+  for (let i = 0; i < p.length; i++) if (p[i] >= 0.5 && y[i] === 1) c++;
+  return c;
+}
+
+/** The best threshold over every distinct probability, most probable first. */
+function scan(
+  p: number[],
+  y: number[],
+  order: number[],
+  positives: number,
+  objective: LabelObjective,
+  scoreAtHalf: number,
+): LabelThreshold {
+  const n = p.length;
+  let tp = 0;
+  let fp = 0;
+  let best: LabelThreshold = {
+    threshold: null,
+    score: 0,
+    precision: 0,
+    recall: 0,
+    scoreAtHalf,
+    liptonThreshold: null,
+  };
+  for (let r = 0; r < n; r++) {
+    const i = order[r];
+    if (y[i] === 1) tp++;
+    else fp++;
+    if (r < n - 1 && p[order[r + 1]] === p[i]) continue;
+    const s = scoreAt(tp, fp, positives - tp, objective);
+    if (positives > 0 && s > best.score) {
+      best = {
+        threshold: p[i],
+        score: s,
+        precision: tp / (tp + fp),
+        recall: tp / positives,
+        scoreAtHalf,
+        liptonThreshold: null,
+      };
+    }
+  }
+  return best;
 }

@@ -33,22 +33,9 @@ export function unknownStats(flags: {
     );
   }
   checkNonEmpty(n, "unknownStats");
-  let pred = 0;
-  let gold = 0;
-  let both = 0;
-  let answered = 0;
-  let wrong = 0;
-  for (let i = 0; i < n; i++) {
-    const p = Boolean(flags.predicted[i]);
-    const g = Boolean(flags.gold[i]);
-    if (p) pred++;
-    if (g) gold++;
-    if (p && g) both++;
-    if (!p) {
-      answered++;
-      if (!flags.correct[i]) wrong++;
-    }
-  }
+  const c = new Float64Array(5);
+  countFlags(flags.predicted, flags.gold, flags.correct, c);
+  const [pred, gold, both, answered, wrong] = c;
   const precision = pred > 0 ? both / pred : 0;
   const recall = gold > 0 ? both / gold : 0;
   return {
@@ -64,6 +51,46 @@ export function unknownStats(flags: {
   };
 }
 
+// The loops over all items are functions of their own, of the arrays alone, with nothing after the loop: V8 compiles a
+// long loop while it runs, on the first call, and code after it that needs type feedback (never run then) made every
+// later call bail out of the compiled loop.
+
+/** Counts into c: predicted Unknown, gold Unknown, both, answered (not predicted Unknown), answered wrongly. */
+function countFlags(
+  predicted: ArrayLike<number | boolean>,
+  gold: ArrayLike<number | boolean>,
+  correct: ArrayLike<number | boolean>,
+  c: Float64Array,
+): void {
+  for (let i = 0; i < predicted.length; i++) {
+    const p = Boolean(predicted[i]);
+    const g = Boolean(gold[i]);
+    if (p) c[0]++;
+    if (g) c[1]++;
+    if (p && g) c[2]++;
+    if (!p) {
+      c[3]++;
+      if (!correct[i]) c[4]++;
+    }
+  }
+}
+
+/** Per-item flags: predicted Unknown, gold Unknown, prediction right. */
+function unknownFlags(
+  pred: Int32Array,
+  goldOption: ArrayLike<number>,
+  unknownOption: number,
+  predicted: Uint8Array,
+  gold: Uint8Array,
+  correct: Uint8Array,
+): void {
+  for (let i = 0; i < pred.length; i++) {
+    predicted[i] = pred[i] === unknownOption ? 1 : 0;
+    gold[i] = goldOption[i] === unknownOption ? 1 : 0;
+    correct[i] = pred[i] === goldOption[i] ? 1 : 0;
+  }
+}
+
 /** Unknown analytics of a question whose option `unknownOption` is `not stated` (Unknown when most probable) [Chow 1970]. */
 export function unknownAnalytics(d: Labelled, unknownOption: number): UnknownStats {
   const n = checkLabelled(d, "unknownAnalytics");
@@ -76,10 +103,6 @@ export function unknownAnalytics(d: Labelled, unknownOption: number): UnknownSta
   const predicted = new Uint8Array(n);
   const gold = new Uint8Array(n);
   const correct = new Uint8Array(n);
-  for (let i = 0; i < n; i++) {
-    predicted[i] = pred[i] === unknownOption ? 1 : 0;
-    gold[i] = d.gold[i] === unknownOption ? 1 : 0;
-    correct[i] = pred[i] === d.gold[i] ? 1 : 0;
-  }
+  unknownFlags(pred, d.gold, unknownOption, predicted, gold, correct);
   return unknownStats({ predicted, gold, correct });
 }
