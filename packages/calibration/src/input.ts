@@ -31,12 +31,41 @@ export function rowsOf(m: ProbMatrix, fn: string): number {
       `${fn}: probs has ${m.probs.length} values, not a multiple of k = ${m.k} (expected N x K, row-major)`,
     );
   }
-  const probs = m.probs;
-  // the result is worked out before the loop: V8 compiles a long loop while it runs, and a property read after it
-  // (with no type feedback yet) made the compiled loop bail out on every call
-  const rows = probs.length / m.k;
-  for (let i = 0; i < probs.length; i++) checkProbability(probs[i], fn, "probs", i);
-  return rows;
+  checkProbabilities(m.probs, fn, "probs");
+  return m.probs.length / m.k;
+}
+
+// The checks of every value are loops of their own, of the arrays (not the caller's object, whose hidden class differs
+// from caller to caller), with nothing after the loop: V8 compiles a long loop while it runs, on the first call, and
+// code after it that needs type feedback (never run then) made every later call bail out of the compiled loop.
+
+function checkProbabilities(values: ArrayLike<number>, fn: string, what: string): void {
+  for (let i = 0; i < values.length; i++) checkProbability(values[i], fn, what, i);
+}
+
+function checkGold(gold: ArrayLike<number>, k: number, fn: string): void {
+  for (let i = 0; i < gold.length; i++) {
+    const g = gold[i];
+    if (!Number.isInteger(g) || g < 0 || g >= k) {
+      throw new RangeError(`${fn}: gold[${i}] is ${g}; gold must be an option index in 0..${k - 1}`);
+    }
+  }
+}
+
+/** p and y item by item (so the first bad item is the one named, whichever array it is in). */
+function checkBinaryValues(p: ArrayLike<number>, y: ArrayLike<number>, fn: string): void {
+  for (let i = 0; i < p.length; i++) {
+    checkProbability(p[i], fn, "p", i);
+    const v = y[i];
+    if (v !== 0 && v !== 1) throw new RangeError(`${fn}: y[${i}] is ${v}; outcomes must be 0 or 1`);
+  }
+}
+
+function checkLabels(labels: ArrayLike<number>, fn: string): void {
+  for (let i = 0; i < labels.length; i++) {
+    const y = labels[i];
+    if (y !== 0 && y !== 1) throw new RangeError(`${fn}: labels[${i}] is ${y}; labels must be 0 or 1`);
+  }
 }
 
 /** Number of items of multiclass predictions, after checking probabilities and gold indices. */
@@ -46,12 +75,7 @@ export function checkLabelled(d: Labelled, fn: string): number {
   if (d.gold.length !== n) {
     throw new RangeError(`${fn}: gold has ${d.gold.length} entries but probs has ${n} rows; they must match`);
   }
-  for (let i = 0; i < n; i++) {
-    const g = d.gold[i];
-    if (!Number.isInteger(g) || g < 0 || g >= d.k) {
-      throw new RangeError(`${fn}: gold[${i}] is ${g}; gold must be an option index in 0..${d.k - 1}`);
-    }
-  }
+  checkGold(d.gold, d.k, fn);
   return n;
 }
 
@@ -64,11 +88,7 @@ export function checkBinary(b: Binary, fn: string): number {
   if (b.y.length !== n) {
     throw new RangeError(`${fn}: y has ${b.y.length} entries but p has ${n}; they must match`);
   }
-  for (let i = 0; i < n; i++) {
-    checkProbability(b.p[i], fn, "p", i);
-    const y = b.y[i];
-    if (y !== 0 && y !== 1) throw new RangeError(`${fn}: y[${i}] is ${y}; outcomes must be 0 or 1`);
-  }
+  checkBinaryValues(b.p, b.y, fn);
   return n;
 }
 
@@ -81,10 +101,7 @@ export function checkMultiLabel(d: MultiLabel, fn: string): number {
       `${fn}: labels has ${d.labels.length} entries but probs has ${d.probs.length}; both are N x K`,
     );
   }
-  for (let i = 0; i < d.labels.length; i++) {
-    const y = d.labels[i];
-    if (y !== 0 && y !== 1) throw new RangeError(`${fn}: labels[${i}] is ${y}; labels must be 0 or 1`);
-  }
+  checkLabels(d.labels, fn);
   return n;
 }
 
