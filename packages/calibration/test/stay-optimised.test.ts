@@ -22,7 +22,8 @@ function libraryFunctions(): Set<string> {
       const path = join(dir, e.name);
       if (e.isDirectory()) walk(path);
       else if (e.name.endsWith(".ts")) {
-        for (const m of readFileSync(path, "utf8").matchAll(/\bfunction\s+([A-Za-z_$][\w$]*)/g)) names.add(m[1]);
+        for (const m of readFileSync(path, "utf8").matchAll(/\bfunction\s+([A-Za-z_$][\w$]*)/g))
+          names.add(m[1]);
       }
     }
   };
