@@ -22,6 +22,8 @@ interface Request {
   y?: string;
   probs?: string;
   gold?: string;
+  /** A full garbage collection before every timed call (untimed); needs node --expose-gc. */
+  gc?: boolean;
 }
 
 const cache = new Map<string, Uint8Array>();
@@ -65,10 +67,14 @@ const rl = createInterface({ input: process.stdin });
 rl.on("line", (line) => {
   const req = JSON.parse(line) as Request;
   const fn = operation(req);
+  const gc = req.gc ? (globalThis as { gc?: () => void }).gc : undefined;
+  if (req.gc && !gc) throw new Error("js-server: gc asked for, but node runs without --expose-gc");
+  gc?.();
   fn();
   const times: number[] = [];
   const cpu: number[] = [];
   for (let r = 0; r < req.reps; r++) {
+    gc?.();
     const c0 = process.cpuUsage();
     const t0 = performance.now();
     fn();

@@ -1,28 +1,34 @@
 // Benchmark: time per operation at N = 10k, 100k, 1M (K = 2 and 10), and the ratio against scikit-learn / scipy /
 // numpy doing the same thing on the same data in the same run, when /usr/bin/python3 has scikit-learn.
 //
-//   node --import tsx bench/run.ts [--quick] [--only <operation text>]
+//   node --import tsx bench/run.ts [--quick] [--only <operation text>] [--gc] [--node-flags "<flags>"]
 //   (from packages/calibration; --quick stops at 100k, --only times the operations whose name contains the text and
-//   skips the memory figures unless the text picks the full report, e.g. --only temperature)
+//   skips the memory figures unless the text picks the full report, e.g. --only temperature; --gc runs a full garbage
+//   collection before every timed call of ours, untimed, as a server's other work does between requests; --node-flags
+//   passes flags to our timing child, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" or "--trace-deopt --trace-opt",
+//   whose output lines other than timings are copied to stderr)
 //
 // The library is compiled with tsc and timed by plain node in a child process (tsx's loader slows Math.exp and
 // Math.log several-fold in the whole process). Both sides are timing servers fed the same requests alternately,
 // so a busy machine slows both alike; each figure is the median over rounds of the median over repetitions, wall
 // time (ratios) and CPU time (shown in brackets, less sensitive to other processes).
 import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { compileLibrary, PKG, transpileBench } from "./compile.js";
 import { binaryData, multiclassData } from "./data.js";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const PKG = dirname(HERE);
 const PYTHON = "/usr/bin/python3";
 const quick = process.argv.includes("--quick");
-const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : null;
+const option = (name: string): string | null =>
+  process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : null;
+const only = option("--only");
+const gcBetween = process.argv.includes("--gc");
+const nodeFlags = (option("--node-flags") ?? "").split(" ").filter((f) => f !== "");
 const SIZES = quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000];
 const BINARY_OPS = [
   "isotonic fit",
@@ -43,9 +49,12 @@ class Server {
   }
   async time(req: object): Promise<{ ms: number; cpuMs: number }> {
     this.child.stdin.write(`${JSON.stringify(req)}\n`);
-    const next = await this.lines.next();
-    if (next.done) throw new Error("timing server exited");
-    return JSON.parse(next.value) as { ms: number; cpuMs: number };
+    for (;;) {
+      const next = await this.lines.next();
+      if (next.done) throw new Error("timing server exited");
+      if (next.value.startsWith('{"ms":')) return JSON.parse(next.value) as { ms: number; cpuMs: number };
+      process.stderr.write(`${next.value}\n`); // V8 traces asked for with --node-flags
+    }
   }
   close(): void {
     this.child.stdin.end();
@@ -59,48 +68,21 @@ function median(xs: number[]): number {
 
 /** Compiles the library and the bench helpers to plain ES modules under dir. */
 function compile(dir: string): void {
-  const require = createRequire(import.meta.url);
-  const tsc = require.resolve("typescript/bin/tsc");
-  const out = join(dir, "dist");
-  const r = spawnSync(
-    process.execPath,
-    [
-      tsc,
-      "-p",
-      join(PKG, "tsconfig.json"),
-      "--outDir",
-      out,
-      "--declaration",
-      "false",
-      "--sourceMap",
-      "false",
-    ],
-    {
-      encoding: "utf8",
-    },
-  );
-  if (r.status !== 0) throw new Error(`tsc failed: ${r.stdout}${r.stderr}`);
-  const ts = require("typescript") as typeof import("typescript");
-  mkdirSync(join(dir, "bench"));
-  for (const f of ["js-server.ts", "memory.ts", "data.ts"]) {
-    const src = readFileSync(join(HERE, f), "utf8").replaceAll('"../src/', '"../dist/');
-    const js = ts.transpileModule(src, {
-      compilerOptions: {
-        module: ts.ModuleKind.ES2022,
-        target: ts.ScriptTarget.ES2022,
-        verbatimModuleSyntax: true,
-      },
-    }).outputText;
-    writeFileSync(join(dir, "bench", f.replace(/\.ts$/, ".js")), js);
-  }
-  writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
+  compileLibrary(join(PKG, "src"), dir);
+  transpileBench(["js-server.ts", "memory.ts", "data.ts"], dir);
 }
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "calibration-bench-"));
   try {
     compile(dir);
-    const js = new Server(spawn(process.execPath, [join(dir, "bench", "js-server.js")]));
+    const js = new Server(
+      spawn(process.execPath, [
+        ...(gcBetween ? ["--expose-gc"] : []),
+        ...nodeFlags,
+        join(dir, "bench", "js-server.js"),
+      ]),
+    );
     const probe = spawnSync(PYTHON, ["-c", "import sklearn, scipy, numpy; print(sklearn.__version__)"], {
       encoding: "utf8",
     });
@@ -142,7 +124,7 @@ async function main(): Promise<void> {
           const ours: { ms: number; cpuMs: number }[] = [];
           const theirs: { ms: number; cpuMs: number }[] = [];
           for (let r = 0; r < rounds; r++) {
-            ours.push(await js.time(req));
+            ours.push(await js.time({ ...req, gc: gcBetween }));
             if (withPy) theirs.push(await py.time({ ...req, reps: isReport ? 1 : req.reps }));
           }
           rows.push({

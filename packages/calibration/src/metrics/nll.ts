@@ -54,7 +54,9 @@ export function binaryNll(b: Binary, opts: { eps?: number } = {}): number {
 }
 
 /**
- * Summed binary log loss. A loop of its own with nothing after it but its result: V8 compiles a long loop while it runs, on the first call, and code after it that needs type feedback (never run then) made every later call bail out of the compiled loop.
+ * Summed binary log loss. A loop of its own with nothing after it but its result: V8 compiles a long loop while it
+ * runs, on the first call, and code after it that needs type feedback (never run then) made every later call bail out
+ * of the compiled loop.
  */
 function binaryNllTotal(p: ArrayLike<number>, y: ArrayLike<number>, n: number, eps: number): number {
   const hi = 1 - eps;

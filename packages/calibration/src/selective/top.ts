@@ -30,44 +30,46 @@ export interface Groups {
 }
 
 /**
- * Walks the items in `order`, and at the last item of each run of equal confidence appends the confidence and the
- * answered and error counts so far. A loop of its own with nothing after it: V8 compiles a long loop while it runs, on the first call, and code after it that needs type feedback (never run then) made every later call bail out of the compiled loop.
+ * Walks the items in `order`, and at the last item of each run of equal confidence writes the confidence and the
+ * answered and error counts so far (at the group's index); returns the number of groups. A loop of its own with
+ * nothing after it but its result: V8 compiles a long loop while it runs, on the first call, and code after it that
+ * needs type feedback (never run then) made every later call bail out of the compiled loop. It writes typed arrays:
+ * an empty array given to it grows from small integers to doubles on the first call and again on every call (a
+ * hidden-class change the compiled code did not expect, which threw it away each time).
  */
 function cumulativeCounts(
   p: ArrayLike<number>,
   y: ArrayLike<number>,
   order: Uint32Array,
   n: number,
-  threshold: number[],
-  answered: number[],
-  errors: number[],
-): void {
+  threshold: Float64Array,
+  answered: Float64Array,
+  errors: Float64Array,
+): number {
   let a = 0;
   let e = 0;
+  let m = 0;
   for (let r = 0; r < n; r++) {
     const i = order[r];
     a++;
     if (y[i] !== 1) e++;
     if (r === n - 1 || p[order[r + 1]] !== p[i]) {
-      threshold.push(p[i]);
-      answered.push(a);
-      errors.push(e);
+      threshold[m] = p[i];
+      answered[m] = a;
+      errors[m] = e;
+      m++;
     }
   }
+  return m;
 }
 
 /** Internal: cumulative answered/error counts when answering every item at confidence >= each distinct value. */
 export function groups(p: ArrayLike<number>, y: ArrayLike<number>, n: number): Groups {
   const ascending = argsortUnit(p);
   const order = ascending.reverse(); // most confident first
-  const threshold: number[] = [];
-  const answered: number[] = [];
-  const errors: number[] = [];
-  cumulativeCounts(p, y, order, n, threshold, answered, errors);
-  return {
-    threshold: Float64Array.from(threshold),
-    answered: Float64Array.from(answered),
-    errors: Float64Array.from(errors),
-    n,
-  };
+  const threshold = new Float64Array(n);
+  const answered = new Float64Array(n);
+  const errors = new Float64Array(n);
+  const m = cumulativeCounts(p, y, order, n, threshold, answered, errors);
+  return { threshold: threshold.slice(0, m), answered: answered.slice(0, m), errors: errors.slice(0, m), n };
 }

@@ -55,7 +55,8 @@ export function labelThresholds(d: MultiLabel, objective: LabelObjective = "f1")
 
 // Each loop over all items below is a function of its own with nothing after the loop but its result: V8 compiles a
 // long loop while it runs, on the first call, and code after it that needs type feedback (never run then) made every
-// later call (here: every label) bail out of the compiled loop.
+// later call (here: every label) bail out of the compiled loop. They fill typed arrays, not empty arrays that grow
+// from small integers to doubles (a hidden-class change on every call).
 
 function labelThreshold(
   probs: Float64Array,
@@ -65,46 +66,45 @@ function labelThreshold(
   j: number,
   objective: LabelObjective,
 ): LabelThreshold {
-  const p: number[] = [];
-  const y: number[] = [];
-  const positives = column(probs, labels, n, k, j, p, y);
+  const p = new Float64Array(n);
+  const y = new Float64Array(n);
+  const positives = column(probs, labels, k, j, p, y);
   const tpHalf = positivesAtHalf(p, y);
   const fpHalf = chosenAtHalf(p) - tpHalf;
   const scoreAtHalf = scoreAt(tpHalf, fpHalf, positives - tpHalf, objective);
-  const order = p.map((_, i) => i).sort((a, b) => p[b] - p[a]);
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => p[b] - p[a]);
   const best = scan(p, y, order, positives, objective, scoreAtHalf);
   if (objective === "f1" && best.threshold !== null) best.liptonThreshold = best.score / 2;
   return best;
 }
 
-/** Label j's probabilities and labels appended to p and y; returns its positives. */
+/** Label j's probabilities and labels into p and y; returns its positives. */
 function column(
   probs: Float64Array,
   labels: ArrayLike<number>,
-  n: number,
   k: number,
   j: number,
-  p: number[],
-  y: number[],
+  p: Float64Array,
+  y: Float64Array,
 ): number {
   let positives = 0;
-  for (let i = 0; i < n; i++) {
-    p.push(probs[i * k + j]);
-    y.push(labels[i * k + j]);
+  for (let i = 0; i < p.length; i++) {
+    p[i] = probs[i * k + j];
+    y[i] = labels[i * k + j];
     positives += labels[i * k + j];
   }
   return positives;
 }
 
 /** Items chosen at 0.5. */
-function chosenAtHalf(p: number[]): number {
+function chosenAtHalf(p: Float64Array): number {
   let c = 0;
   for (let i = 0; i < p.length; i++) if (p[i] >= 0.5) c++;
   return c;
 }
 
 /** Positive items chosen at 0.5. */
-function positivesAtHalf(p: number[], y: number[]): number {
+function positivesAtHalf(p: Float64Array, y: Float64Array): number {
   let c = 0;
   for (let i = 0; i < p.length; i++) if (p[i] >= 0.5 && y[i] === 1) c++;
   return c;
@@ -112,8 +112,8 @@ function positivesAtHalf(p: number[], y: number[]): number {
 
 /** The best threshold over every distinct probability, most probable first. */
 function scan(
-  p: number[],
-  y: number[],
+  p: Float64Array,
+  y: Float64Array,
   order: number[],
   positives: number,
   objective: LabelObjective,
