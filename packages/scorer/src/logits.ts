@@ -52,7 +52,7 @@ export function singleLogits(item: NormalItem, answer: unknown, id: string): num
   const table = probs as Record<string, unknown>;
   const { options } = item;
   const count = options.length + (item.notStated ? 1 : 0);
-  const out: number[] = [];
+  const out = new Array<number>(count);
   let sum = 0;
   for (let k = 0; k < count; k++) {
     const name = k < options.length ? options[k].name : NOT_STATED;
@@ -61,7 +61,7 @@ export function singleLogits(item: NormalItem, answer: unknown, id: string): num
       CLIP,
       plain(value) ? value : probability(value, `the probability of '${name}' in ${id}`),
     );
-    out.push(p);
+    out[k] = p;
     sum += p;
   }
   const logSum = Math.log(sum);

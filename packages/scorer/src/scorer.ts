@@ -10,6 +10,7 @@ import type { NormalItem } from "./items.js";
 import { normalizeItem } from "./items.js";
 import { parseLenientJson } from "./json.js";
 import { InvalidOutput, readAnswers, singleLogits } from "./logits.js";
+import { undiciOpener } from "./opener.js";
 import type { Settings } from "./options.js";
 import { checkModelAndKey, readSettings } from "./options.js";
 import { buildQuestions } from "./questions.js";
@@ -192,28 +193,40 @@ export class DecisionScorer {
     if (latency !== undefined) base.latency_ms = latency;
     const answers = reply.answers;
     const reasoning = reply.reasoning as Record<string, unknown> | undefined;
-    return items.map((item, i) => {
-      const record: DecisionRecord = { ...base };
-      const prefix = questionPrefix(i);
-      const audit = reasoningOf(item, prefix, reasoning);
-      if (audit) record.reasoning = audit;
-      if (typeof answers !== "object" || answers === null || Array.isArray(answers)) {
-        return escalated(item, "invalid decision output: the reply has no answers object", record);
-      }
-      const suffixes = questionSuffixes(item);
-      const ids = questionIds(item, i);
-      const own: Record<string, unknown> = {};
-      for (let j = 0; j < suffixes.length; j++) own[suffixes[j]] = (answers as Reply)[ids[j]];
-      try {
-        const read = readAnswers(item, own, prefix);
-        return read.unknown === undefined
-          ? { logits: read.logits, record }
-          : { logits: read.logits, unknown: read.unknown, record };
-      } catch (error) {
-        if (!(error instanceof InvalidOutput)) throw error;
-        return escalated(item, `invalid decision output: ${error.message}`, record);
-      }
-    });
+    const results: ItemScore[] = [];
+    for (let i = 0; i < items.length; i++)
+      results.push(this.#readItem(items[i], i, answers, reasoning, base));
+    return results;
+  }
+
+  /** One item's output from the reply's answers, with its own copy of the record. */
+  #readItem(
+    item: NormalItem,
+    i: number,
+    answers: unknown,
+    reasoning: Record<string, unknown> | undefined,
+    base: DecisionRecord,
+  ): ItemScore {
+    const record: DecisionRecord = { ...base };
+    const prefix = questionPrefix(i);
+    const audit = reasoningOf(item, prefix, reasoning);
+    if (audit) record.reasoning = audit;
+    if (typeof answers !== "object" || answers === null || Array.isArray(answers)) {
+      return escalated(item, "invalid decision output: the reply has no answers object", record);
+    }
+    const suffixes = questionSuffixes(item);
+    const ids = questionIds(item, i);
+    const own: Record<string, unknown> = {};
+    for (let j = 0; j < suffixes.length; j++) own[suffixes[j]] = (answers as Reply)[ids[j]];
+    try {
+      const read = readAnswers(item, own, prefix);
+      return read.unknown === undefined
+        ? { logits: read.logits, record }
+        : { logits: read.logits, unknown: read.unknown, record };
+    } catch (error) {
+      if (!(error instanceof InvalidOutput)) throw error;
+      return escalated(item, `invalid decision output: ${error.message}`, record);
+    }
   }
 
   /** One request with retries: backoff * 2^k seconds through `sleep` between attempts. */
@@ -229,7 +242,8 @@ export class DecisionScorer {
         const res = await opener({
           url: this.#url,
           method: "POST",
-          headers: { ...this.#headers },
+          // A copy for an opener of the caller's, which might change it; the default one only reads it.
+          headers: opener === undiciOpener ? this.#headers : { ...this.#headers },
           body: text,
           timeout,
         });
