@@ -221,11 +221,17 @@ export class RunEngine {
       if (outcome === "done") {
         const headline = await this.computeHeadline(runId);
         await this.storage.updateRun(runId, { headline });
-        // the first look at the finished run's reports is then read from memory or the database
-        this.warming = this.warming.then(() => warmReports(this.storage, runId)).catch(() => {});
       }
       const summary = outcome === "closed" ? undefined : await this.summary(runId);
       if (summary) job?.emit("summary", summary);
+      if (outcome === "done") {
+        // once the summary is out: the first look at the finished run's reports is then read from memory or
+        // the database
+        this.warming = this.warming
+          .then(() => new Promise((resolve) => setImmediate(resolve)))
+          .then(() => warmReports(this.storage, runId))
+          .catch(() => {});
+      }
     } catch {
       // storage closed during shutdown
     } finally {
