@@ -167,72 +167,6 @@ export function runToParams(run: StoredRun): Raw {
   };
 }
 
-/** The predictions columns listPredictions reads, in this order. */
-export const PREDICTION_COLUMNS = [
-  "example_id",
-  "split",
-  "item",
-  "gold",
-  "status",
-  "answer",
-  "confidence",
-  "probabilities",
-  "logits",
-  "unknown",
-  "reason",
-  "reasoning",
-] as const;
-
-/** A predictions row as an array of PREDICTION_COLUMNS. */
-export type PredictionTuple = [
-  string,
-  string,
-  string,
-  string | null,
-  string,
-  string | null,
-  number | null,
-  string | null,
-  string,
-  number | null,
-  string | null,
-  string | null,
-];
-
-/** JSON.parse, with a fast path for a plain JSON string (most gold labels and answers). */
-function label(text: string | null): string | string[] | null {
-  if (text === null) return null;
-  if (text.charCodeAt(0) === 34 && text.indexOf("\\") < 0) return text.slice(1, -1);
-  return JSON.parse(text) as string | string[];
-}
-
-/** A prediction from its tuple, its example's record (copied) and the model that served it. */
-export function predictionFromTuple(
-  runId: string,
-  t: PredictionTuple,
-  base: DecisionRecord | undefined,
-  servedBy: string | null,
-): PredictionRow {
-  const record: DecisionRecord = Object.assign({}, base); // a spread is ~20x slower on Node 20
-  if (t[11] !== null) record.reasoning = JSON.parse(t[11]);
-  return {
-    runId,
-    exampleId: t[0],
-    split: t[1] as Split,
-    item: t[2],
-    gold: label(t[3]),
-    status: t[4] as PredictionRow["status"],
-    answer: label(t[5]),
-    confidence: t[6],
-    probabilities: t[7] === null ? null : (JSON.parse(t[7]) as Record<string, number>),
-    logits: JSON.parse(t[8]) as number[],
-    unknown: t[9],
-    reason: t[10],
-    record,
-    servedBy,
-  };
-}
-
 /** The predictions columns the analysis reads, in this order. */
 export const ANALYSIS_COLUMNS = [
   "example_id",
@@ -260,6 +194,47 @@ export type AnalysisTuple = [
   string | null,
   string | null,
 ];
+
+/** The predictions columns listPredictions reads: the analysis columns, then the logits and `not stated` score. */
+export const PREDICTION_COLUMNS = [...ANALYSIS_COLUMNS, "logits", "unknown"] as const;
+
+/** A predictions row as an array of PREDICTION_COLUMNS. */
+export type PredictionTuple = [...AnalysisTuple, string, number | null];
+
+/** JSON.parse, with a fast path for a plain JSON string (most gold labels and answers). */
+function label(text: string | null): string | string[] | null {
+  if (text === null) return null;
+  if (text.charCodeAt(0) === 34 && text.indexOf("\\") < 0) return text.slice(1, -1);
+  return JSON.parse(text) as string | string[];
+}
+
+/** A prediction from its tuple, its example's record (copied) and the model that served it. */
+export function predictionFromTuple(
+  runId: string,
+  t: PredictionTuple,
+  base: DecisionRecord | undefined,
+  servedBy: string | null,
+): PredictionRow {
+  const a = analysisFromTuple(t as unknown as AnalysisTuple, servedBy);
+  const record: DecisionRecord = Object.assign({}, base); // a spread is ~20x slower on Node 20
+  if (a.record) record.reasoning = a.record.reasoning;
+  return {
+    runId,
+    exampleId: a.exampleId,
+    split: a.split,
+    item: a.item,
+    gold: a.gold,
+    status: a.status,
+    answer: a.answer,
+    confidence: a.confidence,
+    probabilities: a.probabilities,
+    logits: JSON.parse(t[10]) as number[],
+    unknown: t[11],
+    reason: a.reason,
+    record,
+    servedBy,
+  };
+}
 
 /** The model that served a run's examples: the same for all of them, or by example id. */
 export type ServedBy = string | null | Map<string, string>;
