@@ -169,17 +169,9 @@ export class AnalysisData {
 
   /** Every row of one item of the run (all splits), as typed arrays; loaded once per run version. */
   itemData(loaded: LoadedRun, spec: ItemSpec): Promise<ItemData> {
-    const key = `${loaded.run.id}|${loaded.version}|${spec.name}`;
-    let p = this.items.get(key);
-    if (!p) {
-      p = this.loadItem(loaded, spec);
-      this.items.set(key, p, 1);
-      p.then(
-        (d) => this.items.weigh(key, weightOf(d)),
-        () => this.items.delete(key),
-      );
-    }
-    return p;
+    return this.cachedItem(`${loaded.run.id}|${loaded.version}|${spec.name}`, () =>
+      this.loadItem(loaded, spec),
+    );
   }
 
   /** An item's data: stored beside a settled run after its first conversion, read back from there after that. */
@@ -191,22 +183,33 @@ export class AnalysisData {
       const stored = bytes && decodeItemData(bytes, spec);
       if (stored) return stored;
     }
-    const b = new ItemDataBuilder(spec);
-    for await (const page of this.storage.analysisPages(run.id, { item: spec.name })) {
-      for (const r of page) b.add(r);
-    }
-    const d = b.finish();
+    const d = await this.convert(run.id, spec, { item: spec.name });
     if (settled) await this.storage.putAnalysisCache(run.id, key, version, encodeItemData(d));
     return d;
+  }
+
+  /** The stored predictions of one item that match `filter`, read a page at a time and converted. */
+  private async convert(runId: string, spec: ItemSpec, filter: PredictionFilter): Promise<ItemData> {
+    const b = new ItemDataBuilder(spec);
+    for await (const page of this.storage.analysisPages(runId, filter)) {
+      for (const r of page) b.add(r);
+    }
+    return b.finish();
   }
 
   /** One item's rows on the chosen split (cached like the whole item). */
   itemSplit(loaded: LoadedRun, spec: ItemSpec, split: SplitChoice): Promise<ItemData> {
     if (split === "all") return this.itemData(loaded, spec);
-    const key = `${loaded.run.id}|${loaded.version}|${spec.name}|${split}`;
+    return this.cachedItem(`${loaded.run.id}|${loaded.version}|${spec.name}|${split}`, () =>
+      this.itemData(loaded, spec).then((d) => restrictSplits(d, splitsOf(split))),
+    );
+  }
+
+  /** Item data under `key` in the row-weighted cache, loaded once; a failed load is not kept. */
+  private cachedItem(key: string, load: () => Promise<ItemData>): Promise<ItemData> {
     let p = this.items.get(key);
     if (!p) {
-      p = this.itemData(loaded, spec).then((d) => restrictSplits(d, splitsOf(split)));
+      p = load();
       this.items.set(key, p, 1);
       p.then(
         (d) => this.items.weigh(key, weightOf(d)),
@@ -270,11 +273,8 @@ export class AnalysisData {
     const splits = splitsOf(defaultSplit(loaded.run));
     const tops = [];
     for (const spec of loaded.specs) {
-      const b = new ItemDataBuilder(spec);
       const filter = { item: spec.name, ...(splits ? { split: splits } : {}) };
-      for await (const page of this.storage.analysisPages(loaded.run.id, filter))
-        for (const r of page) b.add(r);
-      tops.push(topView(b.finish()));
+      tops.push(topView(await this.convert(loaded.run.id, spec, filter)));
     }
     return headlineOf(tops);
   }

@@ -77,18 +77,25 @@ function likePattern(q: string): string {
  */
 export const PAGE_ROWS = 1024;
 
+/** The conditions of a prediction filter after the run and page position, with their parameters. */
+function filterSql(filter: PredictionFilter): { where: string; args: string[] } {
+  const splits =
+    filter.split === undefined ? [] : Array.isArray(filter.split) ? filter.split : [filter.split];
+  let where = "";
+  if (filter.item !== undefined) where += " AND item = ?";
+  if (filter.split !== undefined) where += ` AND split IN (${splits.map(() => "?").join(",")})`;
+  return { where, args: [...(filter.item !== undefined ? [filter.item] : []), ...splits] };
+}
+
 /**
  * The pages of a page statement (its last two columns are ordinal and item_index), from the start of the run: each
  * page starts after the previous page's last row, so rows written meanwhile before that point are not seen twice.
  */
-function* pagesOf(stmt: Database.Statement, runId: string, filter: PredictionFilter): Generator<unknown[][]> {
-  const splits =
-    filter.split === undefined ? [] : Array.isArray(filter.split) ? filter.split : [filter.split];
-  const rest = [...(filter.item !== undefined ? [filter.item] : []), ...splits];
+function* pagesOf(stmt: Database.Statement, runId: string, args: string[]): Generator<unknown[][]> {
   let ordinal = -1;
   let itemIndex = -1;
   for (;;) {
-    const rows = stmt.all(runId, ordinal, itemIndex, ...rest) as unknown[][];
+    const rows = stmt.all(runId, ordinal, itemIndex, ...args) as unknown[][];
     if (rows.length > 0) {
       const last = rows[rows.length - 1];
       ordinal = last[last.length - 2] as number;
@@ -171,7 +178,7 @@ export class SqliteStorage implements WorkbenchStorage {
   }
 
   async *predictionPages(runId: string, filter: PredictionFilter = {}): AsyncGenerator<PredictionRow[]> {
-    for (const rows of pagesOf(this.pageStatement(PREDICTION_COLUMNS.join(", "), filter), runId, filter)) {
+    for (const rows of this.pages(PREDICTION_COLUMNS.join(", "), runId, filter)) {
       // the page's examples' records (one per request, parsed once each): a page covers an ordinal range
       const examples = new Map<
         string,
@@ -200,7 +207,7 @@ export class SqliteStorage implements WorkbenchStorage {
 
   async *analysisPages(runId: string, filter: PredictionFilter = {}): AsyncGenerator<AnalysisRow[]> {
     const servedBy = this.servedByOf(runId);
-    for (const rows of pagesOf(this.pageStatement(ANALYSIS_COLUMNS.join(", "), filter), runId, filter)) {
+    for (const rows of this.pages(ANALYSIS_COLUMNS.join(", "), runId, filter)) {
       const page: AnalysisRow[] = new Array(rows.length);
       for (let i = 0; i < rows.length; i++) {
         page[i] = analysisFromTuple(rows[i] as unknown as AnalysisTuple, servedBy);
@@ -226,17 +233,13 @@ export class SqliteStorage implements WorkbenchStorage {
     return byExample;
   }
 
-  /** The statement reading one page of predictions after a (ordinal, item_index) position. */
-  private pageStatement(columns: string, filter: PredictionFilter): Database.Statement {
-    let where = "run_id = ? AND (ordinal, item_index) > (?, ?)";
-    if (filter.item !== undefined) where += " AND item = ?";
-    if (filter.split !== undefined) {
-      const n = Array.isArray(filter.split) ? filter.split.length : 1;
-      where += ` AND split IN (${new Array(n).fill("?").join(",")})`;
-    }
-    return this.stmt(
-      `SELECT ${columns}, ordinal, item_index FROM predictions WHERE ${where} ORDER BY ordinal, item_index LIMIT ${PAGE_ROWS}`,
+  /** The pages of the predictions matching a filter, with the given columns, in run order. */
+  private pages(columns: string, runId: string, filter: PredictionFilter): Generator<unknown[][]> {
+    const { where, args } = filterSql(filter);
+    const stmt = this.stmt(
+      `SELECT ${columns}, ordinal, item_index FROM predictions WHERE run_id = ? AND (ordinal, item_index) > (?, ?)${where} ORDER BY ordinal, item_index LIMIT ${PAGE_ROWS}`,
     ).raw();
+    return pagesOf(stmt, runId, args);
   }
 
   async getAnalysisCache(runId: string, key: string, version: string): Promise<Buffer | undefined> {
