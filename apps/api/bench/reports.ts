@@ -32,7 +32,7 @@ import { buildApp } from "../src/app.js";
 import { RunEngine } from "../src/engine/engine.js";
 import { SecretBox } from "../src/secrets/box.js";
 import { openStorage, type SqliteStorage } from "../src/storage/sqlite.js";
-import type { PredictionRow, StoredRun } from "../src/storage/types.js";
+import { emptyCounters, type PredictionRow, type StoredRun } from "../src/storage/types.js";
 
 const { values } = parseArgs({
   options: { examples: { type: "string" }, write: { type: "string" }, serve: { type: "string" } },
@@ -109,18 +109,7 @@ async function syntheticRun(
     finishedAt: null,
     ownerPid: null,
     total: examples,
-    counters: {
-      done: 0,
-      answered: 0,
-      unknown: 0,
-      escalated: 0,
-      errors: 0,
-      inputTokens: 0,
-      outputTokens: 0,
-      reasoningTokens: 0,
-      cost: 0,
-      activeMs: 0,
-    },
+    counters: emptyCounters(),
     headline: null,
   };
   await storage.insertRun(run);

@@ -4,7 +4,12 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MIGRATIONS, migrate } from "../src/storage/migrations.js";
 import { openStorage, PAGE_ROWS, type SqliteStorage } from "../src/storage/sqlite.js";
-import type { ExampleResult, PredictionRow, StoredRun } from "../src/storage/types.js";
+import {
+  type ExampleResult,
+  emptyCounters,
+  type PredictionRow,
+  type StoredRun,
+} from "../src/storage/types.js";
 import { tempDir } from "./helpers.js";
 
 const tmp = tempDir();
@@ -41,18 +46,7 @@ function run(id: string, extra: Partial<StoredRun> = {}): StoredRun {
     finishedAt: null,
     ownerPid: null,
     total: 3,
-    counters: {
-      done: 0,
-      answered: 0,
-      unknown: 0,
-      escalated: 0,
-      errors: 0,
-      inputTokens: 0,
-      outputTokens: 0,
-      reasoningTokens: 0,
-      cost: 0,
-      activeMs: 0,
-    },
+    counters: emptyCounters(),
     headline: null,
     ...extra,
   };

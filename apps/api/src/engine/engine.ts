@@ -7,7 +7,7 @@ import { analysisData, warmReports } from "../analysis/data.js";
 import { ApiError, conflict, notFound } from "../errors.js";
 import type { SecretBox } from "../secrets/box.js";
 import { deciderFor } from "../servers/connect.js";
-import type { Split, StoredRun, WorkbenchStorage } from "../storage/types.js";
+import { emptyCounters, type Split, type StoredRun, type WorkbenchStorage } from "../storage/types.js";
 import { type JobOutcome, RunJob } from "./job.js";
 import { percentiles } from "./percentiles.js";
 import { replayRun } from "./replay.js";
@@ -133,18 +133,7 @@ export class RunEngine {
       finishedAt: null,
       ownerPid: null,
       total: selection.examples.length,
-      counters: {
-        done: 0,
-        answered: 0,
-        unknown: 0,
-        escalated: 0,
-        errors: 0,
-        inputTokens: 0,
-        outputTokens: 0,
-        reasoningTokens: 0,
-        cost: 0,
-        activeMs: 0,
-      },
+      counters: emptyCounters(),
       headline: null,
     };
     await this.storage.insertRun(run);

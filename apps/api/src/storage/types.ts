@@ -181,6 +181,22 @@ export interface RunCounters {
   activeMs: number;
 }
 
+/** The counters of a run nothing has been stored for yet. */
+export function emptyCounters(): RunCounters {
+  return {
+    done: 0,
+    answered: 0,
+    unknown: 0,
+    escalated: 0,
+    errors: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    reasoningTokens: 0,
+    cost: 0,
+    activeMs: 0,
+  };
+}
+
 /** A run as stored, with its bookkeeping. */
 export interface StoredRun extends RunRow {
   serverName: string;
