@@ -1,13 +1,27 @@
-/** Debian's Chromium through playwright-core, as the end-to-end test launches it. */
+/** Debian's Chromium through playwright-core: how the end-to-end test and the benchmarks launch it. */
 import { execFileSync } from "node:child_process";
 import { type Browser, chromium } from "playwright-core";
 
+/** Debian's chromium on PATH (never a downloaded browser), or an error that says how to install it. */
+export function chromiumPath(): string {
+  let path = "";
+  try {
+    path = execFileSync("sh", ["-c", "command -v chromium"], { encoding: "utf8" }).trim();
+  } catch {
+    // not found: reported below
+  }
+  if (!path) {
+    throw new Error(
+      "Debian's chromium is not on PATH: install it with `apt-get install -y chromium` (or bash scripts/ensure-tools.sh --browser)",
+    );
+  }
+  return path;
+}
+
 /** Launches headless Chromium from PATH. */
 export async function launchChromium(): Promise<Browser> {
-  const executablePath = execFileSync("sh", ["-c", "command -v chromium"], { encoding: "utf8" }).trim();
-  if (!executablePath) throw new Error("chromium is not on PATH: apt-get install -y chromium");
   return chromium.launch({
-    executablePath,
+    executablePath: chromiumPath(),
     args: [
       "--headless",
       "--no-sandbox",

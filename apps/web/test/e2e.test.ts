@@ -7,7 +7,6 @@
  * imported and both runs checked against it (the swapped weights fail, the original run passes), the datasets page.
  * Screenshots of every page go to apps/web/screenshots/.
  */
-import { execFileSync } from "node:child_process";
 import {
   existsSync,
   mkdirSync,
@@ -21,8 +20,9 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chromiumPath, launchChromium } from "../bench/browser.js";
 
 const WEB = join(dirname(fileURLToPath(import.meta.url)), "..");
 const APPS = join(WEB, "..");
@@ -36,17 +36,6 @@ interface Workbench {
 interface DecisionServer {
   url: string;
   close(): Promise<void>;
-}
-
-/** Debian's chromium on PATH (never a downloaded browser). */
-function chromiumPath(): string {
-  try {
-    return execFileSync("sh", ["-c", "command -v chromium"], { encoding: "utf8" }).trim();
-  } catch {
-    throw new Error(
-      "Debian's chromium is not on PATH: install it with `apt-get install -y chromium` (or bash scripts/ensure-tools.sh --browser)",
-    );
-  }
 }
 
 function newest(dir: string): number {
@@ -121,7 +110,7 @@ async function nav(name: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  const executablePath = chromiumPath();
+  chromiumPath(); // fails first, before the builds, when the browser is missing
   await ensureWebBuild();
   const api = await importBuilt<{
     serveConfig(flags: Record<string, string>, env: Record<string, string>): { webDir?: string };
@@ -139,18 +128,7 @@ beforeAll(async () => {
   // The same checkpoints, but the alias `workbench-latest` resolves to the older bayes-1: "the service swapped its weights".
   second = await ds.startDecisionServer({ port: 0, alias: "bayes-1" });
   mkdirSync(SHOTS, { recursive: true });
-  browser = await chromium.launch({
-    executablePath,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
-  });
+  browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
   page = await context.newPage();
   page.on("request", (r) => {
