@@ -137,13 +137,11 @@ export class AnalysisData {
     return { run, specs, version, settled: SETTLED.includes(run.status) };
   }
 
+  /** The run's status and prediction count (a run deleted meanwhile gets a version nothing else has). */
   private async version(run: RunRow): Promise<string> {
     const c = (await this.storage.getStoredRun(run.id))?.counters;
-    if (c) return `${run.status}|${c.answered + c.unknown + c.escalated}`;
-    // Without a prediction count, only runs that no longer change are cached.
-    if (run.status === "running" || run.status === "queued")
-      return `${run.status}|${Date.now()}|${Math.random()}`;
-    return `${run.status}|${run.finishedAt ?? ""}`;
+    if (!c) return `${run.status}|gone|${Date.now()}|${Math.random()}`;
+    return `${run.status}|${c.answered + c.unknown + c.escalated}`;
   }
 
   /** The spec of an item of the run (the first item when none is named), or a 400 listing the items. */
