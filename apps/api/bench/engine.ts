@@ -7,13 +7,19 @@
  */
 
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import type { Item } from "@decision-workbench/datasets";
 import { decisionDecider } from "@decision-workbench/scorer";
+import { maxUnstored } from "../dist/engine/job.js";
+import { exampleResult } from "../dist/engine/record.js";
+import type { Selected } from "../dist/engine/selection.js";
+import { openStorage } from "../dist/storage/sqlite.js";
+import { emptyCounters, type StoredRun } from "../dist/storage/types.js";
 import type { RunSummary } from "../src/engine/types.js";
 import { jsonl, syntheticExamples, syntheticTask } from "../test/fixtures.js";
 import { readEvents } from "../test/sse.js";
@@ -75,6 +81,41 @@ function cpuMs(pid: number, tid?: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks of 10 ms
 }
 
+/** A run row for the stored loop's answers. */
+function benchRun(id: string, total: number): StoredRun {
+  return {
+    id,
+    dataset: "bench",
+    datasetHash: "h",
+    serverId: "srv_bench",
+    serverName: "reference",
+    endpoint: "reference",
+    model: "lexical",
+    fingerprint: "f",
+    splits: ["train", "calibration", "test"],
+    concurrency: CONCURRENCY,
+    maxLen: null,
+    options: {},
+    limit: null,
+    status: "running",
+    error: null,
+    createdAt: new Date().toISOString(),
+    startedAt: null,
+    finishedAt: null,
+    ownerPid: null,
+    total,
+    counters: emptyCounters(),
+    headline: null,
+  };
+}
+
+/** CPU milliseconds of each thread of a process, by thread id. */
+function threadCpuMs(pid: number): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) out.set(Number(tid), cpuMs(pid, Number(tid)));
+  return out;
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function main(): Promise<void> {
@@ -130,16 +171,52 @@ async function main(): Promise<void> {
       cpu.reference.push((cpuMs(ref.proc.pid as number) - r0) / examples.length);
       return rate;
     };
+    // The same loop, each answer stored as the workbench stores it (the built storage: writer thread, group
+    // commits), without the API: how much of the workbench's gap is the storing itself.
+    const store = openStorage(join(dataDir, "loop-stored.sqlite"));
+    const loopStored = async () => {
+      const decider = decisionDecider(ref.url, "lexical");
+      const runId = `run_loop_${cpu.stored.length}`;
+      await store.insertRun(benchRun(runId, N));
+      let next = 0;
+      const storing = new Set<Promise<void>>();
+      const c0 = process.cpuUsage();
+      const t0 = performance.now();
+      await Promise.all(
+        Array.from({ length: CONCURRENCY }, async () => {
+          while (next < examples.length) {
+            const ordinal = next++;
+            const sel = { ordinal, example: examples[ordinal] as unknown as Selected["example"] };
+            const decisions = await decider.decideAll(sel.example.state as string, items);
+            // as the engine does: the slot asks on while its answer is committed, within the same bound
+            const stored = store.recordExample(exampleResult(runId, sel, task.items as Item[], decisions));
+            storing.add(stored);
+            void stored.then(() => storing.delete(stored));
+            while (storing.size >= maxUnstored(CONCURRENCY)) await Promise.race(storing);
+          }
+        }),
+      );
+      await Promise.all(storing);
+      const rate = examples.length / ((performance.now() - t0) / 1000);
+      const c = process.cpuUsage(c0);
+      cpu.stored.push((c.user + c.system) / 1000 / examples.length);
+      return rate;
+    };
     const cpu = {
+      stored: [] as number[],
       baseline: [] as number[],
       workbench: [] as number[],
       reference: [] as number[],
       mainBusy: [] as number[],
+      main: [] as number[],
+      busiestOther: [] as number[],
+      restOthers: [] as number[],
     };
 
     const workbench = async (limit?: number) => {
       const c0 = cpuMs(api.proc.pid as number);
       const m0 = cpuMs(api.proc.pid as number, api.proc.pid as number);
+      const t0s = threadCpuMs(api.proc.pid as number);
       const t0 = performance.now();
       const run = await postJson<RunSummary>(`${api.url}/api/runs`, {
         dataset: "bench",
@@ -160,6 +237,14 @@ async function main(): Promise<void> {
         throw new Error(`run ended ${done.status} at ${done.progress.done}`);
       if (done.progress.escalated) throw new Error(`${done.progress.escalated} decisions escalated`);
       cpu.workbench.push((cpuMs(api.proc.pid as number) - c0) / N);
+      const pid = api.proc.pid as number;
+      const others = [...threadCpuMs(pid)]
+        .filter(([tid]) => tid !== pid)
+        .map(([tid, ms]) => (ms - (t0s.get(tid) ?? 0)) / N)
+        .sort((a, b) => b - a);
+      cpu.main.push((cpuMs(pid, pid) - m0) / N);
+      cpu.busiestOther.push(others[0] ?? 0);
+      cpu.restOthers.push(others.slice(1).reduce((a, b) => a + b, 0));
       cpu.mainBusy.push((cpuMs(api.proc.pid as number, api.proc.pid as number) - m0) / 1000 / seconds);
       // A finished run's reports are computed in the background: let that end outside the measured part, so it
       // neither counts as the run's CPU nor slows the next round.
@@ -172,22 +257,19 @@ async function main(): Promise<void> {
     const idleRss = rssMb(api.proc.pid as number, "VmRSS");
     await baseline(); // warm-up: connections, JIT, the server's caches of question texts
     await workbench(300); // the same for the API (900 examples)
+    await loopStored();
     const b: number[] = [];
     const w: number[] = [];
+    const st: number[] = [];
     for (let r = 0; r < ROUNDS; r++) {
       b.push(await baseline());
       w.push(await workbench());
+      st.push(await loopStored());
       process.stderr.write(
-        `round ${r + 1}: scorer loop ${b[r].toFixed(0)}/s, workbench ${w[r].toFixed(0)}/s, API RSS ${rssMb(api.proc.pid as number, "VmRSS").toFixed(0)} MB\n`,
+        `round ${r + 1}: scorer loop ${b[r].toFixed(0)}/s, workbench ${w[r].toFixed(0)}/s, loop storing its answers ${st[r].toFixed(0)}/s, API RSS ${rssMb(api.proc.pid as number, "VmRSS").toFixed(0)} MB\n`,
       );
     }
     const rss = rssMb(api.proc.pid as number);
-    if (process.env.BENCH_THREADS) {
-      const { execFileSync } = await import("node:child_process");
-      process.stderr.write(
-        execFileSync("bash", [process.env.BENCH_THREADS, String(api.proc.pid)]).toString(),
-      );
-    }
     const ratio = median(w) / median(b);
     const paired = median(w.map((x, i) => x / b[i]));
     console.log(`examples ${N}, concurrency ${CONCURRENCY}, rounds ${ROUNDS} (medians)`);
@@ -196,13 +278,20 @@ async function main(): Promise<void> {
     console.log(
       `ratio workbench / scorer loop: ${ratio.toFixed(2)} of the medians, ${paired.toFixed(2)} median of the rounds' ratios (target >= 0.8)`,
     );
+    console.log(
+      `scorer loop storing each answer (no API): ${median(st).toFixed(0)} examples/s, ${(median(st) / median(b)).toFixed(2)} of the plain loop, ${median(st.map((x, i) => x / b[i])).toFixed(2)} median of the rounds' ratios`,
+    );
     console.log(`API main thread busy during a run: ${(100 * median(cpu.mainBusy)).toFixed(0)} %`);
     console.log(
-      `CPU per example: scorer loop ${median(cpu.baseline).toFixed(2)} ms, workbench API ${median(cpu.workbench).toFixed(2)} ms, reference server ${median(cpu.reference).toFixed(2)} ms`,
+      `CPU per example: scorer loop ${median(cpu.baseline).toFixed(2)} ms, loop storing ${median(cpu.stored).toFixed(2)} ms (both threads), workbench API ${median(cpu.workbench).toFixed(2)} ms, reference server ${median(cpu.reference).toFixed(2)} ms`,
+    );
+    console.log(
+      `API CPU per example by thread: main ${median(cpu.main).toFixed(3)} ms, busiest other thread (the SQLite writer) ${median(cpu.busiestOther).toFixed(3)} ms, all others (GC, compiler, checkpoints) ${median(cpu.restOthers).toFixed(3)} ms`,
     );
     console.log(
       `API peak RSS: ${rss.toFixed(0)} MB (target < 300 MB); ${idleRss.toFixed(0)} MB before the runs, ${rssMb(api.proc.pid as number, "VmRSS").toFixed(0)} MB after`,
     );
+    await store.close();
   } finally {
     api.proc.kill("SIGTERM");
     ref.proc.kill("SIGTERM");

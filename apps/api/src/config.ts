@@ -12,6 +12,7 @@ export const ENV = {
   token: "WORKBENCH_TOKEN",
   referencePort: "WORKBENCH_REFERENCE_PORT",
   logLevel: "WORKBENCH_LOG_LEVEL",
+  writerThread: "WORKBENCH_WRITER_THREAD",
 } as const;
 
 /** The default API port. */

@@ -1,6 +1,7 @@
 import type { DecisionServerHandle } from "@decision-workbench/decision-server";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { maxUnstored } from "../src/engine/job.js";
 import type { RunSummary } from "../src/engine/types.js";
 import { syntheticExamples } from "./fixtures.js";
 import {
@@ -88,6 +89,39 @@ describe("runs", () => {
     }
     const topics = rows.filter((r) => r.item === "topics" && r.status === "answered");
     expect(topics.every((r) => Array.isArray(r.answer))).toBe(true);
+  });
+
+  it("asks on while answers wait for their commit, never more than maxUnstored of them, and stores them all", async () => {
+    const storage = bench.storage;
+    const record = storage.recordExample.bind(storage);
+    let waiting = 0;
+    let most = 0;
+    // every commit held back 30 ms: a slot that waited for its own would ask at most one example per 30 ms
+    storage.recordExample = async (result) => {
+      most = Math.max(most, ++waiting);
+      await new Promise((r) => setTimeout(r, 30));
+      try {
+        await record(result);
+      } finally {
+        waiting--;
+      }
+    };
+    try {
+      const run = await runToEnd(bench, {
+        dataset: "tickets",
+        serverId,
+        model: "lexical",
+        splits: ["train", "calibration", "test"],
+        concurrency: 2,
+      });
+      expect(run.status).toBe("done");
+      expect(run.progress.done).toBe(60);
+      expect((await storage.listPredictions(run.id)).length).toBe(180);
+      expect(most).toBeGreaterThan(2);
+      expect(most).toBeLessThanOrEqual(maxUnstored(2));
+    } finally {
+      storage.recordExample = record;
+    }
   });
 
   it("lists runs newest first, filtered by dataset and status", async () => {

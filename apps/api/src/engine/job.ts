@@ -16,6 +16,14 @@ import type { Progress } from "./types.js";
 /** How a job ended. */
 export type JobOutcome = "done" | "cancelled" | "failed" | "closed";
 
+/**
+ * Most answers of a run that may wait for their commit at once. A killed process asks these again after its
+ * restart, with the requests that were in flight.
+ */
+export function maxUnstored(concurrency: number): number {
+  return Math.max(64, 2 * concurrency);
+}
+
 /** What a job needs. */
 export interface JobDeps {
   storage: WorkbenchStorage;
@@ -46,6 +54,9 @@ export class RunJob extends EventEmitter {
   private doneThisSession = 0;
   private readonly startedAt = performance.now();
   private next = 0;
+  /** Answers handed to the storage and not committed yet. */
+  private readonly storing = new Set<Promise<boolean>>();
+  private readonly maxUnstored: number;
 
   constructor(deps: JobDeps) {
     super();
@@ -55,6 +66,7 @@ export class RunJob extends EventEmitter {
     this.counters = { ...deps.run.counters };
     this.latency = new LatencyLog(deps.latencies);
     this.total = deps.run.total;
+    this.maxUnstored = maxUnstored(deps.run.concurrency);
     this.finished = this.work();
   }
 
@@ -110,9 +122,16 @@ export class RunJob extends EventEmitter {
     this.emit("progress");
   }
 
+  /**
+   * One slot of the pool. A slot asks its next example as soon as it has handed an answer to the storage: the
+   * commit's round trip (to the writer thread, in groups) costs no request time. At most `maxUnstored` answers
+   * wait for their commit; a slot that would exceed it waits first.
+   */
   private async worker(): Promise<void> {
-    const { pending, decider, items, storage } = this.deps;
+    const { pending, decider, items } = this.deps;
     while (!this.stopping && this.next < pending.length) {
+      while (this.storing.size >= this.maxUnstored) await Promise.race(this.storing);
+      if (this.stopping || this.next >= pending.length) break;
       const sel = pending[this.next++];
       let decisions: Awaited<ReturnType<DecisionDecider["decideAll"]>>;
       try {
@@ -125,38 +144,46 @@ export class RunJob extends EventEmitter {
         await this.stop("failed", message);
         return;
       }
-      const result = exampleResult(this.runId, sel, items, decisions);
-      try {
-        await storage.recordExample(result);
-      } catch (err) {
-        await this.stop(
-          "failed",
-          `the answer to example ${JSON.stringify(sel.example.id)} could not be stored: ${(err as Error).message}`,
-        );
-        return;
-      }
-      const c = this.counters;
-      c.done++;
-      for (const p of result.predictions) {
-        if (p.status === "answered") c.answered++;
-        else if (p.status === "unknown") c.unknown++;
-        else c.escalated++;
-      }
-      if (result.failed) c.errors++;
-      c.inputTokens += result.inputTokens;
-      c.outputTokens += result.outputTokens;
-      c.reasoningTokens += result.reasoningTokens;
-      c.cost += result.cost;
-      this.latency.add(result.ms);
-      this.doneThisSession++;
-      this.emit("progress");
+      const storing = this.store(sel, exampleResult(this.runId, sel, items, decisions));
+      this.storing.add(storing);
+      void storing.then(() => this.storing.delete(storing));
     }
+  }
+
+  /** Stores one answered example, then counts it; false when it could not be stored (the run has stopped). */
+  private async store(sel: Selected, result: ReturnType<typeof exampleResult>): Promise<boolean> {
+    try {
+      await this.deps.storage.recordExample(result);
+    } catch (err) {
+      await this.stop(
+        "failed",
+        `the answer to example ${JSON.stringify(sel.example.id)} could not be stored: ${(err as Error).message}`,
+      );
+      return false;
+    }
+    const c = this.counters;
+    c.done++;
+    for (const p of result.predictions) {
+      if (p.status === "answered") c.answered++;
+      else if (p.status === "unknown") c.unknown++;
+      else c.escalated++;
+    }
+    if (result.failed) c.errors++;
+    c.inputTokens += result.inputTokens;
+    c.outputTokens += result.outputTokens;
+    c.reasoningTokens += result.reasoningTokens;
+    c.cost += result.cost;
+    this.latency.add(result.ms);
+    this.doneThisSession++;
+    this.emit("progress");
+    return true;
   }
 
   private async work(): Promise<JobOutcome> {
     const { storage, run, pending } = this.deps;
     const workers = Math.max(1, Math.min(run.concurrency, pending.length));
     await Promise.all(Array.from({ length: workers }, () => this.worker()));
+    while (this.storing.size) await Promise.all(this.storing);
     const elapsed = performance.now() - this.startedAt;
     if (this.outcome === null) this.outcome = "done";
     const outcome = this.outcome;

@@ -1,11 +1,13 @@
 /** The SQLite implementation of the storage interface: better-sqlite3, WAL, one transaction per write. */
 
 import { mkdirSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { dirname } from "node:path";
 import type { State, Task } from "@decision-workbench/datasets";
 import type { DecisionRecord } from "@decision-workbench/scorer";
 import Database from "better-sqlite3";
 import { bundledStates, bundledTaskOf } from "../catalog/bundled.js";
+import { ENV } from "../config.js";
 import { Checkpointer } from "./checkpointer.js";
 import { migrate } from "./migrations.js";
 import {
@@ -42,7 +44,21 @@ import type {
   UploadRow,
   WorkbenchStorage,
 } from "./types.js";
-import { ExampleWriter, exampleWrite } from "./writer.js";
+import { type ExampleWriter, exampleWire, InlineWriter } from "./writer.js";
+import { ThreadWriter } from "./writer-thread.js";
+
+/**
+ * Whether answers are committed on a writer thread when the caller does not say: WORKBENCH_WRITER_THREAD (1 or 0)
+ * when set, else whether the machine has more than 2 cores.
+ */
+export function writerThreadDefault(env: NodeJS.ProcessEnv = process.env): boolean {
+  const value = env[ENV.writerThread];
+  if (value === undefined || value === "") return availableParallelism() > 2;
+  if (value === "1" || value === "0") return value === "1";
+  throw new Error(
+    `${ENV.writerThread} must be 1 (commit answers on a writer thread) or 0 (on the event loop), not ${JSON.stringify(value)}`,
+  );
+}
 
 /** Options of openStorage. */
 export interface StorageOptions {
@@ -50,6 +66,12 @@ export interface StorageOptions {
   synchronous?: "NORMAL" | "FULL";
   /** Checkpoint the write-ahead log on a worker thread (default true for files): commits never wait for an fsync. */
   checkpointThread?: boolean;
+  /**
+   * Commit answered examples on a writer thread with its own connection (files only). Default:
+   * writerThreadDefault(). On 2 cores, which the event loop and a local decision server keep busy, the thread
+   * cannot run beside them and only adds its hand-off (apps/api/README.md, engine benchmark).
+   */
+  writerThread?: boolean;
 }
 
 /** Pages the log may reach before the committing connection checkpoints itself (when the thread is not there). */
@@ -123,11 +145,18 @@ export class SqliteStorage implements WorkbenchStorage {
     this.db.pragma("foreign_keys = ON");
     this.db.pragma("busy_timeout = 5000");
     migrate(this.db);
-    if (path !== ":memory:" && opts.checkpointThread !== false) {
+    const file = path !== ":memory:";
+    if (file && opts.checkpointThread !== false) {
       this.db.pragma(`wal_autocheckpoint = ${SAFETY_CHECKPOINT_PAGES}`);
       this.checkpointer = new Checkpointer(path);
     }
-    this.writer = new ExampleWriter(this.db);
+    this.writer =
+      file && (opts.writerThread ?? writerThreadDefault())
+        ? new ThreadWriter(path, {
+            synchronous: opts.synchronous ?? "NORMAL",
+            autocheckpoint: this.db.pragma("wal_autocheckpoint", { simple: true }) as number,
+          })
+        : new InlineWriter(this.db);
   }
 
   private stmt(sql: string): Database.Statement {
@@ -449,7 +478,7 @@ export class SqliteStorage implements WorkbenchStorage {
   }
 
   async recordExample(result: ExampleResult): Promise<void> {
-    return this.writer.write(exampleWrite(result));
+    return this.writer.write(exampleWire(result));
   }
 
   async doneExampleIds(runId: string): Promise<Set<string>> {
@@ -489,7 +518,7 @@ export class SqliteStorage implements WorkbenchStorage {
   }
 
   async close(): Promise<void> {
-    this.writer.flush();
+    await this.writer.close();
     await this.checkpointer?.stop();
     if (this.db.open) this.db.close();
   }

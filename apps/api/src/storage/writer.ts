@@ -1,10 +1,13 @@
 /**
  * Storing answered examples: each example (its request facts, one row per item, the run's counters) is written
- * whole in one transaction as soon as the turn of the event loop that received it ends. `write` resolves once
- * the transaction has committed: an example counts as stored (and is never asked again) only then. WAL
- * checkpoints, the only writes that wait for the disk, run on their own thread (checkpointer.ts).
+ * whole in one transaction, with the other examples that arrived in the same group (GroupQueue). `write`
+ * resolves once the transaction has committed: an example counts as stored (and is never asked again) only
+ * then. The transactions run on the event loop's own connection (InlineWriter) or, on a machine with cores to
+ * spare, on a writer thread with its own connection (writer-thread.ts). WAL checkpoints, the only writes that
+ * wait for the disk, run on their own thread (checkpointer.ts).
  */
 
+import { performance } from "node:perf_hooks";
 import type { DecisionRecord } from "@decision-workbench/scorer";
 import type Database from "better-sqlite3";
 import type { ExampleResult } from "./types.js";
@@ -15,7 +18,7 @@ export const RECORD_SQL = {
     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   prediction: `INSERT INTO predictions (run_id, ordinal, item_index, example_id, item, split, gold, status, answer,
     confidence, probabilities, logits, unknown, reason, reasoning) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  counters: `UPDATE runs SET done = done + 1, answered = answered + ?, unknown = unknown + ?, escalated = escalated + ?,
+  counters: `UPDATE runs SET done = done + ?, answered = answered + ?, unknown = unknown + ?, escalated = escalated + ?,
     errors = errors + ?, input_tokens = input_tokens + ?, output_tokens = output_tokens + ?,
     reasoning_tokens = reasoning_tokens + ?, cost = cost + ? WHERE id = ?`,
 } as const;
@@ -29,125 +32,238 @@ export interface ExampleWrite {
   counters: Param[];
 }
 
-function json(value: unknown): string | null {
-  return value === null || value === undefined ? null : JSON.stringify(value);
+/**
+ * One answered example as it travels to the writer: its fields picked out, nothing serialised yet, so the
+ * engine's loop does no more than one JSON.stringify per group (the writer turns it into parameters).
+ */
+export interface ExampleWire {
+  /** run id, example id, ordinal, split, ms, served by, failed (0/1) */
+  example: [string, string, number, string, number, string | null, number];
+  /** The request's record, without per-item reasoning. */
+  record: unknown;
+  /** Per item: name, gold, status, answer, confidence, probabilities, logits, unknown, reason, reasoning. */
+  predictions: [
+    string,
+    unknown,
+    string,
+    unknown,
+    number | null,
+    unknown,
+    unknown,
+    number | null,
+    string | null,
+    unknown,
+  ][];
+  /** input tokens, output tokens, reasoning tokens, cost */
+  usage: [number, number, number, number];
 }
 
-/** The statements' parameters for one answered example. */
-export function exampleWrite(r: ExampleResult): ExampleWrite {
+/** The wire form of one answered example. */
+export function exampleWire(r: ExampleResult): ExampleWire {
   let record: DecisionRecord | Record<string, never> = r.record ?? {};
   if (!r.record && r.predictions[0]) {
     const { reasoning: _reasoning, ...rest } = r.predictions[0].record;
     record = rest;
   }
-  let answered = 0;
-  let unknown = 0;
-  let escalated = 0;
-  const predictions = r.predictions.map((p, i): Param[] => {
-    if (p.status === "answered") answered++;
-    else if (p.status === "unknown") unknown++;
-    else escalated++;
-    return [
-      r.runId,
-      r.ordinal,
-      i,
-      r.exampleId,
+  return {
+    example: [r.runId, r.exampleId, r.ordinal, r.split, r.ms, r.servedBy, r.failed ? 1 : 0],
+    record,
+    predictions: r.predictions.map((p) => [
       p.item,
-      p.split,
-      json(p.gold),
+      p.gold,
       p.status,
-      json(p.answer),
+      p.answer,
       p.confidence,
-      json(p.probabilities),
-      JSON.stringify(p.logits),
+      p.probabilities,
+      p.logits,
       p.unknown,
       p.reason,
-      json(p.record.reasoning),
+      p.record.reasoning,
+    ]),
+    usage: [r.inputTokens, r.outputTokens, r.reasoningTokens, r.cost],
+  };
+}
+
+/** The statements' parameters of one example. Self-contained (no outer reference): the writer thread runs its source text. */
+export function exampleParams(w: ExampleWire): ExampleWrite {
+  const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
+  const [runId, exampleId, ordinal] = w.example;
+  const counts = { answered: 0, unknown: 0, escalated: 0 };
+  const predictions = w.predictions.map((p, i): Param[] => {
+    const [item, gold, status, answer, confidence, probabilities, logits, unknown, reason, reasoning] = p;
+    counts[status as keyof typeof counts]++;
+    return [
+      runId,
+      ordinal,
+      i,
+      exampleId,
+      item,
+      w.example[3],
+      json(gold),
+      status,
+      json(answer),
+      confidence,
+      json(probabilities),
+      JSON.stringify(logits),
+      unknown,
+      reason,
+      json(reasoning),
     ];
   });
   return {
     example: [
-      r.runId,
-      r.exampleId,
-      r.ordinal,
-      r.split,
-      r.ms,
-      r.servedBy,
-      r.failed ? 1 : 0,
-      JSON.stringify(record),
+      runId,
+      exampleId,
+      ordinal,
+      w.example[3],
+      w.example[4],
+      w.example[5],
+      w.example[6],
+      JSON.stringify(w.record),
     ],
     predictions,
-    counters: [
-      answered,
-      unknown,
-      escalated,
-      r.failed ? 1 : 0,
-      r.inputTokens,
-      r.outputTokens,
-      r.reasoningTokens,
-      r.cost,
-      r.runId,
-    ],
+    counters: [1, counts.answered, counts.unknown, counts.escalated, w.example[6], ...w.usage, runId],
   };
 }
+
+/**
+ * Least milliseconds between two commits of a stream of answers. Each commit appends every page it
+ * touched to the write-ahead log, so small groups rewrite the same pages again and again (and a thread hand-off
+ * costs the same whatever its size); a slot of the run engine asks its next example while its answer waits, so
+ * the window costs no request time.
+ */
+export const GROUP_WINDOW_MS = 5;
 
 /** Most examples one commit takes. */
 export const GROUP_COMMIT_MAX = 256;
 
-type Waiting = { write: ExampleWrite; resolve: () => void; reject: (e: Error) => void };
+/** The error of each example of a group (null: committed). */
+export type GroupOutcome = (string | null)[];
 
 /**
- * Commits answered examples on the connection given: each example whole in one transaction, at the end of the
- * event-loop turn in which it arrived; examples that arrived in the same turn (answers read from several
- * sockets at once) share that transaction. The loss window of a killed process is thus one turn of the loop,
- * and the loop is held for one commit per turn rather than one per example.
+ * Commits a group of examples on `db` in one immediate transaction, with one update of each run's counters;
+ * when that fails (e.g. one duplicate),
+ * commits each example alone so that one bad example does not take the others with it. Self-contained (no
+ * outer reference): the writer thread runs its source text.
  */
-export class ExampleWriter {
-  private queue: Waiting[] = [];
-  private readonly many: (batch: ExampleWrite[]) => void;
-  private readonly single: (write: ExampleWrite) => void;
+export function groupCommitter(
+  db: Database.Database,
+  sql: typeof RECORD_SQL,
+  params: typeof exampleParams,
+): (group: ExampleWire[]) => GroupOutcome {
+  const example = db.prepare(sql.example);
+  const prediction = db.prepare(sql.prediction);
+  const counters = db.prepare(sql.counters);
+  // Rows of one example; returns its counters (added up per run over a group: one UPDATE of the run per group).
+  const rows = (wire: ExampleWire) => {
+    const w = params(wire);
+    example.run(w.example);
+    for (const p of w.predictions) prediction.run(p);
+    return w.counters;
+  };
+  const single = db.transaction((wire: ExampleWire) => {
+    counters.run(rows(wire));
+  });
+  const many = db.transaction((group: ExampleWire[]) => {
+    const sums = new Map<unknown, (string | number | null)[]>();
+    for (const wire of group) {
+      const c = rows(wire);
+      const sum = sums.get(c[9]);
+      if (!sum) sums.set(c[9], c.slice());
+      else for (let k = 0; k < 9; k++) (sum[k] as number) += c[k] as number;
+    }
+    for (const sum of sums.values()) counters.run(sum);
+  });
+  return (group) => {
+    try {
+      many.immediate(group);
+      return group.map(() => null);
+    } catch {
+      return group.map((w) => {
+        try {
+          single.immediate(w);
+          return null;
+        } catch (err) {
+          return err instanceof Error ? err.message : String(err);
+        }
+      });
+    }
+  };
+}
 
-  constructor(db: Database.Database) {
-    const example = db.prepare(RECORD_SQL.example);
-    const prediction = db.prepare(RECORD_SQL.prediction);
-    const counters = db.prepare(RECORD_SQL.counters);
-    const one = (w: ExampleWrite) => {
-      example.run(w.example);
-      for (const p of w.predictions) prediction.run(p);
-      counters.run(w.counters);
-    };
-    this.single = db.transaction(one);
-    this.many = db.transaction((batch: ExampleWrite[]) => {
-      for (const w of batch) one(w);
-    });
-  }
-
+/** Stores answered examples: `write` resolves once the example has committed. */
+export interface ExampleWriter {
   /** Resolves once the example is committed (in the write-ahead log); rejects with the database's error. */
-  write(write: ExampleWrite): Promise<void> {
+  write(write: ExampleWire): Promise<void>;
+  /** Commits what is queued, then stops taking writes. */
+  close(): Promise<void>;
+}
+
+export type Waiting = { write: ExampleWire; resolve: () => void; reject: (e: Error) => void };
+
+/** Settles each waiting write with its outcome. */
+export function settle(group: Waiting[], outcome: GroupOutcome): void {
+  group.forEach((w, i) => {
+    const error = outcome[i];
+    if (error === null || error === undefined) w.resolve();
+    else w.reject(new Error(error));
+  });
+}
+
+/**
+ * Gathers writes into groups of at most GROUP_COMMIT_MAX and hands each group to `commit`: at the end of the
+ * event-loop turn in which its first write arrived (answers read from several sockets at once share a group), but
+ * no sooner than `windowMs` after the previous group. Sparse writes are thus committed at once and a stream of
+ * them in groups; a killed process loses at most the writes of one window, which are then asked again.
+ */
+export class GroupQueue {
+  private queue: Waiting[] = [];
+  private timer: NodeJS.Timeout | NodeJS.Immediate | undefined;
+  private last = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    private readonly commit: (group: Waiting[]) => void,
+    private readonly windowMs = 0,
+  ) {}
+
+  push(write: ExampleWire): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ write, resolve, reject });
-      if (this.queue.length === 1) setImmediate(() => this.flush());
+      if (this.queue.length >= GROUP_COMMIT_MAX) this.drain();
+      else if (this.queue.length === 1) {
+        const wait = this.last + this.windowMs - performance.now();
+        this.timer = wait > 0 ? setTimeout(() => this.drain(), wait) : setImmediate(() => this.drain());
+      }
     });
   }
 
-  /** Commits what is queued now (also called before the connection closes). */
-  flush(): void {
-    while (this.queue.length) {
-      const batch = this.queue.splice(0, GROUP_COMMIT_MAX);
-      try {
-        this.many(batch.map((b) => b.write));
-        for (const b of batch) b.resolve();
-      } catch {
-        // One bad example (e.g. a duplicate) must not take the others with it: commit each alone.
-        for (const b of batch) {
-          try {
-            this.single(b.write);
-            b.resolve();
-          } catch (err) {
-            b.reject(err as Error);
-          }
-        }
-      }
-    }
+  /** Hands over what is queued now. */
+  drain(): void {
+    clearTimeout(this.timer as NodeJS.Timeout);
+    clearImmediate(this.timer as NodeJS.Immediate);
+    this.timer = undefined;
+    if (this.queue.length) this.last = performance.now();
+    while (this.queue.length) this.commit(this.queue.splice(0, GROUP_COMMIT_MAX));
+  }
+}
+
+/** Commits on the caller's own connection, on the event loop (and for in-memory databases, which no thread can share). */
+export class InlineWriter implements ExampleWriter {
+  private readonly groups: GroupQueue;
+
+  constructor(db: Database.Database) {
+    const commit = groupCommitter(db, RECORD_SQL, exampleParams);
+    this.groups = new GroupQueue(
+      (group) => settle(group, commit(group.map((g) => g.write))),
+      GROUP_WINDOW_MS,
+    );
+  }
+
+  write(write: ExampleWire): Promise<void> {
+    return this.groups.push(write);
+  }
+
+  async close(): Promise<void> {
+    this.groups.drain();
   }
 }
