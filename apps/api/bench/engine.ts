@@ -4,11 +4,12 @@
  * plain concurrent scorer loop over the same examples at the same concurrency, alternating rounds; and the
  * API's peak resident memory. Run from apps/api after `pnpm build`: node --import tsx bench/engine.ts
  * Options: --examples 10000 --concurrency 32 --rounds 2 [--profile DIR] (a CPU profile of the API into DIR)
+ * [--writer-thread 1|0] (WORKBENCH_WRITER_THREAD for the API and the stored loop; default: by the machine's cores)
  */
 
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
@@ -18,7 +19,7 @@ import { decisionDecider } from "@decision-workbench/scorer";
 import { maxUnstored } from "../dist/engine/job.js";
 import { exampleResult } from "../dist/engine/record.js";
 import type { Selected } from "../dist/engine/selection.js";
-import { openStorage } from "../dist/storage/sqlite.js";
+import { openStorage, writerThreadDefault } from "../dist/storage/sqlite.js";
 import { emptyCounters, type StoredRun } from "../dist/storage/types.js";
 import type { RunSummary } from "../src/engine/types.js";
 import { jsonl, syntheticExamples, syntheticTask } from "../test/fixtures.js";
@@ -30,6 +31,7 @@ const { values } = parseArgs({
     concurrency: { type: "string", default: "32" },
     rounds: { type: "string", default: "2" },
     profile: { type: "string" },
+    "writer-thread": { type: "string" },
   },
 });
 const N = Number(values.examples);
@@ -136,6 +138,7 @@ async function main(): Promise<void> {
     ],
     {
       WORKBENCH_DATA_DIR: dataDir,
+      ...(values["writer-thread"] ? { WORKBENCH_WRITER_THREAD: values["writer-thread"] } : {}),
     },
   );
   try {
@@ -173,7 +176,11 @@ async function main(): Promise<void> {
     };
     // The same loop, each answer stored as the workbench stores it (the built storage: writer thread, group
     // commits), without the API: how much of the workbench's gap is the storing itself.
-    const store = openStorage(join(dataDir, "loop-stored.sqlite"));
+    const writerThread = writerThreadDefault({
+      ...process.env,
+      ...(values["writer-thread"] ? { WORKBENCH_WRITER_THREAD: values["writer-thread"] } : {}),
+    });
+    const store = openStorage(join(dataDir, "loop-stored.sqlite"), { writerThread });
     const loopStored = async () => {
       const decider = decisionDecider(ref.url, "lexical");
       const runId = `run_loop_${cpu.stored.length}`;
@@ -272,7 +279,9 @@ async function main(): Promise<void> {
     const rss = rssMb(api.proc.pid as number);
     const ratio = median(w) / median(b);
     const paired = median(w.map((x, i) => x / b[i]));
-    console.log(`examples ${N}, concurrency ${CONCURRENCY}, rounds ${ROUNDS} (medians)`);
+    console.log(
+      `examples ${N}, concurrency ${CONCURRENCY}, rounds ${ROUNDS} (medians); ${availableParallelism()} cores; answers committed ${writerThread ? "on a writer thread" : "on the event loop"}`,
+    );
     console.log(`plain scorer loop: ${median(b).toFixed(0)} examples/s`);
     console.log(`workbench run:     ${median(w).toFixed(0)} examples/s (stored: ${N * 3} predictions a run)`);
     console.log(
