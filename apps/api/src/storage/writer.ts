@@ -211,15 +211,17 @@ export function settle(group: Waiting[], outcome: GroupOutcome): void {
 }
 
 /**
- * Gathers writes into groups of at most GROUP_COMMIT_MAX and hands each group to `commit`: at the end of the
- * event-loop turn in which its first write arrived (answers read from several sockets at once share a group), but
- * no sooner than `windowMs` after the previous group. Sparse writes are thus committed at once and a stream of
- * them in groups; a killed process loses at most the writes of one window, which are then asked again.
+ * Gathers writes into groups of at most GROUP_COMMIT_MAX and hands each group to `commit` at the end of the
+ * event-loop turn in which its first write arrived (answers read from several sockets at once share a group).
+ * After a group of several writes (a stream of answers), the next group is handed over no sooner than `windowMs`
+ * after it, so a stream is committed in few large groups; a lone writer that waits for each write is never held
+ * back. A killed process loses at most the writes of one window, which are then asked again.
  */
 export class GroupQueue {
   private queue: Waiting[] = [];
   private timer: NodeJS.Timeout | NodeJS.Immediate | undefined;
   private last = Number.NEGATIVE_INFINITY;
+  private lastSize = 0;
 
   constructor(
     private readonly commit: (group: Waiting[]) => void,
@@ -231,8 +233,9 @@ export class GroupQueue {
       this.queue.push({ write, resolve, reject });
       if (this.queue.length >= GROUP_COMMIT_MAX) this.drain();
       else if (this.queue.length === 1) {
-        const wait = this.last + this.windowMs - performance.now();
-        this.timer = wait > 0 ? setTimeout(() => this.drain(), wait) : setImmediate(() => this.drain());
+        const wait = this.lastSize > 1 ? this.last + this.windowMs - performance.now() : 0;
+        this.timer =
+          wait > 0 ? setTimeout(() => this.drain(), Math.ceil(wait)) : setImmediate(() => this.drain());
       }
     });
   }
@@ -242,7 +245,10 @@ export class GroupQueue {
     clearTimeout(this.timer as NodeJS.Timeout);
     clearImmediate(this.timer as NodeJS.Immediate);
     this.timer = undefined;
-    if (this.queue.length) this.last = performance.now();
+    if (this.queue.length) {
+      this.last = performance.now();
+      this.lastSize = this.queue.length;
+    }
     while (this.queue.length) this.commit(this.queue.splice(0, GROUP_COMMIT_MAX));
   }
 }
