@@ -20,9 +20,8 @@ import { maxUnstored } from "../dist/engine/job.js";
 import { exampleResult } from "../dist/engine/record.js";
 import type { Selected } from "../dist/engine/selection.js";
 import { openStorage, writerThreadDefault } from "../dist/storage/sqlite.js";
-import { emptyCounters, type StoredRun } from "../dist/storage/types.js";
 import type { RunSummary } from "../src/engine/types.js";
-import { jsonl, syntheticExamples, syntheticTask } from "../test/fixtures.js";
+import { jsonl, storedRun, syntheticExamples, syntheticTask } from "../test/fixtures.js";
 import { readEvents } from "../test/sse.js";
 
 const { values } = parseArgs({
@@ -81,34 +80,6 @@ function cpuMs(pid: number, tid?: number): number {
   const file = tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`;
   const fields = readFileSync(file, "utf8").split(") ")[1].split(" ");
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks of 10 ms
-}
-
-/** A run row for the stored loop's answers. */
-function benchRun(id: string, total: number): StoredRun {
-  return {
-    id,
-    dataset: "bench",
-    datasetHash: "h",
-    serverId: "srv_bench",
-    serverName: "reference",
-    endpoint: "reference",
-    model: "lexical",
-    fingerprint: "f",
-    splits: ["train", "calibration", "test"],
-    concurrency: CONCURRENCY,
-    maxLen: null,
-    options: {},
-    limit: null,
-    status: "running",
-    error: null,
-    createdAt: new Date().toISOString(),
-    startedAt: null,
-    finishedAt: null,
-    ownerPid: null,
-    total,
-    counters: emptyCounters(),
-    headline: null,
-  };
 }
 
 /** CPU milliseconds of each thread of a process, by thread id. */
@@ -184,7 +155,14 @@ async function main(): Promise<void> {
     const loopStored = async () => {
       const decider = decisionDecider(ref.url, "lexical");
       const runId = `run_loop_${cpu.stored.length}`;
-      await store.insertRun(benchRun(runId, N));
+      await store.insertRun(
+        storedRun(runId, {
+          dataset: "bench",
+          splits: ["train", "calibration", "test"],
+          concurrency: CONCURRENCY,
+          total: N,
+        }),
+      );
       let next = 0;
       const storing = new Set<Promise<void>>();
       const c0 = process.cpuUsage();

@@ -32,7 +32,8 @@ import { buildApp } from "../src/app.js";
 import { RunEngine } from "../src/engine/engine.js";
 import { SecretBox } from "../src/secrets/box.js";
 import { openStorage, type SqliteStorage } from "../src/storage/sqlite.js";
-import { emptyCounters, type PredictionRow, type StoredRun } from "../src/storage/types.js";
+import type { PredictionRow } from "../src/storage/types.js";
+import { storedRun } from "../test/fixtures.js";
 
 const { values } = parseArgs({
   options: { examples: { type: "string" }, write: { type: "string" }, serve: { type: "string" } },
@@ -88,8 +89,7 @@ async function syntheticRun(
 ): Promise<void> {
   const rng = mulberry32(seed);
   const gauss = () => Math.sqrt(-2 * Math.log(1 - rng.float())) * Math.cos(2 * Math.PI * rng.float());
-  const run: StoredRun = {
-    id,
+  const run = storedRun(id, {
     dataset: task.name,
     datasetHash: "0".repeat(64),
     serverId: "srv_bench",
@@ -99,19 +99,9 @@ async function syntheticRun(
     fingerprint: "decision|http://127.0.0.1:9/v1/decision|workbench-latest",
     splits,
     concurrency: 16,
-    maxLen: null,
-    options: {},
-    limit: null,
-    status: "running",
-    error: null,
-    createdAt: new Date().toISOString(),
     startedAt: new Date().toISOString(),
-    finishedAt: null,
-    ownerPid: null,
     total: examples,
-    counters: emptyCounters(),
-    headline: null,
-  };
+  });
   await storage.insertRun(run);
   const items = task.items.map((item) => ({
     item,

@@ -1,4 +1,35 @@
-/** A small synthetic dataset (three item kinds, unique states) and the bodies that upload it. */
+/** A small synthetic dataset (three item kinds, unique states), the bodies that upload it, and a stored run row. */
+
+import { emptyCounters, type StoredRun } from "../src/storage/types.js";
+
+/** A run row as the storage keeps it, `running` with empty counters; `extra` overrides any field. */
+export function storedRun(id: string, extra: Partial<StoredRun> = {}): StoredRun {
+  return {
+    id,
+    dataset: "penguins",
+    datasetHash: "h",
+    serverId: "srv_1",
+    serverName: "s",
+    endpoint: "http://x/v1/decision",
+    model: "m",
+    fingerprint: "f",
+    splits: ["test"],
+    concurrency: 2,
+    maxLen: null,
+    options: {},
+    limit: null,
+    status: "running",
+    error: null,
+    createdAt: new Date().toISOString(),
+    startedAt: null,
+    finishedAt: null,
+    ownerPid: null,
+    total: 3,
+    counters: emptyCounters(),
+    headline: null,
+    ...extra,
+  };
+}
 
 /** The task of the synthetic dataset. */
 export function syntheticTask(name = "tickets") {

@@ -6,46 +6,16 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MIGRATIONS, migrate } from "../src/storage/migrations.js";
 import { openStorage, PAGE_ROWS, type SqliteStorage, writerThreadDefault } from "../src/storage/sqlite.js";
-import {
-  type ExampleResult,
-  emptyCounters,
-  type PredictionRow,
-  type StoredRun,
-} from "../src/storage/types.js";
+import type { ExampleResult, PredictionRow } from "../src/storage/types.js";
 import { type ExampleWire, GROUP_COMMIT_MAX, GroupQueue } from "../src/storage/writer.js";
+import { storedRun } from "./fixtures.js";
 import { tempDir } from "./helpers.js";
 
 const tmp = tempDir();
 
 afterAll(() => tmp.cleanup());
 
-function run(id: string, extra: Partial<StoredRun> = {}): StoredRun {
-  return {
-    id,
-    dataset: "penguins",
-    datasetHash: "h",
-    serverId: "srv_1",
-    serverName: "s",
-    endpoint: "http://x/v1/decision",
-    model: "m",
-    fingerprint: "f",
-    splits: ["test"],
-    concurrency: 2,
-    maxLen: null,
-    options: {},
-    limit: null,
-    status: "running",
-    error: null,
-    createdAt: new Date().toISOString(),
-    startedAt: null,
-    finishedAt: null,
-    ownerPid: null,
-    total: 3,
-    counters: emptyCounters(),
-    headline: null,
-    ...extra,
-  };
-}
+const run = storedRun;
 
 function prediction(
   runId: string,
