@@ -369,6 +369,21 @@ for (const writerThread of [false, true]) {
       expect(await storage.getAnalysisCache("run_k", "item:1:x", "done|5")).toBeUndefined();
     });
 
+    it("commits what is queued when it closes, and refuses a later write, saying why", async () => {
+      const path = join(tmp.dir, writerThread ? "thread" : "loop", "closing.sqlite");
+      const closing = openStorage(path, { writerThread });
+      await closing.insertRun(run("run_z"));
+      const queued = closing.recordExample(result("run_z", "e0", 0, ["answered"]));
+      await closing.close();
+      await queued;
+      await expect(closing.recordExample(result("run_z", "e1", 1, ["answered"]))).rejects.toThrow(
+        "the storage is closed: nothing more can be written",
+      );
+      const reopened = openStorage(path, { writerThread });
+      expect((await reopened.getStoredRun("run_z"))?.counters.done).toBe(1);
+      await reopened.close();
+    });
+
     it("passes the integrity check", async () => {
       expect(await storage.integrityCheck()).toBe("ok");
     });

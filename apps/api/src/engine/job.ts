@@ -124,7 +124,7 @@ export class RunJob extends EventEmitter {
 
   /**
    * One slot of the pool. A slot asks its next example as soon as it has handed an answer to the storage: the
-   * commit's round trip (to the writer thread, in groups) costs no request time. At most `maxUnstored` answers
+   * commit (in groups, perhaps on the writer thread) costs no request time. At most `maxUnstored` answers
    * wait for their commit; a slot that would exceed it waits first.
    */
   private async worker(): Promise<void> {

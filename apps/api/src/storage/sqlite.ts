@@ -1,4 +1,4 @@
-/** The SQLite implementation of the storage interface: better-sqlite3, WAL, one transaction per write. */
+/** The SQLite implementation of the storage interface: better-sqlite3, WAL; answers committed in groups (writer.ts). */
 
 import { mkdirSync } from "node:fs";
 import { availableParallelism } from "node:os";

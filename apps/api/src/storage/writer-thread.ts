@@ -1,8 +1,9 @@
 /**
  * The writer thread: answered examples are committed by a worker thread on its own connection to the database
- * file, so the run engine's event loop spends no time in SQLite. The loop gathers the examples of one turn into
- * a group and posts it as one JSON string (far cheaper to pass than a structured clone); the thread commits the group in one transaction and answers with each example's
- * outcome; `write` resolves only then. Groups are committed in the order they were posted.
+ * file, so the run engine's event loop spends no time in SQLite. The loop gathers examples into groups
+ * (GroupQueue) and posts each as one JSON string (far cheaper to pass than a structured clone); the thread commits
+ * it in one transaction and answers with each example's outcome; `write` resolves only then. Groups are committed
+ * in the order they were posted.
  */
 
 import { createRequire } from "node:module";
@@ -29,8 +30,9 @@ export interface WriterThreadOptions {
 }
 
 // A CommonJS script (eval), so the worker needs no build step and no loader in tests; the commit itself is the
-// source text of groupCommitter and exampleParams, the same functions the in-memory writer runs. Transpilers that keep function
-// names (tsx, vitest) wrap inner functions in a \`__name\` helper, which the script defines as a no-op.
+// source text of groupCommitter and exampleParams, the same functions the event-loop writer (InlineWriter) runs.
+// Transpilers that keep function names (tsx, vitest) wrap inner functions in a \`__name\` helper, which the
+// script defines as a no-op.
 const SCRIPT = `
 var __name = (f) => f;
 const { parentPort, workerData, receiveMessageOnPort } = require("node:worker_threads");
@@ -101,15 +103,15 @@ export class ThreadWriter implements ExampleWriter {
   }
 
   write(write: ExampleWire): Promise<void> {
-    if (this.closing) return Promise.reject(new Error("the storage is closed: nothing more can be written"));
-    if (this.failure) return Promise.reject(this.failure);
+    // once closing, the queue itself refuses (the thread's exit also counts as a failure then)
+    if (this.failure && !this.closing) return Promise.reject(this.failure);
     return this.groups.push(write);
   }
 
   /** Commits what is queued, waits for every group posted, then ends the thread. */
   close(): Promise<void> {
     this.closing ??= new Promise<void>((resolve) => {
-      this.groups.drain();
+      this.groups.close();
       if (this.failure) return resolve();
       this.worker.ref();
       const timer = setTimeout(() => void this.worker.terminate(), 10_000);

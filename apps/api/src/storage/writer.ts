@@ -87,7 +87,7 @@ export function exampleWire(r: ExampleResult): ExampleWire {
 /** The statements' parameters of one example. Self-contained (no outer reference): the writer thread runs its source text. */
 export function exampleParams(w: ExampleWire): ExampleWrite {
   const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
-  const [runId, exampleId, ordinal] = w.example;
+  const [runId, exampleId, ordinal, split, ms, servedBy, failed] = w.example;
   const counts = { answered: 0, unknown: 0, escalated: 0 };
   const predictions = w.predictions.map((p, i): Param[] => {
     const [item, gold, status, answer, confidence, probabilities, logits, unknown, reason, reasoning] = p;
@@ -98,7 +98,7 @@ export function exampleParams(w: ExampleWire): ExampleWrite {
       i,
       exampleId,
       item,
-      w.example[3],
+      split,
       json(gold),
       status,
       json(answer),
@@ -111,18 +111,10 @@ export function exampleParams(w: ExampleWire): ExampleWrite {
     ];
   });
   return {
-    example: [
-      runId,
-      exampleId,
-      ordinal,
-      w.example[3],
-      w.example[4],
-      w.example[5],
-      w.example[6],
-      JSON.stringify(w.record),
-    ],
+    example: [runId, exampleId, ordinal, split, ms, servedBy, failed, JSON.stringify(w.record)],
     predictions,
-    counters: [1, counts.answered, counts.unknown, counts.escalated, w.example[6], ...w.usage, runId],
+    // done, answered, unknown, escalated, errors, input, output and reasoning tokens, cost; then the run id
+    counters: [1, counts.answered, counts.unknown, counts.escalated, failed, ...w.usage, runId],
   };
 }
 
@@ -168,7 +160,7 @@ export function groupCommitter(
     const sums = new Map<unknown, (string | number | null)[]>();
     for (const wire of group) {
       const c = rows(wire);
-      const sum = sums.get(c[9]);
+      const sum = sums.get(c[9]); // by run id (see exampleParams)
       if (!sum) sums.set(c[9], c.slice());
       else for (let k = 0; k < 9; k++) (sum[k] as number) += c[k] as number;
     }
@@ -222,6 +214,7 @@ export class GroupQueue {
   private timer: NodeJS.Timeout | NodeJS.Immediate | undefined;
   private last = Number.NEGATIVE_INFINITY;
   private lastSize = 0;
+  private closed = false;
 
   constructor(
     private readonly commit: (group: Waiting[]) => void,
@@ -229,6 +222,7 @@ export class GroupQueue {
   ) {}
 
   push(write: ExampleWire): Promise<void> {
+    if (this.closed) return Promise.reject(new Error("the storage is closed: nothing more can be written"));
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ write, resolve, reject });
       if (this.queue.length >= GROUP_COMMIT_MAX) this.drain();
@@ -251,9 +245,15 @@ export class GroupQueue {
     }
     while (this.queue.length) this.commit(this.queue.splice(0, GROUP_COMMIT_MAX));
   }
+
+  /** Hands over what is queued, then refuses every later write. */
+  close(): void {
+    this.drain();
+    this.closed = true;
+  }
 }
 
-/** Commits on the caller's own connection, on the event loop (and for in-memory databases, which no thread can share). */
+/** Commits on the caller's own connection, on the event loop (also for in-memory databases, which no thread can share). */
 export class InlineWriter implements ExampleWriter {
   private readonly groups: GroupQueue;
 
@@ -270,6 +270,6 @@ export class InlineWriter implements ExampleWriter {
   }
 
   async close(): Promise<void> {
-    this.groups.drain();
+    this.groups.close();
   }
 }
