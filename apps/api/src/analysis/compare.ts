@@ -50,6 +50,34 @@ function sameAnswer(a: string | string[] | null, b: string | string[] | null): b
   return a === b;
 }
 
+/**
+ * For each row of `base`, the row of the same example in `d`, or -1. Runs of one dataset usually list their
+ * examples in the same order; then no lookup table is built.
+ */
+function rowsOfBase(base: ItemData, d: ItemData): Int32Array {
+  const ids = base.exampleIds;
+  const out = new Int32Array(ids.length);
+  let same = d.exampleIds.length === ids.length;
+  for (let i = 0; i < ids.length && same; i++) {
+    out[i] = i;
+    same = d.exampleIds[i] === ids[i];
+  }
+  if (same) return out;
+  const rowOfId = new Map<string, number>();
+  d.exampleIds.forEach((id, row) => {
+    rowOfId.set(id, row);
+  });
+  for (let i = 0; i < ids.length; i++) out[i] = rowOfId.get(ids[i]) ?? -1;
+  return out;
+}
+
+/** For each row of d, its usable index, or -1 when the row is not usable. */
+function usableIndexOfRow(d: ItemData): Int32Array {
+  const out = new Int32Array(d.exampleIds.length).fill(-1);
+  for (let u = 0; u < d.m; u++) out[d.rowOf[u]] = u;
+  return out;
+}
+
 function setKey(xs: string[]): string {
   return [...new Set(xs)].sort().join("\u0000");
 }
@@ -67,27 +95,22 @@ export function compareItem(
   const bins = opts.bins ?? 15;
   const seed = opts.seed ?? 0;
   const base = runs[0].data;
-  // examples usable in every run, in the first run's order
-  const usableAt = runs.map((r) => {
-    const m = new Map<string, number>();
-    for (let u = 0; u < r.data.m; u++) m.set(r.data.exampleIds[r.data.rowOf[u]], u);
-    return m;
-  });
-  const shared: string[] = [];
+  const at = runs.map((r) => rowsOfBase(base, r.data));
+  // examples usable in every run, in the first run's order: their usable index in each run
+  const usableOf = runs.map((r) => usableIndexOfRow(r.data));
+  const shared = runs.map(() => [] as number[]);
   for (let u = 0; u < base.m; u++) {
-    const id = base.exampleIds[base.rowOf[u]];
-    if (usableAt.every((m) => m.has(id))) shared.push(id);
+    const i = base.rowOf[u];
+    let all = true;
+    for (let j = 1; j < runs.length && all; j++) all = at[j][i] >= 0 && usableOf[j][at[j][i]] >= 0;
+    if (!all) continue;
+    for (let j = 0; j < runs.length; j++) shared[j].push(usableOf[j][at[j][i]]);
   }
-  const aligned = runs.map((r, i) =>
-    selectUsable(
-      r.data,
-      shared.map((id) => usableAt[i].get(id)!),
-      (u) => r.data.rowOf[u],
-    ),
-  );
-  const resamples = opts.resamples ?? autoResamples(shared.length);
+  const aligned = runs.map((r, j) => selectUsable(r.data, shared[j], (u) => r.data.rowOf[u]));
+  const n = shared[0].length;
+  const resamples = opts.resamples ?? autoResamples(n);
   const metrics: Comparison["metrics"] = COMPARED_METRICS.map((name) => ({ name, values: [], deltas: [] }));
-  if (shared.length > 0) {
+  if (n > 0) {
     const baseData = libraryData(aligned[0]);
     let baseValues: HeadlineMetrics | null = null;
     for (let i = 1; i < runs.length; i++) {
@@ -106,31 +129,31 @@ export function compareItem(
   }
   const overlay = aligned.map((d) => binsOf(topView(d), { bins, binning: "width", interval: "wilson" }));
   // flipped: every example present in all runs, whatever its status
-  const rowAt = runs.map((r) => {
-    const m = new Map<string, number>();
-    r.data.exampleIds.forEach((id, i) => {
-      m.set(id, i);
-    });
-    return m;
-  });
   const offset = opts.offset ?? 0;
   const limit = opts.limit ?? 200;
   const rows: FlippedRow[] = [];
   let total = 0;
   let compared = 0;
   for (let i = 0; i < base.exampleIds.length; i++) {
-    const id = base.exampleIds[i];
-    const at = rowAt.map((m) => m.get(id));
-    if (at.some((x) => x === undefined)) continue;
+    let present = true;
+    let flipped = false;
+    for (let j = 1; j < runs.length && present; j++) {
+      const row = at[j][i];
+      if (row < 0) present = false;
+      else if (
+        runs[j].data.status[row] !== base.status[i] ||
+        !sameAnswer(runs[j].data.answers[row], base.answers[i])
+      )
+        flipped = true;
+    }
+    if (!present) continue;
     compared++;
-    const statuses = runs.map((r, j) => r.data.status[at[j]!]);
-    const answers = runs.map((r, j) => r.data.answers[at[j]!]);
-    const flipped =
-      statuses.some((s) => s !== statuses[0]) || answers.some((a) => !sameAnswer(a, answers[0]));
     if (!flipped) continue;
     if (total >= offset && rows.length < limit) {
+      const statuses = runs.map((r, j) => r.data.status[at[j][i]]);
+      const answers = runs.map((r, j) => r.data.answers[at[j][i]]);
       rows.push({
-        exampleId: id,
+        exampleId: base.exampleIds[i],
         gold: base.golds[i],
         answers,
         statuses: statuses.map((s) => STATUS_NAMES[s]),
@@ -144,7 +167,7 @@ export function compareItem(
     split: opts.split,
     runs: runs.map((r) => ({ id: r.id, model: r.model, servedBy: r.servedBy })),
     servedModelDiffers: served.some((s) => s !== served[0]),
-    n: shared.length,
+    n,
     resamples,
     metrics,
     bins: overlay,

@@ -335,8 +335,9 @@ export function selectUsable(
   const rowOf = new Int32Array(m);
   for (let t = 0; t < m; t++) {
     const u = usable[t];
-    probs.set(d.probs.subarray(u * k, u * k + k), t * k);
-    if (d.multi) labels.set(d.labels.subarray(u * k, u * k + k), t * k);
+    // element by element: a subarray per row costs more than the copy
+    for (let j = 0; j < k; j++) probs[t * k + j] = d.probs[u * k + j];
+    if (d.multi) for (let j = 0; j < k; j++) labels[t * k + j] = d.labels[u * k + j];
     else gold[t] = d.gold[u];
     goldUnknown[t] = d.goldUnknown[u];
     predUnknown[t] = d.predUnknown[u];

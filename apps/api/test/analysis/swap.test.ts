@@ -199,6 +199,28 @@ describe("compare", () => {
     for (const m of c.metrics) for (const v of m.deltas[0].delta) expect(v).toBeCloseTo(0, 12);
   });
 
+  it("pairs examples by id when a run lists them in another order or lacks some", () => {
+    // run b reversed, without every third example: the same comparison as with both runs cut to the shared
+    // examples in run a's order
+    const kept = new Set(
+      a.rows
+        .filter((r) => r.split === "test")
+        .map((r) => r.exampleId)
+        .filter((_, i) => i % 3 !== 0),
+    );
+    const cut = (run: Run) => ({ ...run, rows: run.rows.filter((r) => kept.has(r.exampleId)) });
+    const shuffled = { ...cut(b), rows: [...cut(b).rows].reverse() };
+    for (const item of ["species", "sex"]) {
+      const opts = { split: "test", resamples: 100, limit: 10_000 };
+      const paired = compareItem([runOf(a, "run_a", item), runOf(shuffled, "run_b", item)], opts);
+      const ordered = compareItem([runOf(cut(a), "run_a", item), runOf(cut(b), "run_b", item)], opts);
+      expect(paired.n).toBeGreaterThan(0);
+      expect(paired.n).toBe(ordered.n);
+      expect(paired.flipped.compared).toBe(kept.size);
+      expect(paired).toEqual(ordered);
+    }
+  });
+
   it("pages the flipped rows", () => {
     const full = compareItem([runOf(a, "run_a", "body_mass"), runOf(b, "run_b", "body_mass")], {
       split: "test",
