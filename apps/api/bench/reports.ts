@@ -4,16 +4,17 @@
 //
 //   node --expose-gc --import tsx bench/reports.ts [--examples 100000]
 //
-// The API runs in its own process, started twice on the same data folder: "first start" computes everything from
-// the stored predictions (and stores each finished run's converted item data and reports beside it); "after a
-// restart" reads those back. Each process reports its peak resident memory.
+// The API runs in its own process as `workbench serve` starts it (no reference server), started twice on the same
+// data folder; calls are timed once its start-up preparation has ended (the analysis compiled; the reports of the
+// most recent finished runs prepared and stored). "first start": the oldest run is not prepared, so its first
+// report reads and converts its predictions; "after a restart" reads back what the first process stored. Each
+// process reports its peak resident memory.
 //
 // Scenario "one item": one 5-option item (seattle-weather's task), 100,000 examples all on the test split, so one
 // report covers all 100,000 predictions. Scenario "three items": penguins' task (choice, score, choice + not
 // stated), 33,334 examples x 3 items on calibration and test (each report covers about a sixth of the run).
 
 import { spawn, spawnSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -28,9 +29,8 @@ import {
   type Split,
   type Task,
 } from "@decision-workbench/datasets";
-import { buildApp } from "../src/app.js";
-import { RunEngine } from "../src/engine/engine.js";
-import { SecretBox } from "../src/secrets/box.js";
+import { startWorkbench } from "../src/cli/serve.js";
+import { serveConfig } from "../src/config.js";
 import { openStorage, type SqliteStorage } from "../src/storage/sqlite.js";
 import type { PredictionRow } from "../src/storage/types.js";
 import { storedRun } from "../test/fixtures.js";
@@ -178,15 +178,16 @@ interface Timing {
   peak: number;
 }
 
-/** Child process: the API over DIR/workbench.sqlite; prints its URL, then its memory on each "stats" line. */
+/**
+ * Child process: the workbench over DIR as `workbench serve` starts it (no reference server). Once its start-up
+ * preparation has ended, prints its port, the runs prepared and how long that took; then its memory on each
+ * "stats" line.
+ */
 async function serve(dir: string): Promise<void> {
-  const storage = openStorage(join(dir, "workbench.sqlite"));
-  const secrets = new SecretBox(randomBytes(32));
-  const engine = new RunEngine({ storage, secrets });
-  const app = await buildApp({ storage, engine, secrets });
-  await app.listen({ host: "127.0.0.1", port: 0 });
-  const address = app.server.address();
-  process.stdout.write(`${typeof address === "object" && address ? address.port : 0}\n`);
+  const t0 = performance.now();
+  const wb = await startWorkbench(serveConfig({ "data-dir": dir, port: "0", "no-reference": true }, {}));
+  const prepared = await wb.prepared;
+  process.stdout.write(`${JSON.stringify({ port: wb.port, prepared, ms: performance.now() - t0 })}\n`);
   process.stdin.setEncoding("utf8");
   for await (const chunk of process.stdin) {
     if (!String(chunk).includes("stats")) continue;
@@ -198,9 +199,7 @@ async function serve(dir: string): Promise<void> {
     };
     process.stdout.write(`${JSON.stringify(stats)}\n`);
   }
-  await engine.close();
-  await app.close();
-  await storage.close();
+  await wb.close();
 }
 
 /** An API process started on the bench's data folder: its URL, its memory, and its end. */
@@ -226,9 +225,12 @@ async function apiProcess(dir: string) {
     if (line === undefined) throw new Error("the API process ended");
     return line;
   };
-  const port = Number(await next());
+  const started = JSON.parse(await next()) as { port: number; prepared: string[]; ms: number };
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${started.port}`,
+    /** The runs the start-up preparation stored reports of, and how long start-up and preparation took. */
+    prepared: new Set(started.prepared),
+    preparedMs: started.ms,
     async stats(): Promise<{ rss: number; heap: number; peak: number }> {
       child.stdin.write("stats\n");
       return JSON.parse(await next());
@@ -294,7 +296,14 @@ async function main(): Promise<void> {
     const first = s.task.items[0].name;
     const q = s.splits.includes("test") ? "split=test" : "split=all";
     const at = `/api/runs/${a}/report?item=${first}&${q}`;
-    await time(s.name, "report (cold: predictions read, converted, stored)", at);
+    const prepared = (id: string) => (api.prepared.has(id) ? "prepared at start-up" : "not prepared");
+    await time(
+      s.name,
+      api.prepared.has(a)
+        ? "report (first look; prepared at start-up)"
+        : "report (cold: predictions read, converted, stored)",
+      at,
+    );
     await time(s.name, "report (warm)", at);
     await time(s.name, "report binning=mass (base reused)", `${at}&binning=mass`);
     await time(s.name, "report view=classwise (base reused)", `${at}&view=classwise`);
@@ -311,7 +320,11 @@ async function main(): Promise<void> {
       `/api/runs/${a}/items?item=${first}&filter=confident-wrong&offset=50&limit=50`,
     );
     await time(s.name, "report.json (every item)", `/api/runs/${a}/report.json?${q}`);
-    await time(s.name, "compare (cold)", `/api/compare?runs=${a},${b}&item=${first}&${q}`);
+    await time(
+      s.name,
+      `compare (first; run b ${prepared(b)})`,
+      `/api/compare?runs=${a},${b}&item=${first}&${q}`,
+    );
     await time(s.name, "compare (warm)", `/api/compare?runs=${a},${b}&item=${first}&${q}`);
     await time(s.name, "export.csv (every row)", `/api/runs/${a}/export.csv`);
     if (s.splits.includes("calibration")) {
@@ -324,7 +337,7 @@ async function main(): Promise<void> {
   }
   const firstStats = await api.stats();
   memory.push(
-    `first start: peak RSS ${firstStats.peak.toFixed(0)} MB, RSS now ${firstStats.rss.toFixed(0)} MB, JS heap after a full GC ${firstStats.heap.toFixed(0)} MB`,
+    `first start: start-up and its preparation (compiling, ${api.prepared.size} recent runs prepared) took ${api.preparedMs.toFixed(0)} ms before the first call; peak RSS ${firstStats.peak.toFixed(0)} MB, RSS now ${firstStats.rss.toFixed(0)} MB, JS heap after a full GC ${firstStats.heap.toFixed(0)} MB`,
   );
   await api.stop();
 
@@ -351,7 +364,7 @@ async function main(): Promise<void> {
   }
   const secondStats = await api.stats();
   memory.push(
-    `after a restart: peak RSS ${secondStats.peak.toFixed(0)} MB, RSS now ${secondStats.rss.toFixed(0)} MB, JS heap after a full GC ${secondStats.heap.toFixed(0)} MB`,
+    `after a restart: start-up and its preparation took ${api.preparedMs.toFixed(0)} ms; peak RSS ${secondStats.peak.toFixed(0)} MB, RSS now ${secondStats.rss.toFixed(0)} MB, JS heap after a full GC ${secondStats.heap.toFixed(0)} MB`,
   );
   await api.stop();
 

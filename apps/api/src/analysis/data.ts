@@ -50,6 +50,10 @@ export class Lru<V> {
       if (other !== key) this.delete(other);
     }
   }
+  /** Deletes every entry whose key matches. */
+  deleteWhere(match: (key: string) => boolean): void {
+    for (const key of [...this.map.keys()]) if (match(key)) this.delete(key);
+  }
   delete(key: string): void {
     const e = this.map.get(key);
     if (e) {
@@ -79,7 +83,8 @@ export interface LoadedRun {
   settled: boolean;
 }
 
-const SETTLED: readonly RunStatus[] = ["done", "cancelled", "failed"];
+/** The statuses of a run that no longer changes. */
+export const SETTLED: readonly RunStatus[] = ["done", "cancelled", "failed"];
 
 /** Bumped when a report's content changes for the same options: stored reports of another version are not read. */
 const REPORT_VERSION = 1;
@@ -195,6 +200,11 @@ export class AnalysisData {
     return b.finish();
   }
 
+  /** Drops a run's item data from memory (what is stored beside it stays, and is read back when next needed). */
+  forgetItems(runId: string): void {
+    this.items.deleteWhere((key) => key.startsWith(`${runId}|`));
+  }
+
   /** One item's rows on the chosen split (cached like the whole item). */
   itemSplit(loaded: LoadedRun, spec: ItemSpec, split: SplitChoice): Promise<ItemData> {
     if (split === "all") return this.itemData(loaded, spec);
@@ -308,10 +318,23 @@ export function analysisData(storage: Storage): AnalysisData {
 
 /**
  * Computes and caches the default report of every item of a run (default split and options), so the first view
- * after a run finishes is served from memory. Resolves when done; errors are the caller's to log.
+ * after a run finishes is served from memory. Resolves when done, or after the item under way once `stopped()`;
+ * errors are the caller's to log. `keepItems: false` drops the run's item data from memory afterwards (they stay
+ * stored beside a settled run), so preparing several runs does not fill the memory.
  */
-export async function warmReports(storage: Storage, runId: string): Promise<void> {
+export async function warmReports(
+  storage: Storage,
+  runId: string,
+  opts: { stopped?: () => boolean; keepItems?: boolean } = {},
+): Promise<void> {
   const data = analysisData(storage);
   const loaded = await data.run(runId);
-  for (const spec of loaded.specs) await data.report(loaded, { item: spec.name });
+  try {
+    for (const spec of loaded.specs) {
+      if (opts.stopped?.()) return;
+      await data.report(loaded, { item: spec.name });
+    }
+  } finally {
+    if (opts.keepItems === false) data.forgetItems(runId);
+  }
 }

@@ -7,6 +7,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { type DecisionServerHandle, startDecisionServer } from "@decision-workbench/decision-server";
 import type { FastifyInstance } from "fastify";
+import { compileAnalysis, prepareRecentRuns } from "../analysis/warm-up.js";
 import { buildApp } from "../app.js";
 import { warmBundled } from "../catalog/catalog.js";
 import { DB_FILE, type ServeConfig } from "../config.js";
@@ -36,6 +37,11 @@ export interface Workbench {
   reference?: DecisionServerHandle;
   /** Runs resumed at start-up. */
   resumed: string[];
+  /**
+   * Background work after start-up: the analysis code compiled, then the reports of the most recent finished
+   * runs prepared and stored. Resolves to those runs' ids (fewer when closed meanwhile).
+   */
+  prepared: Promise<string[]>;
   /** Stops taking examples, stores answers in flight, closes the app, the reference server and the database. */
   close(): Promise<void>;
 }
@@ -94,6 +100,27 @@ async function registerEmbedded(storage: SqliteStorage, box: SecretBox, url: str
   });
 }
 
+/**
+ * In the background once listening: compiles the analysis code, then prepares the reports of the most recent
+ * finished runs (see warm-up.ts). Resolves to the runs prepared and never rejects; stops between steps once `stopped()`.
+ */
+async function prepareAnalysis(
+  storage: SqliteStorage,
+  stopped: () => boolean,
+  log: (message: string) => void,
+): Promise<string[]> {
+  const t0 = performance.now();
+  try {
+    await compileAnalysis(stopped);
+    const runs = await prepareRecentRuns(storage, stopped);
+    log(`reports of ${runs.length} recent run(s) ready in ${Math.round(performance.now() - t0)} ms`);
+    return runs;
+  } catch (err) {
+    if (!stopped()) log(`preparing reports failed: ${(err as Error).message}`);
+    return [];
+  }
+}
+
 /** Starts the workbench and listens; resolves once it listens and interrupted runs are resumed. */
 export async function startWorkbench(config: ServeConfig, opts: StartOptions = {}): Promise<Workbench> {
   const log = opts.log ?? (() => {});
@@ -135,6 +162,7 @@ export async function startWorkbench(config: ServeConfig, opts: StartOptions = {
   const running = engine;
   const listening = app;
   let closing: Promise<void> | undefined;
+  const preparing = prepareAnalysis(storage, () => closing !== undefined, log);
   return {
     url: `http://${host}:${port}`,
     port,
@@ -143,8 +171,10 @@ export async function startWorkbench(config: ServeConfig, opts: StartOptions = {
     engine: running,
     reference,
     resumed,
+    prepared: preparing,
     close() {
       closing ??= (async () => {
+        await preparing;
         await running.close();
         await listening.close();
         await reference?.close();

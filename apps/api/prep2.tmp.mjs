@@ -1,0 +1,15 @@
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { startWorkbench } from "./dist/cli/serve.js";
+import { serveConfig } from "./dist/config.js";
+const dir = mkdtempSync("/tmp/rb/prep-");
+cpSync("/tmp/rb/base.sqlite", join(dir, "workbench.sqlite"));
+const t0 = performance.now();
+const cpu0 = process.cpuUsage();
+const wb = await startWorkbench(serveConfig({ "data-dir": dir, port: "0", "no-reference": true }, {}), { log: (m) => console.log(m) });
+const p = await wb.prepared;
+const cpu = process.cpuUsage(cpu0);
+console.log(p.length, "prepared", (performance.now() - t0).toFixed(0), "ms; cpu", ((cpu.user + cpu.system) / 1000).toFixed(0), "ms; peak", (process.resourceUsage().maxRSS / 1024).toFixed(0), "MB; rss", (process.memoryUsage().rss / 2 ** 20).toFixed(0), "heap", (process.memoryUsage().heapUsed / 2 ** 20).toFixed(0));
+const { analysisData } = await import("./dist/analysis/data.js"); if (process.argv[2]) analysisData(wb.storage).payloads.deleteWhere(() => true); globalThis.gc?.(); await new Promise((r) => setTimeout(r, 100)); globalThis.gc?.(); const mu = process.memoryUsage(); console.log("after gc", Object.fromEntries(Object.entries(mu).map(([k, v]) => [k, Math.round(v / 2 ** 20)])));
+await wb.close();
+rmSync(dir, { recursive: true });
