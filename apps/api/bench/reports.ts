@@ -6,9 +6,10 @@
 //
 // The API runs in its own process as `workbench serve` starts it (no reference server), started twice on the same
 // data folder; calls are timed once its start-up preparation has ended (the analysis compiled; the reports of the
-// most recent finished runs prepared and stored). "first start": the oldest run is not prepared, so its first
-// report reads and converts its predictions; "after a restart" reads back what the first process stored. Each
-// process reports its peak resident memory.
+// most recently finished runs prepared and stored, within its bounds: here the last run written, 100,002
+// predictions, uses up the bound). Each call's label says whether its run was prepared; a run that was not has
+// its predictions read and converted by its first report. "after a restart" reads back what the first process
+// stored. Each process reports its peak resident memory.
 //
 // Scenario "one item": one 5-option item (seattle-weather's task), 100,000 examples all on the test split, so one
 // report covers all 100,000 predictions. Scenario "three items": penguins' task (choice, score, choice + not

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import type { DecisionServerHandle } from "@decision-workbench/decision-server";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { analysisData } from "../src/analysis/data.js";
 import { compileAnalysis, PREPARED_RUNS, prepareRecentRuns } from "../src/analysis/warm-up.js";
 import { startWorkbench } from "../src/cli/serve.js";
 import { serveConfig } from "../src/config.js";
@@ -103,6 +104,19 @@ describe("start-up preparation", () => {
     }
   });
 
+  it("skips runs whose reports are stored, and takes the next ones", async () => {
+    // the test before stored the three newest runs' reports: only the oldest is left to prepare
+    const storage = openStorage(join(tmp.dir, "workbench.sqlite"));
+    try {
+      expect(storedKeys(runs[PREPARED_RUNS])).toEqual([]);
+      expect(await prepareRecentRuns(storage)).toEqual([runs[PREPARED_RUNS]]);
+      expect(storedKeys(runs[PREPARED_RUNS]).length).toBeGreaterThan(0);
+      expect(await prepareRecentRuns(storage)).toEqual([]);
+    } finally {
+      await storage.close();
+    }
+  });
+
   it("takes runs after the newest only while their predictions stay within the bound", async () => {
     const storage = openStorage(join(tmp.dir, "workbench.sqlite"));
     try {
@@ -111,13 +125,51 @@ describe("start-up preparation", () => {
       );
       expect(sizes[0]).toBeGreaterThan(0);
       const within = sizes[0] + sizes[1];
-      expect(await prepareRecentRuns(storage, undefined, { predictions: within })).toEqual(runs.slice(0, 2));
-      expect(await prepareRecentRuns(storage, undefined, { predictions: within - 1 })).toEqual(
-        runs.slice(0, 1),
-      );
+      const prepare = (predictions: number) => {
+        forgetStored();
+        return prepareRecentRuns(storage, undefined, { predictions });
+      };
+      expect(await prepare(within)).toEqual(runs.slice(0, 2));
+      expect(await prepare(within - 1)).toEqual(runs.slice(0, 1));
       // the newest run is prepared whatever its size
-      expect(await prepareRecentRuns(storage, undefined, { predictions: 1 })).toEqual(runs.slice(0, 1));
-      expect(await prepareRecentRuns(storage, () => true)).toEqual([]);
+      expect(await prepare(1)).toEqual(runs.slice(0, 1));
+    } finally {
+      await storage.close();
+    }
+  });
+
+  it("stops between items once told, and does not count the run it left", async () => {
+    forgetStored();
+    const storage = openStorage(join(tmp.dir, "workbench.sqlite"));
+    try {
+      // asked before the run, before its first item, before its second item (true from there on)
+      let asked = 0;
+      expect(await prepareRecentRuns(storage, () => ++asked >= 3)).toEqual([]);
+      const keys = storedKeys(runs[0]);
+      expect(keys).toHaveLength(2);
+      expect(keys[0]).toMatch(/^item:\d+:species$/);
+      expect(keys[1]).toMatch(/^report:\d+:species\|test\|/);
+      expect(storedKeys(runs[1])).toEqual([]);
+    } finally {
+      await storage.close();
+    }
+  });
+
+  it("drops a run's loaded item data from memory, but not a load still under way", async () => {
+    const storage = openStorage(join(tmp.dir, "workbench.sqlite"));
+    try {
+      const data = analysisData(storage);
+      const loaded = await data.run(runs[0]);
+      const spec = data.spec(loaded, "species");
+      const loading = data.itemData(loaded, spec);
+      data.forgetItems(runs[0]);
+      expect(data.itemData(loaded, spec)).toBe(loading); // not started twice
+      const d = await loading;
+      expect(d.m).toBeGreaterThan(0);
+      data.forgetItems(runs[0]);
+      const again = data.itemData(loaded, spec);
+      expect(again).not.toBe(loading);
+      expect((await again).exampleIds).toEqual(d.exampleIds);
     } finally {
       await storage.close();
     }
@@ -125,10 +177,11 @@ describe("start-up preparation", () => {
 
   it("lets a close during the preparation end it early, leaving the database whole", async () => {
     forgetStored();
-    const wb = await start();
+    const log: string[] = [];
+    const wb = await start(log);
     await wb.close();
-    const prepared = await wb.prepared;
-    expect(prepared.length).toBeLessThan(PREPARED_RUNS);
+    expect(await wb.prepared).toEqual([]);
+    expect(log.filter((m) => m.startsWith("reports of"))).toEqual([]);
     const db = new Database(join(tmp.dir, "workbench.sqlite"), { readonly: true });
     expect(db.prepare("PRAGMA integrity_check").pluck().get()).toBe("ok");
     db.close();

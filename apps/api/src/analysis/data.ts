@@ -50,9 +50,13 @@ export class Lru<V> {
       if (other !== key) this.delete(other);
     }
   }
-  /** Deletes every entry whose key matches. */
-  deleteWhere(match: (key: string) => boolean): void {
-    for (const key of [...this.map.keys()]) if (match(key)) this.delete(key);
+  /** The entry under `key`, without making it the most recently used. */
+  peek(key: string): V | undefined {
+    return this.map.get(key)?.v;
+  }
+  /** Deletes every entry that matches. */
+  deleteWhere(match: (key: string, v: V) => boolean): void {
+    for (const [key, e] of [...this.map]) if (match(key, e.v)) this.delete(key);
   }
   delete(key: string): void {
     const e = this.map.get(key);
@@ -117,6 +121,8 @@ export function splitsOf(choice: SplitChoice): Split[] | null {
 /** Data access for the analysis routes: runs, item specs and typed item data, cached per run version. */
 export class AnalysisData {
   private readonly items = new Lru<Promise<ItemData>>(CACHED_ROWS);
+  /** The item loads that have finished. */
+  private readonly loadedItems = new WeakSet<Promise<ItemData>>();
   /** Caches of computed payloads (reports, comparisons), keyed by run versions and options. */
   readonly payloads = new Lru<Promise<unknown>>(64);
 
@@ -200,9 +206,22 @@ export class AnalysisData {
     return b.finish();
   }
 
-  /** Drops a run's item data from memory (what is stored beside it stays, and is read back when next needed). */
+  /**
+   * Drops a run's loaded item data from memory (what is stored beside it stays, and is read back when next
+   * needed). A load still under way for another request is left alone, so it is not started twice.
+   */
   forgetItems(runId: string): void {
-    this.items.deleteWhere((key) => key.startsWith(`${runId}|`));
+    this.items.deleteWhere((key, p) => key.startsWith(`${runId}|`) && this.loadedItems.has(p));
+  }
+
+  /** Whether the default report of every item of the run is stored beside it (for its current version). */
+  async defaultReportsStored(loaded: LoadedRun): Promise<boolean> {
+    if (!loaded.settled) return false;
+    for (const spec of loaded.specs) {
+      const key = this.reportStoreKey(spec.name, defaultSplit(loaded.run), {});
+      if (!(await this.storage.getAnalysisCache(loaded.run.id, key, loaded.version))) return false;
+    }
+    return true;
   }
 
   /** One item's rows on the chosen split (cached like the whole item). */
@@ -217,11 +236,18 @@ export class AnalysisData {
   private cachedItem(key: string, load: () => Promise<ItemData>): Promise<ItemData> {
     let p = this.items.get(key);
     if (!p) {
-      p = load();
-      this.items.set(key, p, 1);
-      p.then(
-        (d) => this.items.weigh(key, weightOf(d)),
-        () => this.items.delete(key),
+      const loading = load();
+      p = loading;
+      this.items.set(key, loading, 1);
+      // the entry may have been dropped (and loaded again) meanwhile: only this load's own entry is changed
+      loading.then(
+        (d) => {
+          this.loadedItems.add(loading);
+          if (this.items.peek(key) === loading) this.items.weigh(key, weightOf(d));
+        },
+        () => {
+          if (this.items.peek(key) === loading) this.items.delete(key);
+        },
       );
     }
     return p;
@@ -231,7 +257,7 @@ export class AnalysisData {
   report(loaded: LoadedRun, q: ReportQuery): Promise<ItemReport> {
     const spec = this.spec(loaded, q.item);
     const split = q.split ?? defaultSplit(loaded.run);
-    return this.stored(loaded, `report:${REPORT_VERSION}:${spec.name}|${split}|${reportKey(q)}`, async () => {
+    return this.stored(loaded, this.reportStoreKey(spec.name, split, q), async () => {
       const d = await this.itemSplit(loaded, spec, split);
       const opts = {
         bins: q.bins,
@@ -253,6 +279,11 @@ export class AnalysisData {
         throw err;
       }
     });
+  }
+
+  /** The key a report is stored under beside its run. */
+  private reportStoreKey(item: string, split: SplitChoice, q: ReportQuery): string {
+    return `report:${REPORT_VERSION}:${item}|${split}|${reportKey(q)}`;
   }
 
   /**

@@ -1,7 +1,7 @@
 /**
  * What a freshly started API does in the background so that the first look at a report is not the slow one:
- * it compiles the analysis' hot code on a small synthetic run, then prepares the reports of the most recent
- * finished runs whose converted data are not stored yet (a run finished by another process, or stored before
+ * it compiles the analysis' hot code on a small synthetic run, then prepares the reports of the most recently
+ * finished runs whose default reports are not stored yet (a run finished by another process, or stored before
  * an upgrade changed the stored format).
  */
 
@@ -9,7 +9,7 @@ import { mulberry32 } from "@decision-workbench/calibration";
 import { NOT_STATED, type Split } from "@decision-workbench/datasets";
 import type { AnalysisRow, Storage, WorkbenchStorage } from "../storage/types.js";
 import { compareItem } from "./compare.js";
-import { SETTLED, warmReports } from "./data.js";
+import { analysisData, SETTLED, warmReports } from "./data.js";
 import { decodeItemData, encodeItemData } from "./item-codec.js";
 import type { ItemSpec } from "./item-spec.js";
 import { type ItemData, ItemDataBuilder, restrictSplits } from "./matrix.js";
@@ -85,20 +85,24 @@ export async function compileAnalysis(stopped: () => boolean = () => false): Pro
   }
 }
 
-/** At most this many of the most recent finished runs are prepared at start-up... */
+/** At most this many runs are prepared at start-up... */
 export const PREPARED_RUNS = 3;
 /**
- * ...and, after the newest, only while their predictions add up to at most this many: converting a run's stored
- * predictions briefly takes about 60 MB per 100,000 (what is kept afterwards is its reports), and the API's memory
- * is to stay under 300 MB.
+ * ...and, after the first, only while the predictions of the runs prepared (the first included) add up to at most
+ * this many: converting a run's stored predictions briefly takes about 60 MB per 100,000 (what is kept afterwards
+ * is its reports), and the API's memory is to stay under 300 MB.
  */
 export const PREPARED_PREDICTIONS = 100_000;
+/** Only this many of the most recently finished runs are looked at. */
+export const PREPARED_LOOKBACK = 20;
 
 /**
- * Prepares the default reports of the most recent finished runs, newest first (`bounds`: the two bounds above by
- * default), one at a time. A run whose converted data are already stored costs one read per item; otherwise its predictions are
- * converted and the result stored beside it, and only its reports stay in memory. Stops between items once
- * `stopped()`. Resolves to the ids of the runs prepared.
+ * Prepares the default reports of the most recently finished runs whose default reports are not stored beside
+ * them, newest first, one at a time, within `bounds` (the bounds above by default). A run whose converted data are
+ * stored costs one read per item; otherwise its predictions are converted and the result stored beside it. Only
+ * its reports stay in memory. A run that cannot be prepared (deleted meanwhile, an item too large) is skipped.
+ * Stops between items once `stopped()`; a run left unfinished then is not counted. Resolves to the ids of the runs
+ * prepared.
  */
 export async function prepareRecentRuns(
   storage: Pick<WorkbenchStorage, "listStoredRuns"> & Storage,
@@ -107,15 +111,25 @@ export async function prepareRecentRuns(
 ): Promise<string[]> {
   const maxRuns = bounds.runs ?? PREPARED_RUNS;
   const maxPredictions = bounds.predictions ?? PREPARED_PREDICTIONS;
+  const data = analysisData(storage);
+  const finished = (await storage.listStoredRuns())
+    .filter((r) => SETTLED.includes(r.status))
+    .sort((a, b) => (b.finishedAt ?? "").localeCompare(a.finishedAt ?? ""))
+    .slice(0, PREPARED_LOOKBACK);
   const prepared: string[] = [];
   let predictions = 0;
-  for (const run of await storage.listStoredRuns()) {
+  for (const run of finished) {
     if (stopped() || prepared.length >= maxRuns) break;
-    if (!SETTLED.includes(run.status)) continue;
-    const c = run.counters;
-    predictions += c.answered + c.unknown + c.escalated;
-    if (prepared.length > 0 && predictions > maxPredictions) break;
-    await warmReports(storage, run.id, { stopped, keepItems: false });
+    try {
+      if (await data.defaultReportsStored(await data.run(run.id))) continue;
+      const c = run.counters;
+      predictions += c.answered + c.unknown + c.escalated;
+      if (prepared.length > 0 && predictions > maxPredictions) break;
+      await warmReports(storage, run.id, { stopped, keepItems: false });
+    } catch {
+      continue; // deleted meanwhile, or a report that cannot be computed: its first view will say why
+    }
+    if (stopped()) break;
     prepared.push(run.id);
   }
   return prepared;

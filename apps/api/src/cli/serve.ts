@@ -113,7 +113,8 @@ async function prepareAnalysis(
   try {
     await compileAnalysis(stopped);
     const runs = await prepareRecentRuns(storage, stopped);
-    log(`reports of ${runs.length} recent run(s) ready in ${Math.round(performance.now() - t0)} ms`);
+    if (!stopped())
+      log(`reports of ${runs.length} recent run(s) ready in ${Math.round(performance.now() - t0)} ms`);
     return runs;
   } catch (err) {
     if (!stopped()) log(`preparing reports failed: ${(err as Error).message}`);
@@ -174,10 +175,10 @@ export async function startWorkbench(config: ServeConfig, opts: StartOptions = {
     prepared: preparing,
     close() {
       closing ??= (async () => {
-        await preparing;
         await running.close();
         await listening.close();
         await reference?.close();
+        await preparing; // it stops after the item under way; it only needs the storage
         await storage.close();
       })();
       return closing;
