@@ -176,6 +176,36 @@ for (const writerThread of [false, true]) {
       expect((await storage.listPredictions("run_a", { split: ["train"] })).length).toBe(0);
     });
 
+    it("knows who served a run as examples arrive, a model swap included, and forgets a deleted run", async () => {
+      await storage.insertRun(run("run_s", { model: "m" }));
+      const served = async () => {
+        const rows = [];
+        for await (const page of storage.analysisPages("run_s", { item: "single" })) rows.push(...page);
+        return rows.map((r) => `${r.exampleId}:${r.servedBy}`);
+      };
+      expect(await storage.servedModels("run_s")).toEqual([]);
+      await storage.recordExample(result("run_s", "e0", 0, ["answered", "answered"]));
+      expect(await storage.servedModels("run_s")).toEqual(["m-2"]);
+      expect(await served()).toEqual(["e0:m-2"]);
+      // the weights swapped: asked again, the answers name the new model for that example only
+      const swapped = result("run_s", "e1", 1, ["answered", "answered"]);
+      swapped.servedBy = "m-3";
+      for (const p of swapped.predictions) p.servedBy = "m-3";
+      await storage.recordExample(swapped);
+      expect(await storage.servedModels("run_s")).toEqual(["m-2", "m-3"]);
+      expect(await served()).toEqual(["e0:m-2", "e1:m-3"]);
+      // an example that failed is not counted as served; one without a name counts as the run's model
+      await storage.recordExample(result("run_s", "e2", 2, ["escalated", "escalated"]));
+      const unnamed = result("run_s", "e3", 3, ["answered", "answered"]);
+      unnamed.servedBy = null;
+      for (const p of unnamed.predictions) p.servedBy = null;
+      await storage.recordExample(unnamed);
+      expect(await storage.servedModels("run_s")).toEqual(["m", "m-2", "m-3"]);
+      expect(await served()).toEqual(["e0:m-2", "e1:m-3", "e2:m-2", "e3:null"]);
+      await storage.deleteRun("run_s");
+      expect(await storage.servedModels("run_s")).toEqual([]);
+    });
+
     it("writes nothing of an example whose transaction fails", async () => {
       await storage.insertRun(run("run_b"));
       await storage.recordExample(result("run_b", "e1", 0, ["answered"]));
