@@ -33,7 +33,7 @@ function syntheticRows(spec: ItemSpec, seed: number): AnalysisRow[] {
   for (let i = 0; i < WARM_UP_ROWS; i++) {
     const p: Record<string, number> = {};
     let sum = 0;
-    for (const k of keys) sum += p[k] = rng.float() + 0.01;
+    for (const k of keys) sum += p[k] = 0.01 + 0.98 * rng.float(); // within (0, 1): a valid multi-label score too
     if (spec.kind !== "multi") for (const k of keys) p[k] /= sum;
     const top = keys.reduce((best, k) => (p[k] > p[best] ? k : best), keys[0]);
     const pick = keys[Math.floor(rng.float() * keys.length)];
