@@ -102,6 +102,16 @@ export const PAGE_ROWS = 1024;
 /** Runs whose served models are kept in memory (see `SqliteStorage.served`). */
 const SERVED_CACHE_RUNS = 16;
 
+/** Who served a run, as of its stored example count `done` (see `SqliteStorage.served`). */
+interface ServedEntry {
+  done: number;
+  /** The model the run asked for (the name of examples whose reply named none). */
+  model: string;
+  /** The distinct (served_by, failed) pairs of its examples. */
+  pairs: [string | null, number][];
+  byExample: ServedBy;
+}
+
 /** The conditions of a prediction filter after the run and page position, with their parameters. */
 function filterSql(filter: PredictionFilter): { where: string; args: string[] } {
   const splits =
@@ -138,10 +148,7 @@ export class SqliteStorage implements WorkbenchStorage {
   private readonly stmts = new Map<string, Database.Statement>();
   private readonly writer: ExampleWriter;
   /** See `served`. */
-  private readonly servedCache = new Map<
-    string,
-    { done: number; pairs: [string | null, number][]; byExample: ServedBy }
-  >();
+  private readonly servedCache = new Map<string, ServedEntry>();
   private readonly checkpointer: Checkpointer | undefined;
 
   constructor(path: string, opts: StorageOptions = {}) {
@@ -259,9 +266,12 @@ export class SqliteStorage implements WorkbenchStorage {
    * answer is kept per run while its stored example count (`done`, updated in each example's transaction) is
    * unchanged; examples are never updated, only added or deleted with their run.
    */
-  private served(runId: string): { pairs: [string | null, number][]; byExample: ServedBy } | undefined {
-    const read = this.db.transaction(() => {
-      const row = this.stmt("SELECT done FROM runs WHERE id = ?").get(runId) as { done: number } | undefined;
+  private served(runId: string): ServedEntry | undefined {
+    // one read transaction, so the count and the examples read agree
+    const read = this.db.transaction((): ServedEntry | undefined => {
+      const row = this.stmt("SELECT done, model FROM runs WHERE id = ?").get(runId) as
+        | { done: number; model: string }
+        | undefined;
       if (!row) return undefined;
       const cached = this.servedCache.get(runId);
       if (cached && cached.done === row.done) return cached;
@@ -279,7 +289,7 @@ export class SqliteStorage implements WorkbenchStorage {
           byExample.set(id, model);
         }
       }
-      const entry = { done: row.done, pairs, byExample };
+      const entry = { done: row.done, model: row.model, pairs, byExample };
       this.servedCache.delete(runId);
       this.servedCache.set(runId, entry);
       if (this.servedCache.size > SERVED_CACHE_RUNS) {
@@ -528,8 +538,7 @@ export class SqliteStorage implements WorkbenchStorage {
   async servedModels(runId: string): Promise<string[]> {
     const served = this.served(runId);
     if (!served) return [];
-    const model = (this.stmt("SELECT model FROM runs WHERE id = ?").pluck().get(runId) as string) ?? "";
-    const models = new Set(served.pairs.filter((p) => p[1] === 0).map((p) => p[0] ?? model));
+    const models = new Set(served.pairs.filter((p) => p[1] === 0).map((p) => p[0] ?? served.model));
     return [...models].sort();
   }
 
