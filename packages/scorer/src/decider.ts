@@ -6,7 +6,7 @@ import { normalizeItem } from "./items.js";
 import { readSettings } from "./options.js";
 import { buildQuestions } from "./questions.js";
 import { compareDecisions, recompute } from "./replay.js";
-import { estimateTokens, selectPassages } from "./retrieval.js";
+import { countUnits, estimateTokens, selectPassages } from "./retrieval.js";
 import { DecisionScorer } from "./scorer.js";
 import type {
   DeciderOptions,
@@ -70,9 +70,12 @@ export class DecisionDecider {
   /** The state actually sent: a text over the budget is cut to its most relevant passages. */
   retrieve(state: State, items: NormalItem[]): State {
     if (typeof state !== "string") return state;
-    const query = items.map((item) => questionText(item)).join("\n");
-    const budget = this.maxLen - estimateTokens(query);
-    if (estimateTokens(state) <= budget) return state;
+    let units = 0;
+    for (const item of items) units += questionOf(item).units;
+    const budget = this.maxLen - units * 1.3; // the estimate of the items' texts joined by new lines
+    // A text has no more units than characters: a short one is within the budget without being counted.
+    if (state.length * 1.3 <= budget || estimateTokens(state) <= budget) return state;
+    const query = items.map((item) => questionOf(item).text).join("\n");
     return selectPassages(state, query, Math.max(budget, this.maxLen / 4));
   }
 
@@ -146,8 +149,17 @@ export function decisionDecider(
   return new DecisionDecider(baseUrl, model, apiKey, options);
 }
 
-function questionText(item: NormalItem): string {
-  return Object.values(buildQuestions(item))
-    .map((q) => [q.instructions, ...Object.entries(q.criteria ?? {}).flat()].filter(Boolean).join(" "))
-    .join(" ");
+/** The text of an item's questions (what retrieval matches passages against) and its units, once per item. */
+const questionTexts = new WeakMap<NormalItem, { text: string; units: number }>();
+
+function questionOf(item: NormalItem): { text: string; units: number } {
+  let known = questionTexts.get(item);
+  if (!known) {
+    const text = Object.values(buildQuestions(item))
+      .map((q) => [q.instructions, ...Object.entries(q.criteria ?? {}).flat()].filter(Boolean).join(" "))
+      .join(" ");
+    known = { text, units: countUnits(text) };
+    questionTexts.set(item, known);
+  }
+  return known;
 }

@@ -1,8 +1,16 @@
 /** Estimated tokens of a text: (words + punctuation) * 1.3, as the contract counts them. */
 export function estimateTokens(text: string): number {
+  return countUnits(text) * 1.3;
+}
+
+/**
+ * The words and punctuation marks of a text. Never more than its length: each takes at least one character.
+ * Units never span whitespace, so the units of texts joined by whitespace add up.
+ */
+export function countUnits(text: string): number {
   let units = 0;
   for (const _ of text.matchAll(UNIT)) units++;
-  return units * 1.3;
+  return units;
 }
 
 /** A word (letters and digits) or one punctuation or symbol character. */

@@ -72,4 +72,48 @@ describe("maxLen retrieval", () => {
     expect(sent).toContain("refund for invoice 4411");
     expect(estimateTokens(sent) + estimateTokens(item.question)).toBeLessThanOrEqual(100);
   });
+
+  it("counts every item's questions against the budget, to the last unit", async () => {
+    const items: Item[] = [
+      item,
+      {
+        name: "tone",
+        kind: "choice",
+        question: "What is the tone?",
+        options: ["calm", "angry"],
+        notStated: true,
+      },
+    ];
+    const decider = decisionDecider("http://127.0.0.1:9", "m");
+    // What the contract measures a question by: its instructions, then each criterion's name and text.
+    const questionUnits = items
+      .flatMap((it) => Object.values(decider.scorer.questions(it)))
+      .map((q) => [q.instructions, ...Object.entries(q.criteria ?? {}).flat()].filter(Boolean).join(" "))
+      .reduce((sum, text) => sum + Math.round(estimateTokens(text) / 1.3), 0);
+    const maxLen = 200;
+    const budget = maxLen - questionUnits * 1.3;
+    let fits = 0;
+    while ((fits + 1) * 1.3 <= budget) fits++;
+    const words = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`).join(" ");
+    const sent = async (state: string) => {
+      const seen: OpenerRequest[] = [];
+      const d = decisionDecider("http://127.0.0.1:9", "m", undefined, {
+        maxLen,
+        opener: async (req) => {
+          seen.push(req);
+          return { status: 200, headers: {}, body: '{"answers":{}}' };
+        },
+      });
+      await d.decideAll(state, items);
+      return JSON.parse(seen[0].body!).state as string;
+    };
+    expect(questionUnits).toBeGreaterThan(20);
+    expect(await sent(words(fits))).toBe(words(fits));
+    const over = await sent(words(fits + 1));
+    expect(over).not.toBe(words(fits + 1));
+    expect(estimateTokens(over)).toBeLessThanOrEqual(budget);
+    // Long words: far more characters than the budget, within it in words.
+    const long = Array.from({ length: 20 }, (_, i) => `${"x".repeat(60)}${i}`).join(" ");
+    expect(await sent(long)).toBe(long);
+  });
 });
