@@ -299,9 +299,13 @@ describe("runs", () => {
       payload: { deterministic: false },
     });
     const db = new Database(bench.storage.path);
-    db.prepare(
-      "UPDATE predictions SET logits = '[0,0,5]' WHERE run_id = ? AND item = 'team' AND ordinal = 0",
-    ).run(run.id);
+    // the logits of item 'team' (the first of the example's packed items)
+    const tampered = db
+      .prepare(
+        "UPDATE run_examples SET items = json_set(items, '$[0][6]', json('[0,0,5]')) WHERE run_id = ? AND ordinal = 0 AND items ->> '$[0][0]' = 'team'",
+      )
+      .run(run.id);
+    expect(tampered.changes).toBe(1);
     db.close();
     const rec = body<{
       checked: number;

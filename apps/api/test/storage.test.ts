@@ -5,7 +5,7 @@ import { performance } from "node:perf_hooks";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MIGRATIONS, migrate } from "../src/storage/migrations.js";
-import { openStorage, PAGE_ROWS, type SqliteStorage, writerThreadDefault } from "../src/storage/sqlite.js";
+import { openStorage, PAGE_EXAMPLES, type SqliteStorage, writerThreadDefault } from "../src/storage/sqlite.js";
 import type { ExampleResult, PredictionRow } from "../src/storage/types.js";
 import { type ExampleWire, GROUP_COMMIT_MAX, GroupQueue } from "../src/storage/writer.js";
 import { storedRun } from "./fixtures.js";
@@ -331,8 +331,9 @@ for (const writerThread of [false, true]) {
         pages.push(page.length);
         paged.push(...page);
       }
-      const full = Math.floor(10_000 / PAGE_ROWS);
-      expect(pages).toEqual([...new Array(full).fill(PAGE_ROWS), 10_000 - full * PAGE_ROWS]);
+      // pages of PAGE_EXAMPLES examples, two items each
+      const full = Math.floor(5000 / PAGE_EXAMPLES);
+      expect(pages).toEqual([...new Array(full).fill(2 * PAGE_EXAMPLES), 2 * (5000 - full * PAGE_EXAMPLES)]);
       expect(paged).toEqual(all);
       const lean = [];
       for await (const page of storage.analysisPages("run_p", { item: "multi", split: "calibration" }))
@@ -357,7 +358,7 @@ for (const writerThread of [false, true]) {
     });
 
     it("lets writes go on between pages without repeating or skipping a row before the page's end", async () => {
-      const n = 3 * PAGE_ROWS;
+      const n = 3 * PAGE_EXAMPLES;
       await storage.insertRun(run("run_w", { total: 2 * n }));
       const write = (from: number, to: number) => {
         const writes: Promise<void>[] = [];
@@ -371,9 +372,9 @@ for (const writerThread of [false, true]) {
       for await (const page of storage.predictionPages("run_w")) {
         seen.push(...page.map((r) => r.exampleId));
         if (pages++ > 0) continue;
-        // the first page ends at the even example 2 * (PAGE_ROWS - 1): 100 odd examples arrive behind the reader,
+        // the first page ends at the even example 2 * (PAGE_EXAMPLES - 1): 100 odd examples arrive behind the reader,
         // 100 ahead of it
-        expect(seen[seen.length - 1]).toBe(`e${2 * (PAGE_ROWS - 1)}`);
+        expect(seen[seen.length - 1]).toBe(`e${2 * (PAGE_EXAMPLES - 1)}`);
         await write(1, 200);
         await write(2 * n - 199, 2 * n);
       }

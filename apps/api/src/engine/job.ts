@@ -57,6 +57,8 @@ export class RunJob extends EventEmitter {
   /** Answers handed to the storage and not committed yet. */
   private readonly storing = new Set<Promise<boolean>>();
   private readonly maxUnstored: number;
+  /** Slots waiting for an answer to commit before they ask again (one is woken per commit). */
+  private readonly waiting: (() => void)[] = [];
 
   constructor(deps: JobDeps) {
     super();
@@ -130,7 +132,8 @@ export class RunJob extends EventEmitter {
   private async worker(): Promise<void> {
     const { pending, decider, items } = this.deps;
     while (!this.stopping && this.next < pending.length) {
-      while (this.storing.size >= this.maxUnstored) await Promise.race(this.storing);
+      while (this.storing.size >= this.maxUnstored)
+        await new Promise<void>((wake) => this.waiting.push(wake));
       if (this.stopping || this.next >= pending.length) break;
       const sel = pending[this.next++];
       let decisions: Awaited<ReturnType<DecisionDecider["decideAll"]>>;
@@ -146,7 +149,10 @@ export class RunJob extends EventEmitter {
       }
       const storing = this.store(sel, exampleResult(this.runId, sel, items, decisions));
       this.storing.add(storing);
-      void storing.then(() => this.storing.delete(storing));
+      void storing.then(() => {
+        this.storing.delete(storing);
+        this.waiting.shift()?.();
+      });
     }
   }
 

@@ -10,26 +10,39 @@ export function percentiles(sorted: ArrayLike<number>): { p50: number; p90: numb
   return { p50: at(0.5), p90: at(0.9), p99: at(0.99) };
 }
 
-/** Request times of a live run: appended as they arrive, sorted lazily. */
+/**
+ * Request times of a live run: appended as they arrive; the ones new since the last percentiles are sorted on
+ * their own and merged into the sorted rest (a live run asks for percentiles a few times a second).
+ */
 export class LatencyLog {
-  private values: number[];
-  private sorted: Float64Array | null = null;
+  private sorted: Float64Array;
+  private fresh: number[] = [];
 
   constructor(initial: number[] = []) {
-    this.values = initial.slice();
+    this.sorted = Float64Array.from(initial).sort();
   }
 
   add(ms: number): void {
-    this.values.push(ms);
-    this.sorted = null;
-  }
-
-  get count(): number {
-    return this.values.length;
+    this.fresh.push(ms);
   }
 
   percentiles(): { p50: number; p90: number; p99: number } {
-    if (!this.sorted) this.sorted = Float64Array.from(this.values).sort();
+    if (this.fresh.length) {
+      this.sorted = mergeSorted(this.sorted, Float64Array.from(this.fresh).sort());
+      this.fresh = [];
+    }
     return percentiles(this.sorted);
   }
+}
+
+/** The ascending union of two ascending arrays. */
+function mergeSorted(a: Float64Array, b: Float64Array): Float64Array {
+  const out = new Float64Array(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < a.length && j < b.length) out[k++] = a[i] <= b[j] ? a[i++] : b[j++];
+  while (i < a.length) out[k++] = a[i++];
+  while (j < b.length) out[k++] = b[j++];
+  return out;
 }

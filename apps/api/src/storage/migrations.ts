@@ -7,6 +7,8 @@ export interface Migration {
   version: number;
   name: string;
   sql: string;
+  /** Moves rows after `sql` (in the same transaction), where SQL alone would lose precision. */
+  run?: (db: Database.Database) => void;
 }
 
 /** Every migration, oldest first. */
@@ -136,7 +138,71 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX run_examples_by_ordinal ON run_examples(run_id, ordinal);
     `,
   },
+  {
+    version: 3,
+    name: "one row per answered example, its items packed in it (one insert per answer, read in run order)",
+    sql: `
+      CREATE TABLE answers (
+        run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        ordinal INTEGER NOT NULL,
+        example_id TEXT NOT NULL,
+        split TEXT NOT NULL,
+        ms REAL NOT NULL,
+        served_by TEXT,
+        failed INTEGER NOT NULL,
+        record TEXT NOT NULL,
+        items TEXT NOT NULL,
+        PRIMARY KEY (run_id, ordinal)
+      ) WITHOUT ROWID;
+    `,
+    run: packPredictions,
+  },
 ];
+
+/**
+ * Migration 3: each example's predictions become the JSON array of its items (in item order) on its answers row;
+ * the predictions and run_examples tables go. The stored JSON texts are spliced in as they are and numbers are
+ * written by JSON.stringify, so nothing is rounded (SQLite's JSON functions print 15 digits).
+ */
+function packPredictions(db: Database.Database): void {
+  const insert = db.prepare(
+    "INSERT INTO answers (run_id, ordinal, example_id, split, ms, served_by, failed, record, items) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+  );
+  const predictions = db
+    .prepare(
+      `SELECT item, gold, status, answer, confidence, probabilities, logits, unknown, reason, reasoning
+       FROM predictions WHERE run_id = ? AND ordinal = ? ORDER BY item_index`,
+    )
+    .raw();
+  const text = (v: unknown) => (v === null ? "null" : String(v));
+  const number = (v: unknown) => (v === null ? "null" : JSON.stringify(v));
+  // a page at a time: the connection runs no other statement while one is being iterated
+  const page = db
+    .prepare(
+      `SELECT run_id, ordinal, example_id, split, ms, served_by, failed, record FROM run_examples
+       WHERE (run_id, ordinal) > (?, ?) ORDER BY run_id, ordinal LIMIT 1000`,
+    )
+    .raw();
+  let after: unknown[] = ["", -1];
+  for (;;) {
+    const examples = page.all(...after) as unknown[][];
+    for (const e of examples) {
+      const items = (predictions.all(e[0], e[1]) as unknown[][]).map(
+        (p) =>
+          `[${JSON.stringify(p[0])},${text(p[1])},${JSON.stringify(p[2])},${text(p[3])},${number(p[4])},${text(p[5])},${p[6]},${number(p[7])},${p[8] === null ? "null" : JSON.stringify(p[8])},${text(p[9])}]`,
+      );
+      insert.run(...e, `[${items.join(",")}]`);
+    }
+    if (examples.length < 1000) break;
+    after = examples[examples.length - 1].slice(0, 2);
+  }
+  db.exec(`
+    DROP TABLE predictions;
+    DROP TABLE run_examples;
+    ALTER TABLE answers RENAME TO run_examples;
+    CREATE UNIQUE INDEX run_examples_by_example ON run_examples(run_id, example_id);
+  `);
+}
 
 /** Applies every migration newer than the file's `user_version`, each in its own transaction. */
 export function migrate(db: Database.Database, migrations: Migration[] = MIGRATIONS): number {
@@ -152,6 +218,7 @@ export function migrate(db: Database.Database, migrations: Migration[] = MIGRATI
     if (m.version <= current) continue;
     db.transaction(() => {
       db.exec(m.sql);
+      m.run?.(db);
       db.pragma(`user_version = ${m.version}`);
     })();
   }

@@ -12,6 +12,7 @@ import type {
   StoredRun,
   UploadRow,
 } from "./types.js";
+import type { ItemTuple } from "./writer.js";
 
 /** A row as better-sqlite3 returns it. */
 export type Raw = Record<string, unknown>;
@@ -167,94 +168,64 @@ export function runToParams(run: StoredRun): Raw {
   };
 }
 
-/** The predictions columns the analysis reads, in this order. */
-export const ANALYSIS_COLUMNS = [
-  "example_id",
-  "split",
-  "item",
-  "gold",
-  "status",
-  "answer",
-  "confidence",
-  "probabilities",
-  "reason",
-  "reasoning",
-] as const;
+/**
+ * The run_examples columns the analysis page reader reads, in this order; the prediction reader adds the record.
+ * The ordinal follows them (it positions the next page).
+ */
+export const ANSWER_COLUMNS = "example_id, split, items, served_by";
 
-/** A predictions row as an array of ANALYSIS_COLUMNS. */
-export type AnalysisTuple = [
-  string,
-  string,
-  string,
-  string | null,
-  string,
-  string | null,
-  number | null,
-  string | null,
-  string | null,
-  string | null,
-];
+/** A run_examples row as the page readers read it: ANSWER_COLUMNS, then the record (prediction pages only). */
+export type AnswerTuple = [string, string, string, string | null, ...unknown[]];
 
-/** The predictions columns listPredictions reads: the analysis columns, then the logits and `not stated` score. */
-export const PREDICTION_COLUMNS = [...ANALYSIS_COLUMNS, "logits", "unknown"] as const;
-
-/** A predictions row as an array of PREDICTION_COLUMNS. */
-export type PredictionTuple = [...AnalysisTuple, string, number | null];
-
-/** JSON.parse, with a fast path for a plain JSON string (most gold labels and answers). */
-function label(text: string | null): string | string[] | null {
-  if (text === null) return null;
-  if (text.charCodeAt(0) === 34 && text.indexOf("\\") < 0) return text.slice(1, -1);
-  return JSON.parse(text) as string | string[];
+/** The items of a stored answer (all, or only the one named), parsed. */
+export function itemsOf(t: AnswerTuple, item: string | undefined): ItemTuple[] {
+  const items = JSON.parse(t[2]) as ItemTuple[];
+  return item === undefined ? items : items.filter((i) => i[0] === item);
 }
 
-/** A prediction from its tuple, its example's record (copied) and the model that served it. */
-export function predictionFromTuple(
-  runId: string,
-  t: PredictionTuple,
-  base: DecisionRecord | undefined,
-  servedBy: string | null,
-): PredictionRow {
-  const a = analysisFromTuple(t as unknown as AnalysisTuple, servedBy);
-  const record: DecisionRecord = Object.assign({}, base); // a spread is ~20x slower on Node 20
-  if (a.record) record.reasoning = a.record.reasoning;
-  return {
-    runId,
-    exampleId: a.exampleId,
-    split: a.split,
-    item: a.item,
-    gold: a.gold,
-    status: a.status,
-    answer: a.answer,
-    confidence: a.confidence,
-    probabilities: a.probabilities,
-    logits: JSON.parse(t[10]) as number[],
-    unknown: t[11],
-    reason: a.reason,
-    record,
-    servedBy,
-  };
-}
-
-/** The model that served a run's examples: the same for all of them, or by example id. */
-export type ServedBy = string | null | Map<string, string>;
-
-/** An analysis row from its tuple and the models that served the run's examples. */
-export function analysisFromTuple(t: AnalysisTuple, servedBy: ServedBy): AnalysisRow {
+/** An analysis row of one item of a stored answer. */
+export function analysisRowOf(t: AnswerTuple, i: ItemTuple): AnalysisRow {
   const row: AnalysisRow = {
     exampleId: t[0],
     split: t[1] as Split,
-    item: t[2],
-    gold: label(t[3]),
-    status: t[4] as PredictionRow["status"],
-    answer: label(t[5]),
-    confidence: t[6],
-    probabilities: t[7] === null ? null : (JSON.parse(t[7]) as Record<string, number>),
-    reason: t[8],
-    servedBy: servedBy instanceof Map ? (servedBy.get(t[0]) ?? null) : servedBy,
+    item: i[0],
+    gold: i[1],
+    status: i[2],
+    answer: i[3],
+    confidence: i[4],
+    probabilities: i[5],
+    reason: i[8],
+    servedBy: t[3],
   };
-  if (t[9] !== null) row.record = { reasoning: JSON.parse(t[9]) };
+  if (i[9] !== null) row.record = { reasoning: i[9] as DecisionRecord["reasoning"] };
   return row;
+}
+
+/** A prediction of one item of a stored answer, with its own copy of the request's record (`base`, parsed). */
+export function predictionOf(
+  runId: string,
+  t: AnswerTuple,
+  base: DecisionRecord,
+  i: ItemTuple,
+): PredictionRow {
+  const record: DecisionRecord = Object.assign({}, base); // a spread is ~20x slower on Node 20
+  if (i[9] !== null) record.reasoning = i[9] as DecisionRecord["reasoning"];
+  return {
+    runId,
+    exampleId: t[0],
+    split: t[1] as Split,
+    item: i[0],
+    gold: i[1],
+    status: i[2],
+    answer: i[3],
+    confidence: i[4],
+    probabilities: i[5],
+    logits: i[6],
+    unknown: i[7],
+    reason: i[8],
+    record,
+    servedBy: t[3],
+  };
 }
 
 /** A calibrations row. */

@@ -11,18 +11,16 @@ import { ENV } from "../config.js";
 import { Checkpointer } from "./checkpointer.js";
 import { migrate } from "./migrations.js";
 import {
-  ANALYSIS_COLUMNS,
-  type AnalysisTuple,
-  analysisFromTuple,
+  ANSWER_COLUMNS,
+  type AnswerTuple,
+  analysisRowOf,
   calibrationFromRaw,
   exampleFromRaw,
-  PREDICTION_COLUMNS,
-  type PredictionTuple,
-  predictionFromTuple,
+  itemsOf,
+  predictionOf,
   type Raw,
   runFromRaw,
   runToParams,
-  type ServedBy,
   serverFromRaw,
   serverToParams,
   toJson,
@@ -94,10 +92,11 @@ function likePattern(q: string): string {
 }
 
 /**
- * Predictions read per page by the page readers (the connection is free for writes between pages). Small enough
- * that a page dies young: 4,096-row pages raised the peak memory of converting 100,000 rows by about 40 MB.
+ * Answered examples read per page by the page readers (the connection is free for writes between pages). Small
+ * enough that a page dies young: 4,096-prediction pages raised the peak memory of converting 100,000 rows by about
+ * 40 MB.
  */
-export const PAGE_ROWS = 1024;
+export const PAGE_EXAMPLES = 512;
 
 /** Runs whose served models are kept in memory (see `SqliteStorage.served`). */
 const SERVED_CACHE_RUNS = 16;
@@ -109,35 +108,29 @@ interface ServedEntry {
   model: string;
   /** The distinct (served_by, failed) pairs of its examples. */
   pairs: [string | null, number][];
-  byExample: ServedBy;
 }
 
-/** The conditions of a prediction filter after the run and page position, with their parameters. */
-function filterSql(filter: PredictionFilter): { where: string; args: string[] } {
-  const splits =
-    filter.split === undefined ? [] : Array.isArray(filter.split) ? filter.split : [filter.split];
-  let where = "";
-  if (filter.item !== undefined) where += " AND item = ?";
-  if (filter.split !== undefined) where += ` AND split IN (${splits.map(() => "?").join(",")})`;
-  return { where, args: [...(filter.item !== undefined ? [filter.item] : []), ...splits] };
+/** The split condition of a prediction filter after the run and page position, with its parameters. */
+function splitSql(filter: PredictionFilter): { where: string; args: string[] } {
+  if (filter.split === undefined) return { where: "", args: [] };
+  const splits = Array.isArray(filter.split) ? filter.split : [filter.split];
+  return { where: ` AND split IN (${splits.map(() => "?").join(",")})`, args: splits };
 }
 
 /**
- * The pages of a page statement (its last two columns are ordinal and item_index), from the start of the run: each
- * page starts after the previous page's last row, so rows written meanwhile before that point are not seen twice.
+ * The pages of a page statement (its last column is the ordinal), from the start of the run: each page starts
+ * after the previous page's last example, so examples written meanwhile before that point are not seen twice.
  */
-function* pagesOf(stmt: Database.Statement, runId: string, args: string[]): Generator<unknown[][]> {
+function* pagesOf(stmt: Database.Statement, runId: string, args: string[]): Generator<AnswerTuple[]> {
   let ordinal = -1;
-  let itemIndex = -1;
   for (;;) {
-    const rows = stmt.all(runId, ordinal, itemIndex, ...args) as unknown[][];
+    const rows = stmt.all(runId, ordinal, ...args) as AnswerTuple[];
     if (rows.length > 0) {
       const last = rows[rows.length - 1];
-      ordinal = last[last.length - 2] as number;
-      itemIndex = last[last.length - 1] as number;
+      ordinal = last[last.length - 1] as number;
       yield rows;
     }
-    if (rows.length < PAGE_ROWS) return;
+    if (rows.length < PAGE_EXAMPLES) return;
   }
 }
 
@@ -222,47 +215,28 @@ export class SqliteStorage implements WorkbenchStorage {
   }
 
   async *predictionPages(runId: string, filter: PredictionFilter = {}): AsyncGenerator<PredictionRow[]> {
-    for (const rows of this.pages(PREDICTION_COLUMNS.join(", "), runId, filter)) {
-      // the page's examples' records (one per request, parsed once each): a page covers an ordinal range
-      const examples = new Map<
-        string,
-        { record: string; servedBy: string | null; parsed?: DecisionRecord }
-      >();
-      const first = rows[0] as unknown[];
-      const last = rows[rows.length - 1] as unknown[];
-      for (const [id, record, servedBy] of this.stmt(
-        "SELECT example_id, record, served_by FROM run_examples WHERE run_id = ? AND ordinal BETWEEN ? AND ?",
-      )
-        .raw()
-        .all(runId, first[first.length - 2], last[last.length - 2]) as [string, string, string | null][]) {
-        examples.set(id, { record, servedBy });
+    for (const rows of this.pages(`${ANSWER_COLUMNS}, record`, runId, filter)) {
+      const page: PredictionRow[] = [];
+      for (const t of rows) {
+        const items = itemsOf(t, filter.item);
+        if (items.length === 0) continue;
+        const base = JSON.parse(t[4] as string) as DecisionRecord; // one record per request, parsed once
+        for (const i of items) page.push(predictionOf(runId, t, base, i));
       }
-      const page: PredictionRow[] = new Array(rows.length);
-      for (let i = 0; i < rows.length; i++) {
-        const t = rows[i] as unknown as PredictionTuple;
-        const example = examples.get(t[0]);
-        let base: DecisionRecord | undefined;
-        if (example) base = example.parsed ??= JSON.parse(example.record) as DecisionRecord;
-        page[i] = predictionFromTuple(runId, t, base, example?.servedBy ?? null);
-      }
-      yield page;
+      if (page.length) yield page;
     }
   }
 
   async *analysisPages(runId: string, filter: PredictionFilter = {}): AsyncGenerator<AnalysisRow[]> {
-    const servedBy = this.servedByOf(runId);
-    for (const rows of this.pages(ANALYSIS_COLUMNS.join(", "), runId, filter)) {
-      const page: AnalysisRow[] = new Array(rows.length);
-      for (let i = 0; i < rows.length; i++) {
-        page[i] = analysisFromTuple(rows[i] as unknown as AnalysisTuple, servedBy);
-      }
-      yield page;
+    for (const rows of this.pages(ANSWER_COLUMNS, runId, filter)) {
+      const page: AnalysisRow[] = [];
+      for (const t of rows) for (const i of itemsOf(t, filter.item)) page.push(analysisRowOf(t, i));
+      if (page.length) yield page;
     }
   }
 
   /**
-   * Who served a run's examples: the distinct (served_by, failed) pairs, and, when more than one model answered,
-   * the model of each example. Scanning a run's examples costs about 1 us each (100 ms for 100,000), so the
+   * Who served a run's examples: the distinct (served_by, failed) pairs. Scanning a run's examples costs about 1 us each (100 ms for 100,000), so the
    * answer is kept per run while its stored example count (`done`, updated in each example's transaction) is
    * unchanged; examples are never updated, only added or deleted with their run.
    */
@@ -278,18 +252,7 @@ export class SqliteStorage implements WorkbenchStorage {
       const pairs = this.stmt("SELECT DISTINCT served_by, failed FROM run_examples WHERE run_id = ?")
         .raw()
         .all(runId) as [string | null, number][];
-      const models = new Set(pairs.map((p) => p[0]));
-      const byExample: ServedBy = models.size <= 1 ? ([...models][0] ?? null) : new Map<string, string>();
-      if (byExample instanceof Map) {
-        for (const [id, model] of this.stmt(
-          "SELECT example_id, served_by FROM run_examples WHERE run_id = ? AND served_by IS NOT NULL",
-        )
-          .raw()
-          .all(runId) as [string, string][]) {
-          byExample.set(id, model);
-        }
-      }
-      const entry = { done: row.done, model: row.model, pairs, byExample };
+      const entry = { done: row.done, model: row.model, pairs };
       this.servedCache.delete(runId);
       this.servedCache.set(runId, entry);
       if (this.servedCache.size > SERVED_CACHE_RUNS) {
@@ -300,16 +263,11 @@ export class SqliteStorage implements WorkbenchStorage {
     return read();
   }
 
-  /** The model that served each example of a run: one name for all (the usual case), or one per example. */
-  private servedByOf(runId: string): ServedBy {
-    return this.served(runId)?.byExample ?? null;
-  }
-
-  /** The pages of the predictions matching a filter, with the given columns, in run order. */
-  private pages(columns: string, runId: string, filter: PredictionFilter): Generator<unknown[][]> {
-    const { where, args } = filterSql(filter);
+  /** The pages of the answered examples matching a filter's splits, with the given columns, in run order. */
+  private pages(columns: string, runId: string, filter: PredictionFilter): Generator<AnswerTuple[]> {
+    const { where, args } = splitSql(filter);
     const stmt = this.stmt(
-      `SELECT ${columns}, ordinal, item_index FROM predictions WHERE run_id = ? AND (ordinal, item_index) > (?, ?)${where} ORDER BY ordinal, item_index LIMIT ${PAGE_ROWS}`,
+      `SELECT ${columns}, ordinal FROM run_examples WHERE run_id = ? AND ordinal > ?${where} ORDER BY ordinal LIMIT ${PAGE_EXAMPLES}`,
     ).raw();
     return pagesOf(stmt, runId, args);
   }
@@ -545,7 +503,6 @@ export class SqliteStorage implements WorkbenchStorage {
   async deleteRun(id: string): Promise<void> {
     this.servedCache.delete(id);
     this.db.transaction(() => {
-      this.stmt("DELETE FROM predictions WHERE run_id = ?").run(id);
       this.stmt("DELETE FROM run_examples WHERE run_id = ?").run(id);
       this.stmt("DELETE FROM calibrations WHERE run_id = ?").run(id);
       this.stmt("DELETE FROM analysis_cache WHERE run_id = ?").run(id);

@@ -12,12 +12,10 @@ import type { DecisionRecord } from "@decision-workbench/scorer";
 import type Database from "better-sqlite3";
 import type { ExampleResult } from "./types.js";
 
-/** The three statements of one example's transaction. */
+/** The two statements of a group's transaction: one row per example, one update of each run's counters. */
 export const RECORD_SQL = {
-  example: `INSERT INTO run_examples (run_id, example_id, ordinal, split, ms, served_by, failed, record)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-  prediction: `INSERT INTO predictions (run_id, ordinal, item_index, example_id, item, split, gold, status, answer,
-    confidence, probabilities, logits, unknown, reason, reasoning) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  example: `INSERT INTO run_examples (run_id, ordinal, example_id, split, ms, served_by, failed, record, items)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   counters: `UPDATE runs SET done = done + ?, answered = answered + ?, unknown = unknown + ?, escalated = escalated + ?,
     errors = errors + ?, input_tokens = input_tokens + ?, output_tokens = output_tokens + ?,
     reasoning_tokens = reasoning_tokens + ?, cost = cost + ? WHERE id = ?`,
@@ -28,9 +26,26 @@ type Param = string | number | null;
 /** The parameters of one example's statements. */
 export interface ExampleWrite {
   example: Param[];
-  predictions: Param[][];
   counters: Param[];
 }
+
+/**
+ * One item's prediction as stored (an element of the `items` JSON array of its example's row, in item order):
+ * name, gold, status, answer, confidence, probabilities, logits, unknown, reason, reasoning. Absent values are
+ * null.
+ */
+export type ItemTuple = [
+  string,
+  string | string[] | null,
+  "answered" | "unknown" | "escalated",
+  string | string[] | null,
+  number | null,
+  Record<string, number> | null,
+  number[],
+  number | null,
+  string | null,
+  unknown,
+];
 
 /**
  * One answered example as it travels to the writer: its fields picked out, nothing serialised yet, so the
@@ -41,19 +56,8 @@ export interface ExampleWire {
   example: [string, string, number, string, number, string | null, number];
   /** The request's record, without per-item reasoning. */
   record: unknown;
-  /** Per item: name, gold, status, answer, confidence, probabilities, logits, unknown, reason, reasoning. */
-  predictions: [
-    string,
-    unknown,
-    string,
-    unknown,
-    number | null,
-    unknown,
-    unknown,
-    number | null,
-    string | null,
-    unknown,
-  ][];
+  /** Per item, in item order (undefined is stored as null). */
+  predictions: ItemTuple[];
   /** input tokens, output tokens, reasoning tokens, cost */
   usage: [number, number, number, number];
 }
@@ -84,37 +88,34 @@ export function exampleWire(r: ExampleResult): ExampleWire {
   };
 }
 
-/** The statements' parameters of one example. Self-contained (no outer reference): the writer thread runs its source text. */
+/**
+ * The statements' parameters of one example: its row (the items as one JSON array) and its counters.
+ * Self-contained (no outer reference): the writer thread runs its source text.
+ */
 export function exampleParams(w: ExampleWire): ExampleWrite {
-  const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
   const [runId, exampleId, ordinal, split, ms, servedBy, failed] = w.example;
-  const counts = { answered: 0, unknown: 0, escalated: 0 };
-  const predictions = w.predictions.map((p, i): Param[] => {
-    const [item, gold, status, answer, confidence, probabilities, logits, unknown, reason, reasoning] = p;
-    counts[status as keyof typeof counts]++;
-    return [
+  let answered = 0;
+  let unknown = 0;
+  let escalated = 0;
+  for (const p of w.predictions) {
+    if (p[2] === "answered") answered++;
+    else if (p[2] === "unknown") unknown++;
+    else escalated++;
+  }
+  return {
+    example: [
       runId,
       ordinal,
-      i,
       exampleId,
-      item,
       split,
-      json(gold),
-      status,
-      json(answer),
-      confidence,
-      json(probabilities),
-      JSON.stringify(logits),
-      unknown,
-      reason,
-      json(reasoning),
-    ];
-  });
-  return {
-    example: [runId, exampleId, ordinal, split, ms, servedBy, failed, JSON.stringify(w.record)],
-    predictions,
+      ms,
+      servedBy,
+      failed,
+      JSON.stringify(w.record),
+      JSON.stringify(w.predictions),
+    ],
     // done, answered, unknown, escalated, errors, input, output and reasoning tokens, cost; then the run id
-    counters: [1, counts.answered, counts.unknown, counts.escalated, failed, ...w.usage, runId],
+    counters: [1, answered, unknown, escalated, failed, ...w.usage, runId],
   };
 }
 
@@ -144,13 +145,11 @@ export function groupCommitter(
   params: typeof exampleParams,
 ): (group: ExampleWire[]) => GroupOutcome {
   const example = db.prepare(sql.example);
-  const prediction = db.prepare(sql.prediction);
   const counters = db.prepare(sql.counters);
-  // Rows of one example; returns its counters (added up per run over a group: one UPDATE of the run per group).
+  // The row of one example; returns its counters (added up per run over a group: one UPDATE of the run per group).
   const rows = (wire: ExampleWire) => {
     const w = params(wire);
     example.run(w.example);
-    for (const p of w.predictions) prediction.run(p);
     return w.counters;
   };
   const single = db.transaction((wire: ExampleWire) => {

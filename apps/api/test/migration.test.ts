@@ -1,0 +1,205 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, describe, expect, it } from "vitest";
+import { MIGRATIONS, migrate } from "../src/storage/migrations.js";
+import { runToParams } from "../src/storage/rows.js";
+import { openStorage } from "../src/storage/sqlite.js";
+import type { PredictionRow } from "../src/storage/types.js";
+import { storedRun } from "./fixtures.js";
+import { tempDir } from "./helpers.js";
+
+const tmp = tempDir();
+afterAll(() => tmp.cleanup());
+
+/** How version 2 stored an answered example: one run_examples row, one predictions row per item. */
+const V2_EXAMPLE = `INSERT INTO run_examples (run_id, example_id, ordinal, split, ms, served_by, failed, record)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?)`;
+const V2_PREDICTION = `INSERT INTO predictions (run_id, ordinal, item_index, example_id, item, split, gold, status, answer,
+  confidence, probabilities, logits, unknown, reason, reasoning) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+
+const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
+
+/** The predictions of example k of a run: every kind of value a column can hold, numbers at full precision. */
+function predictionsOf(runId: string, k: number): PredictionRow[] {
+  const exampleId = `ex-${(k * 7919) % 10007}`; // ids out of run order
+  const split = (["train", "calibration", "test"] as const)[k % 3];
+  const servedBy = k % 5 === 0 ? null : k % 2 ? "m-2" : "m-3";
+  const record = { endpoint: "http://x/v1/decision", model: "m", ms: 10 + k / 3, questions: 4 };
+  const p = 1 / (3 + (k % 11)); // 0.333…, 0.25, …: 16-17 significant digits
+  const escalated = k % 13 === 0;
+  const single: PredictionRow = {
+    runId,
+    exampleId,
+    split,
+    item: 'tone "quoted" é',
+    gold: k % 4 === 0 ? null : "calm",
+    status: escalated ? "escalated" : k % 3 === 0 ? "unknown" : "answered",
+    answer: escalated || k % 3 === 0 ? null : "calm",
+    confidence: escalated ? null : 1 - p,
+    probabilities: escalated ? null : { calm: 1 - p, angry: p / 2, "not stated": p / 2 },
+    logits: escalated ? [] : [Math.log(1 - p), Math.log(p / 2)],
+    unknown: escalated ? null : Math.log(p / 2),
+    reason: escalated
+      ? "the decision service did not answer after 3 attempts: HTTP 503"
+      : k % 3 === 0
+        ? "not stated"
+        : null,
+    record:
+      k % 7 === 0 ? { ...record, reasoning: { text: `why ${k}`, tokens: k, thought: true } } : { ...record },
+    servedBy,
+  };
+  const multi: PredictionRow = {
+    ...single,
+    item: "topics",
+    gold: k % 4 === 1 ? [] : ["refund", "delivery"],
+    status: escalated ? "escalated" : "answered",
+    answer: escalated ? null : ["refund"],
+    probabilities: escalated ? null : { refund: 1 - p, delivery: p },
+    logits: escalated ? [] : [Math.log((1 - p) / p), Math.log(p / (1 - p))],
+    unknown: null,
+    reason: escalated ? single.reason : null,
+    record: { ...record },
+  };
+  return [single, multi];
+}
+
+/** Writes a version-2 file with two runs (the first over the migration's 1,000-example page). */
+function versionTwoFile(path: string, runs: [string, number][]): PredictionRow[] {
+  const db = new Database(path);
+  db.pragma("journal_mode = WAL");
+  migrate(db, MIGRATIONS.slice(0, 2));
+  const example = db.prepare(V2_EXAMPLE);
+  const prediction = db.prepare(V2_PREDICTION);
+  const expected: PredictionRow[] = [];
+  for (const [runId, count] of runs) {
+    const r = runToParams(storedRun(runId, { total: count }));
+    db.prepare(
+      `INSERT INTO runs (${Object.keys(r).join(", ")}) VALUES (${Object.keys(r)
+        .map((c) => `@${c}`)
+        .join(", ")})`,
+    ).run(r);
+    db.transaction(() => {
+      // written in reverse: the migration must list them in run order all the same
+      for (let k = count - 1; k >= 0; k--) {
+        const rows = predictionsOf(runId, k);
+        const { reasoning: _reasoning, ...record } = rows[0].record;
+        const failed = rows.every((p) => p.status === "escalated") ? 1 : 0;
+        example.run(
+          runId,
+          rows[0].exampleId,
+          k,
+          rows[0].split,
+          record.ms,
+          rows[0].servedBy,
+          failed,
+          json(record),
+        );
+        rows.forEach((p, i) => {
+          prediction.run(
+            runId,
+            k,
+            i,
+            p.exampleId,
+            p.item,
+            p.split,
+            json(p.gold),
+            p.status,
+            json(p.answer),
+            p.confidence,
+            json(p.probabilities),
+            JSON.stringify(p.logits),
+            p.unknown,
+            p.reason,
+            json(p.record.reasoning),
+          );
+        });
+      }
+    })();
+    for (let k = 0; k < count; k++) expected.push(...predictionsOf(runId, k));
+  }
+  db.close();
+  return expected;
+}
+
+describe("migration 3: one row per answered example", () => {
+  it("packs every prediction of a version-2 file into its example's row, exactly, in run order", async () => {
+    mkdirSync(join(tmp.dir, "v2"));
+    const path = join(tmp.dir, "v2", "workbench.sqlite");
+    const runs: [string, number][] = [
+      ["run_big", 1500],
+      ["run_small", 40],
+    ];
+    const expected = versionTwoFile(path, runs);
+    const storage = openStorage(path, { writerThread: false });
+    try {
+      const db = new Database(path, { readonly: true });
+      expect(db.pragma("user_version", { simple: true })).toBe(3);
+      const tables = db
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        .pluck()
+        .all();
+      expect(tables).not.toContain("predictions");
+      expect(tables).toContain("run_examples");
+      db.close();
+      for (const [runId] of runs) {
+        const listed = await storage.listPredictions(runId);
+        expect(listed).toEqual(expected.filter((p) => p.runId === runId));
+      }
+      // the analysis reader on one item and split
+      const lean = [];
+      for await (const page of storage.analysisPages("run_big", { item: "topics", split: "test" }))
+        lean.push(...page);
+      const wanted = expected.filter(
+        (p) => p.runId === "run_big" && p.item === "topics" && p.split === "test",
+      );
+      expect(lean.map((r) => [r.exampleId, r.gold, r.answer, r.confidence, r.servedBy])).toEqual(
+        wanted.map((r) => [r.exampleId, r.gold, r.answer, r.confidence, r.servedBy]),
+      );
+      expect((await storage.doneExampleIds("run_small")).size).toBe(40);
+      expect(await storage.servedModels("run_small")).toEqual(["m", "m-2", "m-3"]);
+      expect(await storage.integrityCheck()).toBe("ok");
+      // an example is still stored once only
+      const again = expected.filter((p) => p.runId === "run_small").slice(0, 2);
+      await expect(
+        storage.recordExample({
+          runId: "run_small",
+          exampleId: again[0].exampleId,
+          ordinal: 99,
+          split: again[0].split,
+          ms: 1,
+          servedBy: null,
+          inputTokens: 0,
+          outputTokens: 0,
+          reasoningTokens: 0,
+          cost: 0,
+          failed: false,
+          predictions: again,
+        }),
+      ).rejects.toThrow(/UNIQUE constraint failed: run_examples/);
+    } finally {
+      await storage.close();
+    }
+  });
+
+  it("leaves a file at its version, tables untouched, when a migration's row move fails", () => {
+    const db = new Database(":memory:");
+    const steps = [
+      { version: 1, name: "a", sql: "CREATE TABLE a (x INTEGER); INSERT INTO a VALUES (1);" },
+      {
+        version: 2,
+        name: "b",
+        sql: "CREATE TABLE b (x INTEGER); DELETE FROM a;",
+        run: () => {
+          throw new Error("row move failed");
+        },
+      },
+    ];
+    expect(migrate(db, steps.slice(0, 1))).toBe(1);
+    expect(() => migrate(db, steps)).toThrow("row move failed");
+    expect(db.pragma("user_version", { simple: true })).toBe(1);
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all()).toEqual(["a"]);
+    expect(db.prepare("SELECT count(*) FROM a").pluck().get()).toBe(1);
+    db.close();
+  });
+});
