@@ -5,7 +5,12 @@ import { performance } from "node:perf_hooks";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MIGRATIONS, migrate } from "../src/storage/migrations.js";
-import { openStorage, PAGE_EXAMPLES, type SqliteStorage, writerThreadDefault } from "../src/storage/sqlite.js";
+import {
+  openStorage,
+  PAGE_EXAMPLES,
+  type SqliteStorage,
+  writerThreadDefault,
+} from "../src/storage/sqlite.js";
 import type { ExampleResult, PredictionRow } from "../src/storage/types.js";
 import { type ExampleWire, GROUP_COMMIT_MAX, GroupQueue } from "../src/storage/writer.js";
 import { storedRun } from "./fixtures.js";
