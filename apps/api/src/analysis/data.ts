@@ -110,6 +110,16 @@ function reportKey(q: ReportQuery): string {
   ].join("|");
 }
 
+/** Where an item's converted data is kept in memory (per run version). */
+function itemCacheKey(loaded: LoadedRun, item: string): string {
+  return `${loaded.run.id}|${loaded.version}|${item}`;
+}
+
+/** Where an item's converted data is stored beside a settled run. */
+function itemStoreKey(item: string): string {
+  return `item:${ITEM_CODEC_VERSION}:${item}`;
+}
+
 /** The split values a query may name: one split, or "all". */
 export type SplitChoice = Split | "all";
 
@@ -178,32 +188,47 @@ export class AnalysisData {
 
   /** Every row of one item of the run (all splits), as typed arrays; loaded once per run version. */
   itemData(loaded: LoadedRun, spec: ItemSpec): Promise<ItemData> {
-    return this.cachedItem(`${loaded.run.id}|${loaded.version}|${spec.name}`, () =>
-      this.loadItem(loaded, spec),
-    );
+    return this.cachedItem(itemCacheKey(loaded, spec.name), () => this.loadItem(loaded, spec));
   }
 
-  /** An item's data: stored beside a settled run after its first conversion, read back from there after that. */
+  /**
+   * An item's data: stored beside a settled run after its first conversion, read back from there after that. A
+   * conversion reads every item of the run in the same pass (an answer's items are stored together), so the
+   * run's other items are stored and cached with it.
+   */
   private async loadItem(loaded: LoadedRun, spec: ItemSpec): Promise<ItemData> {
     const { run, version, settled } = loaded;
-    const key = `item:${ITEM_CODEC_VERSION}:${spec.name}`;
     if (settled) {
-      const bytes = await this.storage.getAnalysisCache(run.id, key, version);
+      const bytes = await this.storage.getAnalysisCache(run.id, itemStoreKey(spec.name), version);
       const stored = bytes && decodeItemData(bytes, spec);
       if (stored) return stored;
     }
-    const d = await this.convert(run.id, spec, { item: spec.name });
-    if (settled) await this.storage.putAnalysisCache(run.id, key, version, encodeItemData(d));
-    return d;
+    const others = loaded.specs.filter(
+      (s) => s.name !== spec.name && !this.items.peek(itemCacheKey(loaded, s.name)),
+    );
+    const all = await this.convert(run.id, [spec, ...others], {});
+    for (const [name, d] of all) {
+      if (settled)
+        await this.storage.putAnalysisCache(run.id, itemStoreKey(name), version, encodeItemData(d));
+      if (name !== spec.name) this.cachedItem(itemCacheKey(loaded, name), () => Promise.resolve(d));
+    }
+    return all.get(spec.name) as ItemData;
   }
 
-  /** The stored predictions of one item that match `filter`, read a page at a time and converted. */
-  private async convert(runId: string, spec: ItemSpec, filter: PredictionFilter): Promise<ItemData> {
-    const b = new ItemDataBuilder(spec);
-    for await (const page of this.storage.analysisPages(runId, filter)) {
-      for (const r of page) b.add(r);
+  /** The stored predictions of the given items that match `filter`, read a page at a time in one pass and converted. */
+  private async convert(
+    runId: string,
+    specs: ItemSpec[],
+    filter: PredictionFilter,
+  ): Promise<Map<string, ItemData>> {
+    const builders = new Map(specs.map((spec) => [spec.name, new ItemDataBuilder(spec)]));
+    for await (const page of this.storage.analysisPages(
+      runId,
+      specs.length === 1 ? { ...filter, item: specs[0].name } : filter,
+    )) {
+      for (const r of page) builders.get(r.item)?.add(r);
     }
-    return b.finish();
+    return new Map([...builders].map(([name, b]) => [name, b.finish()]));
   }
 
   /**
@@ -310,12 +335,8 @@ export class AnalysisData {
   async headline(runId: string): Promise<Headline> {
     const loaded = await this.run(runId);
     const splits = splitsOf(defaultSplit(loaded.run));
-    const tops = [];
-    for (const spec of loaded.specs) {
-      const filter = { item: spec.name, ...(splits ? { split: splits } : {}) };
-      tops.push(topView(await this.convert(loaded.run.id, spec, filter)));
-    }
-    return headlineOf(tops);
+    const items = await this.convert(loaded.run.id, loaded.specs, splits ? { split: splits } : {});
+    return headlineOf(loaded.specs.map((spec) => topView(items.get(spec.name) as ItemData)));
   }
 
   /** A cached computation keyed by `key` (which must include the run versions). */
