@@ -85,6 +85,8 @@ export interface LoadedRun {
   version: string;
   /** The run no longer changes (done, cancelled or failed): what is computed from it is also stored beside it. */
   settled: boolean;
+  /** Its answered examples when loaded (each holds one prediction per item). */
+  answers: number;
 }
 
 /** The statuses of a run that no longer changes. */
@@ -108,6 +110,17 @@ function reportKey(q: ReportQuery): string {
     q.interval ?? "wilson",
     q.ci ?? "auto",
   ].join("|");
+}
+
+/**
+ * Most predictions converted in one pass over a run (every item's builder filled at once): the peak memory of a
+ * conversion grows with the items of a pass, so a larger run is read in several passes.
+ */
+export const ONE_PASS_ROWS = 150_000;
+
+/** The first of `specs` that one pass over the run converts (at least one). */
+function onePass(loaded: LoadedRun, specs: ItemSpec[]): ItemSpec[] {
+  return specs.slice(0, Math.max(1, Math.floor(ONE_PASS_ROWS / Math.max(1, loaded.answers))));
 }
 
 /** Where an item's converted data is kept in memory (per run version). */
@@ -142,7 +155,7 @@ export class AnalysisData {
   async run(id: string): Promise<LoadedRun> {
     const run = await this.storage.getRun(id);
     if (!run) throw notFound("run", id, "list the runs with GET /api/runs");
-    const version = await this.version(run);
+    const { version, answers } = await this.version(run);
     const task = await this.storage.getTask(run.dataset);
     let specs: ItemSpec[];
     if (task) specs = taskSpecs(task);
@@ -155,14 +168,14 @@ export class AnalysisData {
       }
       specs = [...byItem].map(([name, rows]) => inferSpec(name, rows));
     }
-    return { run, specs, version, settled: SETTLED.includes(run.status) };
+    return { run, specs, version, settled: SETTLED.includes(run.status), answers };
   }
 
   /** The run's status and prediction count (a run deleted meanwhile gets a version nothing else has). */
-  private async version(run: RunRow): Promise<string> {
+  private async version(run: RunRow): Promise<{ version: string; answers: number }> {
     const c = (await this.storage.getStoredRun(run.id))?.counters;
-    if (!c) return `${run.status}|gone|${Date.now()}|${Math.random()}`;
-    return `${run.status}|${c.answered + c.unknown + c.escalated}`;
+    if (!c) return { version: `${run.status}|gone|${Date.now()}|${Math.random()}`, answers: 0 };
+    return { version: `${run.status}|${c.answered + c.unknown + c.escalated}`, answers: c.done };
   }
 
   /** The spec of an item of the run (the first item when none is named), or a 400 listing the items. */
@@ -192,43 +205,48 @@ export class AnalysisData {
   }
 
   /**
-   * An item's data: stored beside a settled run after its first conversion, read back from there after that. A
-   * conversion reads every item of the run in the same pass (an answer's items are stored together), so the
-   * run's other items are stored and cached with it.
+   * An item's data: stored beside a settled run after its first conversion, read back from there after that. An
+   * answer's items are stored together, so a settled run's conversion reads the run's other items in the same pass
+   * (within ONE_PASS_ROWS) and stores them too; only the item asked for is kept in memory.
    */
   private async loadItem(loaded: LoadedRun, spec: ItemSpec): Promise<ItemData> {
     const { run, version, settled } = loaded;
-    if (settled) {
-      const bytes = await this.storage.getAnalysisCache(run.id, itemStoreKey(spec.name), version);
-      const stored = bytes && decodeItemData(bytes, spec);
-      if (stored) return stored;
-    }
+    if (!settled) return (await this.convert(loaded, [spec], {})).get(spec.name) as ItemData;
+    const bytes = await this.storage.getAnalysisCache(run.id, itemStoreKey(spec.name), version);
+    const stored = bytes && decodeItemData(bytes, spec);
+    if (stored) return stored;
+    // the others not already loaded (which a settled run also has stored)
     const others = loaded.specs.filter(
       (s) => s.name !== spec.name && !this.items.peek(itemCacheKey(loaded, s.name)),
     );
-    const all = await this.convert(run.id, [spec, ...others], {});
+    const all = await this.convert(loaded, onePass(loaded, [spec, ...others]), {});
     for (const [name, d] of all) {
-      if (settled)
-        await this.storage.putAnalysisCache(run.id, itemStoreKey(name), version, encodeItemData(d));
-      if (name !== spec.name) this.cachedItem(itemCacheKey(loaded, name), () => Promise.resolve(d));
+      await this.storage.putAnalysisCache(run.id, itemStoreKey(name), version, encodeItemData(d));
     }
     return all.get(spec.name) as ItemData;
   }
 
-  /** The stored predictions of the given items that match `filter`, read a page at a time in one pass and converted. */
+  /**
+   * The stored predictions of the given items that match `filter`, converted: read a page at a time, in as few
+   * passes over the run as ONE_PASS_ROWS allows.
+   */
   private async convert(
-    runId: string,
+    loaded: LoadedRun,
     specs: ItemSpec[],
     filter: PredictionFilter,
   ): Promise<Map<string, ItemData>> {
-    const builders = new Map(specs.map((spec) => [spec.name, new ItemDataBuilder(spec)]));
-    for await (const page of this.storage.analysisPages(
-      runId,
-      specs.length === 1 ? { ...filter, item: specs[0].name } : filter,
-    )) {
-      for (const r of page) builders.get(r.item)?.add(r);
+    const out = new Map<string, ItemData>();
+    for (let at = 0; at < specs.length; ) {
+      const pass = onePass(loaded, specs.slice(at));
+      at += pass.length;
+      const builders = new Map(pass.map((spec) => [spec.name, new ItemDataBuilder(spec)]));
+      const only = pass.length === 1 ? { item: pass[0].name } : {};
+      for await (const page of this.storage.analysisPages(loaded.run.id, { ...filter, ...only })) {
+        for (const r of page) builders.get(r.item)?.add(r);
+      }
+      for (const [name, b] of builders) out.set(name, b.finish());
     }
-    return new Map([...builders].map(([name, b]) => [name, b.finish()]));
+    return out;
   }
 
   /**
@@ -335,7 +353,7 @@ export class AnalysisData {
   async headline(runId: string): Promise<Headline> {
     const loaded = await this.run(runId);
     const splits = splitsOf(defaultSplit(loaded.run));
-    const items = await this.convert(loaded.run.id, loaded.specs, splits ? { split: splits } : {});
+    const items = await this.convert(loaded, loaded.specs, splits ? { split: splits } : {});
     return headlineOf(loaded.specs.map((spec) => topView(items.get(spec.name) as ItemData)));
   }
 

@@ -149,10 +149,11 @@ export class RunJob extends EventEmitter {
       }
       const storing = this.store(sel, exampleResult(this.runId, sel, items, decisions));
       this.storing.add(storing);
-      void storing.then(() => {
+      const stored = () => {
         this.storing.delete(storing);
         this.waiting.shift()?.();
-      });
+      };
+      void storing.then(stored, stored); // also when stopping the run failed (the storage closed)
     }
   }
 

@@ -98,7 +98,7 @@ export interface Storage {
    * held whole.
    */
   predictionPages(runId: string, filter?: PredictionFilter): AsyncIterable<PredictionRow[]>;
-  /** The same pages with only what the analysis reads (no logits or records): several times cheaper to read. */
+  /** The same pages with what the analysis reads (no decision records, no logits in the rows). */
   analysisPages(runId: string, filter?: PredictionFilter): AsyncIterable<AnalysisRow[]>;
   /** The run with its counters (their sum is the prediction count that versions the analysis caches). */
   getStoredRun(id: string): Promise<StoredRun | undefined>;
