@@ -115,6 +115,26 @@ describe("the checkpoint cache", () => {
     expect(trainings).toBe(1);
   });
 
+  it("does not take over a lock its owner has created but not yet written", async () => {
+    const other = mkdtempSync(join(tmpdir(), "decision-server-lock-"));
+    writeFileSync(join(other, "training.lock"), "");
+    const file = join(other, "result.txt");
+    setTimeout(() => writeFileSync(file, "theirs"), 300);
+    const value = await withLock(
+      other,
+      async () => {
+        try {
+          return readFileSync(file, "utf8");
+        } catch {
+          return null;
+        }
+      },
+      async () => "mine",
+    );
+    expect(value).toBe("theirs");
+    rmSync(other, { recursive: true, force: true });
+  });
+
   it("takes over a lock left by a process that is gone", async () => {
     const other = mkdtempSync(join(tmpdir(), "decision-server-lock-"));
     writeFileSync(join(other, "training.lock"), "999999999");

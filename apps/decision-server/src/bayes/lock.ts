@@ -22,8 +22,11 @@ function alive(pid: number): boolean {
 async function stale(path: string): Promise<boolean> {
   try {
     const [info, text] = await Promise.all([stat(path), readFile(path, "utf8")]);
+    if (Date.now() - info.mtimeMs > STALE_MS) return true;
+    // an empty lock is being written by the process that just created it (it is stale only once old)
+    if (text === "") return false;
     const pid = Number.parseInt(text, 10);
-    return Date.now() - info.mtimeMs > STALE_MS || !(pid > 0 && alive(pid));
+    return !(pid > 0 && alive(pid));
   } catch {
     return false;
   }
