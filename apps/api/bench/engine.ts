@@ -16,7 +16,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import type { Item } from "@decision-workbench/datasets";
 import { decisionDecider } from "@decision-workbench/scorer";
-import { maxUnstored } from "../dist/engine/job.js";
+import { maxUnstored, UnstoredAnswers } from "../dist/engine/job.js";
 import { exampleResult } from "../dist/engine/record.js";
 import type { Selected } from "../dist/engine/selection.js";
 import { openStorage, writerThreadDefault } from "../dist/storage/sqlite.js";
@@ -164,7 +164,7 @@ async function main(): Promise<void> {
         }),
       );
       let next = 0;
-      const storing = new Set<Promise<void>>();
+      const unstored = new UnstoredAnswers(maxUnstored(CONCURRENCY));
       const c0 = process.cpuUsage();
       const t0 = performance.now();
       await Promise.all(
@@ -174,14 +174,12 @@ async function main(): Promise<void> {
             const sel = { ordinal, example: examples[ordinal] as unknown as Selected["example"] };
             const decisions = await decider.decideAll(sel.example.state as string, items);
             // as the engine does: the slot asks on while its answer is committed, within the same bound
-            const stored = store.recordExample(exampleResult(runId, sel, task.items as Item[], decisions));
-            storing.add(stored);
-            void stored.then(() => storing.delete(stored));
-            while (storing.size >= maxUnstored(CONCURRENCY)) await Promise.race(storing);
+            unstored.add(store.recordExample(exampleResult(runId, sel, task.items as Item[], decisions)));
+            await unstored.room();
           }
         }),
       );
-      await Promise.all(storing);
+      await unstored.drained();
       const rate = examples.length / ((performance.now() - t0) / 1000);
       const c = process.cpuUsage(c0);
       cpu.stored.push((c.user + c.system) / 1000 / examples.length);

@@ -24,6 +24,37 @@ export function maxUnstored(concurrency: number): number {
   return Math.max(64, 2 * concurrency);
 }
 
+/**
+ * Answers handed to the storage and not committed yet, bounded: a slot that finds `max` of them waiting waits for
+ * a commit (one waiting slot is woken per commit).
+ */
+export class UnstoredAnswers {
+  private readonly pending = new Set<Promise<unknown>>();
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(readonly max: number) {}
+
+  /** Hands over one answer's commit (settled either way, it leaves room for another). */
+  add(commit: Promise<unknown>): void {
+    this.pending.add(commit);
+    const settled = () => {
+      this.pending.delete(commit);
+      this.waiting.shift()?.();
+    };
+    void commit.then(settled, settled);
+  }
+
+  /** Resolves once fewer than `max` answers wait for their commit. */
+  async room(): Promise<void> {
+    while (this.pending.size >= this.max) await new Promise<void>((wake) => this.waiting.push(wake));
+  }
+
+  /** Resolves once every answer handed over has settled. */
+  async drained(): Promise<void> {
+    while (this.pending.size) await Promise.allSettled(this.pending);
+  }
+}
+
 /** What a job needs. */
 export interface JobDeps {
   storage: WorkbenchStorage;
@@ -54,11 +85,7 @@ export class RunJob extends EventEmitter {
   private doneThisSession = 0;
   private readonly startedAt = performance.now();
   private next = 0;
-  /** Answers handed to the storage and not committed yet. */
-  private readonly storing = new Set<Promise<boolean>>();
-  private readonly maxUnstored: number;
-  /** Slots waiting for an answer to commit before they ask again (one is woken per commit). */
-  private readonly waiting: (() => void)[] = [];
+  private readonly unstored: UnstoredAnswers;
 
   constructor(deps: JobDeps) {
     super();
@@ -68,7 +95,7 @@ export class RunJob extends EventEmitter {
     this.counters = { ...deps.run.counters };
     this.latency = new LatencyLog(deps.latencies);
     this.total = deps.run.total;
-    this.maxUnstored = maxUnstored(deps.run.concurrency);
+    this.unstored = new UnstoredAnswers(maxUnstored(deps.run.concurrency));
     this.finished = this.work();
   }
 
@@ -132,8 +159,7 @@ export class RunJob extends EventEmitter {
   private async worker(): Promise<void> {
     const { pending, decider, items } = this.deps;
     while (!this.stopping && this.next < pending.length) {
-      while (this.storing.size >= this.maxUnstored)
-        await new Promise<void>((wake) => this.waiting.push(wake));
+      await this.unstored.room();
       if (this.stopping || this.next >= pending.length) break;
       const sel = pending[this.next++];
       let decisions: Awaited<ReturnType<DecisionDecider["decideAll"]>>;
@@ -147,13 +173,7 @@ export class RunJob extends EventEmitter {
         await this.stop("failed", message);
         return;
       }
-      const storing = this.store(sel, exampleResult(this.runId, sel, items, decisions));
-      this.storing.add(storing);
-      const stored = () => {
-        this.storing.delete(storing);
-        this.waiting.shift()?.();
-      };
-      void storing.then(stored, stored); // also when stopping the run failed (the storage closed)
+      this.unstored.add(this.store(sel, exampleResult(this.runId, sel, items, decisions)));
     }
   }
 
@@ -190,7 +210,7 @@ export class RunJob extends EventEmitter {
     const { storage, run, pending } = this.deps;
     const workers = Math.max(1, Math.min(run.concurrency, pending.length));
     await Promise.all(Array.from({ length: workers }, () => this.worker()));
-    while (this.storing.size) await Promise.all(this.storing);
+    await this.unstored.drained();
     const elapsed = performance.now() - this.startedAt;
     if (this.outcome === null) this.outcome = "done";
     const outcome = this.outcome;
