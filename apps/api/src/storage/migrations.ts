@@ -174,26 +174,26 @@ function packPredictions(db: Database.Database): void {
        FROM predictions WHERE run_id = ? AND ordinal = ? ORDER BY item_index`,
     )
     .raw();
-  const text = (v: unknown) => (v === null ? "null" : String(v));
-  const number = (v: unknown) => (v === null ? "null" : JSON.stringify(v));
+  // gold, answer, probabilities, logits and reasoning are stored JSON texts, spliced in; the rest are values
+  const spliced = [false, true, false, true, false, true, true, false, false, true];
+  const itemText = (p: unknown[]) =>
+    `[${p.map((v, k) => (spliced[k] ? (v ?? "null") : JSON.stringify(v))).join(",")}]`;
   // a page at a time: the connection runs no other statement while one is being iterated
+  const PAGE = 1000;
   const page = db
     .prepare(
       `SELECT run_id, ordinal, example_id, split, ms, served_by, failed, record FROM run_examples
-       WHERE (run_id, ordinal) > (?, ?) ORDER BY run_id, ordinal LIMIT 1000`,
+       WHERE (run_id, ordinal) > (?, ?) ORDER BY run_id, ordinal LIMIT ${PAGE}`,
     )
     .raw();
   let after: unknown[] = ["", -1];
   for (;;) {
     const examples = page.all(...after) as unknown[][];
     for (const e of examples) {
-      const items = (predictions.all(e[0], e[1]) as unknown[][]).map(
-        (p) =>
-          `[${JSON.stringify(p[0])},${text(p[1])},${JSON.stringify(p[2])},${text(p[3])},${number(p[4])},${text(p[5])},${p[6]},${number(p[7])},${p[8] === null ? "null" : JSON.stringify(p[8])},${text(p[9])}]`,
-      );
+      const items = (predictions.all(e[0], e[1]) as unknown[][]).map(itemText);
       insert.run(...e, `[${items.join(",")}]`);
     }
-    if (examples.length < 1000) break;
+    if (examples.length < PAGE) break;
     after = examples[examples.length - 1].slice(0, 2);
   }
   db.exec(`

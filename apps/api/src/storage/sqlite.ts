@@ -236,9 +236,9 @@ export class SqliteStorage implements WorkbenchStorage {
   }
 
   /**
-   * Who served a run's examples: the distinct (served_by, failed) pairs. Scanning a run's examples costs about 1 us each (100 ms for 100,000), so the
-   * answer is kept per run while its stored example count (`done`, updated in each example's transaction) is
-   * unchanged; examples are never updated, only added or deleted with their run.
+   * Who served a run's examples: the distinct (served_by, failed) pairs. Scanning a run's examples costs about
+   * 1 us each (100 ms for 100,000), so the answer is kept per run while its stored example count (`done`, updated
+   * in each example's transaction) is unchanged; examples are never updated, only added or deleted with their run.
    */
   private served(runId: string): ServedEntry | undefined {
     // one read transaction, so the count and the examples read agree
