@@ -1,6 +1,8 @@
 import type { DecisionServerHandle } from "@decision-workbench/decision-server";
 import Database from "better-sqlite3";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { AnalysisData } from "../src/analysis/data.js";
+import { TALLY_BATCH } from "../src/analysis/headline.js";
 import { maxUnstored } from "../src/engine/job.js";
 import type { RunSummary } from "../src/engine/types.js";
 import { syntheticExamples } from "./fixtures.js";
@@ -121,6 +123,33 @@ describe("runs", () => {
       expect(most).toBeLessThanOrEqual(maxUnstored(2));
     } finally {
       storage.recordExample = record;
+    }
+  });
+
+  it("keeps a run's headline as it goes, past a batch, equal to reading its rows back", async () => {
+    // 1,100 examples on the headline's split (test), some escalated (NaN), some Unknown: more than one batch
+    const faulty = await reference({ faults: { rules: [{ rate: 0.1, fault: { kind: "nan" } }] } });
+    try {
+      const faultyId = await addServer(bench.app, faulty.url);
+      await addDataset(bench.app, 3 * (TALLY_BATCH + 76), "many");
+      const readBack = vi.spyOn(AnalysisData.prototype, "headline");
+      const run = await runToEnd(bench, {
+        dataset: "many",
+        serverId: faultyId,
+        model: "lexical",
+        concurrency: 16,
+      });
+      expect(run.status).toBe("done");
+      expect(run.progress.escalated).toBeGreaterThan(0);
+      expect(run.progress.unknown).toBeGreaterThan(0);
+      expect(readBack.mock.calls.filter(([id]) => id === run.id)).toEqual([]);
+      readBack.mockRestore();
+      const fromRows = await new AnalysisData(bench.storage).headline(run.id);
+      expect(run.headline.accuracy).toBe(fromRows.accuracy);
+      expect(run.headline.ece).toBeCloseTo(fromRows.ece as number, 12);
+      expect(run.headline.ece).toBeGreaterThan(0);
+    } finally {
+      await faulty.close();
     }
   });
 

@@ -5,6 +5,7 @@ import { performance } from "node:perf_hooks";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MIGRATIONS, migrate } from "../src/storage/migrations.js";
+import { RECENT_CHARS, RECENT_DATASETS, RecentExamples } from "../src/storage/recent-examples.js";
 import {
   openStorage,
   PAGE_EXAMPLES,
@@ -13,7 +14,7 @@ import {
 } from "../src/storage/sqlite.js";
 import type { ExampleResult, PredictionRow } from "../src/storage/types.js";
 import { type ExampleWire, GROUP_COMMIT_MAX, GroupQueue } from "../src/storage/writer.js";
-import { storedRun } from "./fixtures.js";
+import { storedRun, syntheticTask } from "./fixtures.js";
 import { tempDir } from "./helpers.js";
 
 const tmp = tempDir();
@@ -103,6 +104,26 @@ describe("the writer of answers", () => {
     expect(() => writerThreadDefault({ WORKBENCH_WRITER_THREAD: "yes" })).toThrow(
       'WORKBENCH_WRITER_THREAD must be 1 (commit answers on a writer thread) or 0 (on the event loop), not "yes"',
     );
+  });
+});
+
+describe("the recent uploads' examples", () => {
+  it("keeps the last read uploads within their count and characters, and none too large", () => {
+    const recent = new RecentExamples();
+    const examples = (id: string) => [{ id, state: id, labels: {}, split: "test" as const }];
+    for (let i = 0; i <= RECENT_DATASETS; i++) recent.set(`d${i}`, "h", examples(`d${i}`), 10);
+    expect(recent.size).toBe(RECENT_DATASETS);
+    expect(recent.get("d0", "h")).toBeUndefined(); // the least recently read went first
+    expect(recent.get(`d${RECENT_DATASETS}`, "h")?.[0].id).toBe(`d${RECENT_DATASETS}`);
+    expect(recent.get(`d${RECENT_DATASETS}`, "other hash")).toBeUndefined();
+    // one that fills the characters pushes out every other; one above them is not kept at all
+    recent.set("big", "h", examples("big"), RECENT_CHARS);
+    expect(recent.size).toBe(1);
+    recent.set("huge", "h", examples("huge"), RECENT_CHARS + 1);
+    expect(recent.get("huge", "h")).toBeUndefined();
+    expect(recent.get("big", "h")?.[0].id).toBe("big");
+    recent.forget("big");
+    expect(recent.size).toBe(0);
   });
 });
 
@@ -309,6 +330,42 @@ for (const writerThread of [false, true]) {
       await storage.deleteUpload("up");
       expect(await storage.getTask("up")).toBeUndefined();
       expect((await storage.getTask("penguins"))?.name).toBe("penguins");
+    });
+
+    it("keeps a recently read upload's examples, and reads them again once its content changed elsewhere", async () => {
+      const upload = (hash: string, states: string[]) => {
+        const task = { ...syntheticTask("kept"), items: [] };
+        const examples = states.map((state, i) => ({
+          id: `k${i}`,
+          state,
+          labels: {},
+          split: "test" as const,
+        }));
+        const row = {
+          name: "kept",
+          task,
+          hash,
+          examples: examples.length,
+          splits: { train: 0, calibration: 0, test: examples.length },
+          createdAt: "t",
+        };
+        return [row, examples] as const;
+      };
+      await storage.insertUpload(...upload("h1", ["one", "two"]));
+      const first = await storage.allExamples("kept");
+      expect(first.map((e) => e.state)).toEqual(["one", "two"]);
+      expect(await storage.allExamples("kept")).toBe(first); // kept: not read again
+      // another process (the command line) replaces the upload under the same name
+      const other = openStorage(storage.path, { writerThread: false });
+      try {
+        await other.deleteUpload("kept");
+        await other.insertUpload(...upload("h2", ["three"]));
+      } finally {
+        await other.close();
+      }
+      expect((await storage.allExamples("kept")).map((e) => e.state)).toEqual(["three"]);
+      await storage.deleteUpload("kept");
+      expect(await storage.allExamples("kept")).toEqual([]);
     });
 
     it("reads predictions page by page in run order, with filters, past page boundaries", async () => {

@@ -3,7 +3,9 @@
 import { randomBytes } from "node:crypto";
 import { SPLITS } from "@decision-workbench/datasets";
 import { ValueError } from "@decision-workbench/scorer";
-import { analysisData, warmReports } from "../analysis/data.js";
+import { analysisData, defaultSplit, splitsOf, warmReports } from "../analysis/data.js";
+import { HeadlineTally } from "../analysis/headline.js";
+import { taskSpecs } from "../analysis/item-spec.js";
 import { ApiError, conflict, notFound } from "../errors.js";
 import type { SecretBox } from "../secrets/box.js";
 import { deciderFor } from "../servers/connect.js";
@@ -56,6 +58,8 @@ export class RunEngine {
   private readonly log: (message: string) => void;
   private readonly jobs = new Map<string, RunJob>();
   private readonly headlines = new Map<string, { done: number; at: number; value: Headline }>();
+  /** Headlines kept as the answers are stored, of the runs this process started afresh. */
+  private readonly tallies = new Map<string, HeadlineTally>();
   /** Reports being computed for runs that just finished, one run at a time. */
   private warming: Promise<void> = Promise.resolve();
   private closing = false;
@@ -183,6 +187,13 @@ export class RunEngine {
     });
     const fresh = await this.mustGet(runId);
     this.headlines.delete(runId);
+    // a run started afresh keeps its headline as it goes; a resumed one reads its rows back at its end
+    const tally =
+      done.size === 0
+        ? new HeadlineTally(taskSpecs(selection.task), splitsOf(defaultSplit(fresh)))
+        : undefined;
+    if (tally) this.tallies.set(runId, tally);
+    else this.tallies.delete(runId);
     const job = new RunJob({
       storage: this.storage,
       run: fresh,
@@ -190,6 +201,7 @@ export class RunEngine {
       items: selection.items,
       pending,
       latencies: await this.storage.latencies(runId),
+      onStored: tally && ((result) => tally.add(result.split, result.predictions)),
       onSettled: (outcome) => this.settled(runId, outcome),
     });
     this.jobs.set(runId, job);
@@ -208,7 +220,7 @@ export class RunEngine {
     const job = this.jobs.get(runId);
     try {
       if (outcome === "done") {
-        const headline = await this.computeHeadline(runId);
+        const headline = this.tallies.get(runId)?.value() ?? (await this.computeHeadline(runId));
         await this.storage.updateRun(runId, { headline });
       }
       const summary = outcome === "closed" ? undefined : await this.summary(runId);
@@ -224,7 +236,10 @@ export class RunEngine {
     } catch {
       // storage closed during shutdown
     } finally {
-      if (this.jobs.get(runId) === job) this.jobs.delete(runId);
+      if (this.jobs.get(runId) === job) {
+        this.jobs.delete(runId);
+        this.tallies.delete(runId);
+      }
     }
   }
 
@@ -386,7 +401,8 @@ export class RunEngine {
     const job = this.jobs.get(run.id);
     if (job && !job.stopped) return job.progress();
     const c = run.counters;
-    const latencies = await this.storage.latencies(run.id);
+    // a job that has just stopped still holds every stored request time
+    const latency = job ? job.latency.percentiles() : percentiles(await this.storage.latencies(run.id));
     return {
       total: run.total,
       done: c.done,
@@ -400,7 +416,7 @@ export class RunEngine {
         reasoning_tokens: c.reasoningTokens,
       },
       cost: c.cost,
-      latency: percentiles(latencies),
+      latency,
       examplesPerSecond: c.activeMs > 0 ? c.done / (c.activeMs / 1000) : 0,
     };
   }
@@ -438,6 +454,8 @@ export class RunEngine {
 
   private async headline(run: StoredRun): Promise<Headline> {
     if (run.headline && run.status === "done") return run.headline;
+    const tally = this.tallies.get(run.id);
+    if (tally) return tally.value();
     const done = this.jobs.get(run.id)?.progress().done ?? run.counters.done;
     const cached = this.headlines.get(run.id);
     const now = Date.now();

@@ -7,7 +7,7 @@ import { EventEmitter } from "node:events";
 import { performance } from "node:perf_hooks";
 import type { Item } from "@decision-workbench/datasets";
 import { type DecisionDecider, ServiceError } from "@decision-workbench/scorer";
-import type { RunCounters, StoredRun, WorkbenchStorage } from "../storage/types.js";
+import type { ExampleResult, RunCounters, StoredRun, WorkbenchStorage } from "../storage/types.js";
 import { LatencyLog } from "./percentiles.js";
 import { exampleResult } from "./record.js";
 import type { Selected } from "./selection.js";
@@ -65,6 +65,8 @@ export interface JobDeps {
   pending: Selected[];
   /** Request times already stored (ascending or not). */
   latencies: number[];
+  /** Called with each example once it is stored (committed). */
+  onStored?: (result: ExampleResult) => void;
   /** Called once when the job has settled (status written). */
   onSettled?: (outcome: JobOutcome) => void;
 }
@@ -78,7 +80,8 @@ export class RunJob extends EventEmitter {
   readonly finished: Promise<JobOutcome>;
   private readonly deps: JobDeps;
   private readonly counters: RunCounters;
-  private readonly latency: LatencyLog;
+  /** Request times of the run's stored examples (those stored before this job's start included). */
+  readonly latency: LatencyLog;
   private readonly total: number;
   private stopping = false;
   private outcome: JobOutcome | null = null;
@@ -178,7 +181,7 @@ export class RunJob extends EventEmitter {
   }
 
   /** Stores one answered example, then counts it; false when it could not be stored (the run has stopped). */
-  private async store(sel: Selected, result: ReturnType<typeof exampleResult>): Promise<boolean> {
+  private async store(sel: Selected, result: ExampleResult): Promise<boolean> {
     try {
       await this.deps.storage.recordExample(result);
     } catch (err) {
@@ -196,6 +199,7 @@ export class RunJob extends EventEmitter {
       else c.escalated++;
     }
     if (result.failed) c.errors++;
+    this.deps.onStored?.(result);
     c.inputTokens += result.inputTokens;
     c.outputTokens += result.outputTokens;
     c.reasoningTokens += result.reasoningTokens;

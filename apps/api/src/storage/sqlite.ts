@@ -10,6 +10,7 @@ import { bundledStates, bundledTaskOf } from "../catalog/bundled.js";
 import { ENV } from "../config.js";
 import { Checkpointer } from "./checkpointer.js";
 import { migrate } from "./migrations.js";
+import { RecentExamples } from "./recent-examples.js";
 import {
   ANSWER_COLUMNS,
   type AnswerTuple,
@@ -142,6 +143,7 @@ export class SqliteStorage implements WorkbenchStorage {
   private readonly writer: ExampleWriter;
   /** See `served`. */
   private readonly servedCache = new Map<string, ServedEntry>();
+  private readonly recentExamples = new RecentExamples();
   private readonly checkpointer: Checkpointer | undefined;
 
   constructor(path: string, opts: StorageOptions = {}) {
@@ -376,6 +378,7 @@ export class SqliteStorage implements WorkbenchStorage {
   }
 
   async deleteUpload(name: string): Promise<void> {
+    this.recentExamples.forget(name);
     this.db.transaction(() => {
       this.stmt("DELETE FROM examples WHERE dataset = ?").run(name);
       this.stmt("DELETE FROM datasets WHERE name = ?").run(name);
@@ -406,10 +409,23 @@ export class SqliteStorage implements WorkbenchStorage {
     return { total, examples: rows.map(exampleFromRaw) };
   }
 
-  async allExamples(name: string): Promise<ExampleRow[]> {
-    return (this.stmt("SELECT * FROM examples WHERE dataset = ? ORDER BY ordinal").all(name) as Raw[]).map(
-      exampleFromRaw,
-    );
+  async allExamples(name: string): Promise<readonly ExampleRow[]> {
+    // one read transaction, so the hash and the examples read agree
+    const read = this.db.transaction((): readonly ExampleRow[] => {
+      const hash = this.stmt("SELECT hash FROM datasets WHERE name = ?").pluck().get(name) as
+        | string
+        | undefined;
+      if (hash === undefined) return [];
+      const kept = this.recentExamples.get(name, hash);
+      if (kept) return kept;
+      const raws = this.stmt("SELECT * FROM examples WHERE dataset = ? ORDER BY ordinal").all(name) as Raw[];
+      let chars = 0;
+      for (const r of raws) chars += String(r.state).length + String(r.labels).length;
+      const examples = raws.map(exampleFromRaw);
+      this.recentExamples.set(name, hash, examples, chars);
+      return examples;
+    });
+    return read();
   }
 
   async countRunsOfDataset(name: string): Promise<number> {

@@ -253,8 +253,8 @@ export interface WorkbenchStorage extends Storage {
     name: string,
     opts: { split?: Split; offset: number; limit: number; q?: string },
   ): Promise<ExamplePage>;
-  /** Every example of an upload, in file order. */
-  allExamples(name: string): Promise<ExampleRow[]>;
+  /** Every example of an upload, in file order (the recently read ones are shared between calls: read only). */
+  allExamples(name: string): Promise<readonly ExampleRow[]>;
   /** How many runs use this dataset. */
   countRunsOfDataset(name: string): Promise<number>;
 
