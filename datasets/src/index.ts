@@ -9,8 +9,8 @@ export { DEFAULT_MAX_BYTES, DEFAULT_MAX_ERRORS } from "./format/errors.js";
 /** Read examples from JSONL or CSV against a task (all or nothing), and check an in-memory list. */
 export { parseJsonl } from "./format/jsonl.js";
 export { validateDataset } from "./format/validate.js";
-/** The bundled datasets: list them, load one (cached), read a bundled task definition. */
-export { bundledTask, listDatasets, loadDataset } from "./registry.js";
+/** The bundled datasets: list them, load one (cached, frozen), read a bundled task definition; freeze shared examples. */
+export { bundledTask, freezeExamples, listDatasets, loadDataset } from "./registry.js";
 /** The deterministic split of an id (SHA-256 of the id: 50 % train, 25 % calibration, 25 % test). */
 export { splitOf } from "./split.js";
 /** Task definitions: check one, parse one, and the option names an item's label may take. */

@@ -56,8 +56,11 @@ export function listDatasets(): DatasetInfo[] {
   });
 }
 
-/** Freeze the shared examples (list, examples, labels, multi-label lists, states) so no caller changes the cache. */
-function freeze(examples: Example[]): Example[] {
+/**
+ * Freezes examples that callers share (the list, each example, its labels, multi-label lists, an object state and
+ * meta, one level deep) so none can change them for the others; returns the same list.
+ */
+export function freezeExamples<E extends Example>(examples: E[]): readonly E[] {
   for (const e of examples) {
     for (const v of Object.values(e.labels)) if (Array.isArray(v)) Object.freeze(v);
     Object.freeze(e.labels);
@@ -65,7 +68,7 @@ function freeze(examples: Example[]): Example[] {
     if (e.meta) Object.freeze(e.meta);
     Object.freeze(e);
   }
-  return Object.freeze(examples) as Example[];
+  return Object.freeze(examples);
 }
 
 /**
@@ -77,11 +80,13 @@ export function loadDataset(name: string): Promise<Dataset> {
   if (!p) {
     requireKnown(name);
     const task = bundledTask(name);
-    p = BUNDLED[name]
-      .load()
-      .then((examples) =>
-        Object.freeze({ task, examples: freeze(examples), hash: datasetHash(task, examples) }),
-      );
+    p = BUNDLED[name].load().then((examples) =>
+      Object.freeze({
+        task,
+        examples: freezeExamples(examples) as Example[],
+        hash: datasetHash(task, examples),
+      }),
+    );
     // A failed load is not cached, so a later call can retry.
     p.catch(() => loaded.delete(name));
     loaded.set(name, p);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { AnalysisData } from "../src/analysis/data.js";
 import { TALLY_BATCH } from "../src/analysis/headline.js";
 import { maxUnstored } from "../src/engine/job.js";
+import { percentiles } from "../src/engine/percentiles.js";
 import type { RunSummary } from "../src/engine/types.js";
 import { syntheticExamples } from "./fixtures.js";
 import {
@@ -133,21 +134,26 @@ describe("runs", () => {
       const faultyId = await addServer(bench.app, faulty.url);
       await addDataset(bench.app, 3 * (TALLY_BATCH + 76), "many");
       const readBack = vi.spyOn(AnalysisData.prototype, "headline");
-      const run = await runToEnd(bench, {
+      const started = await post(bench.app, "/api/runs", {
         dataset: "many",
         serverId: faultyId,
         model: "lexical",
         concurrency: 16,
       });
+      const id = body<RunSummary>(started).id;
+      // the summary of the `done` event, built while the finished job is still at hand
+      const run = await new Promise<RunSummary>((resolve) => bench.engine.follow(id, { done: resolve }));
       expect(run.status).toBe("done");
       expect(run.progress.escalated).toBeGreaterThan(0);
       expect(run.progress.unknown).toBeGreaterThan(0);
-      expect(readBack.mock.calls.filter(([id]) => id === run.id)).toEqual([]);
+      expect(readBack.mock.calls.filter(([runId]) => runId === id)).toEqual([]);
       readBack.mockRestore();
-      const fromRows = await new AnalysisData(bench.storage).headline(run.id);
+      const fromRows = await new AnalysisData(bench.storage).headline(id);
       expect(run.headline.accuracy).toBe(fromRows.accuracy);
       expect(run.headline.ece).toBeCloseTo(fromRows.ece as number, 12);
       expect(run.headline.ece).toBeGreaterThan(0);
+      expect(run.progress.latency).toEqual(percentiles(await bench.storage.latencies(id)));
+      await bench.engine.settle(id);
     } finally {
       await faulty.close();
     }
@@ -199,6 +205,12 @@ describe("runs", () => {
     const after = body<RunSummary>(await bench.app.inject({ method: "GET", url: `/api/runs/${started.id}` }));
     expect(after.status).toBe("cancelled");
     expect(after.progress.done).toBeLessThan(20);
+    // what the summary shows once stopped is what the stored rows give
+    const stored = async () => ({
+      headline: await new AnalysisData(bench.storage).headline(started.id),
+      latency: percentiles(await bench.storage.latencies(started.id)),
+    });
+    expect({ headline: after.headline, latency: after.progress.latency }).toEqual(await stored());
     expect((await bench.storage.listPredictions(started.id)).length).toBe(after.progress.done * 3);
     const again = await post(bench.app, `/api/runs/${started.id}/cancel`);
     expect(again.statusCode).toBe(409);
@@ -210,6 +222,8 @@ describe("runs", () => {
     const final = body<RunSummary>(await bench.app.inject({ method: "GET", url: `/api/runs/${started.id}` }));
     expect(final.status).toBe("done");
     expect(final.progress.done).toBe(20);
+    // resumed: its headline covers the answers of both sessions
+    expect({ headline: final.headline, latency: final.progress.latency }).toEqual(await stored());
     const rows = await bench.storage.listPredictions(started.id);
     expect(rows.length).toBe(60);
     const counts = requestsPerState(slow);

@@ -5,7 +5,7 @@ import { performance } from "node:perf_hooks";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MIGRATIONS, migrate } from "../src/storage/migrations.js";
-import { RECENT_CHARS, RECENT_DATASETS, RecentExamples } from "../src/storage/recent-examples.js";
+import { keptBytes, RECENT_BYTES, RECENT_DATASETS, RecentExamples } from "../src/storage/recent-examples.js";
 import {
   openStorage,
   PAGE_EXAMPLES,
@@ -108,22 +108,37 @@ describe("the writer of answers", () => {
 });
 
 describe("the recent uploads' examples", () => {
-  it("keeps the last read uploads within their count and characters, and none too large", () => {
+  it("keeps the last read uploads within their count and bytes, frozen, and none too large", () => {
     const recent = new RecentExamples();
-    const examples = (id: string) => [{ id, state: id, labels: {}, split: "test" as const }];
-    for (let i = 0; i <= RECENT_DATASETS; i++) recent.set(`d${i}`, "h", examples(`d${i}`), 10);
+    const examples = (id: string) => [{ id, state: id, labels: { team: ["a"] }, split: "test" as const }];
+    for (let i = 0; i <= RECENT_DATASETS; i++) recent.set(`d${i}`, "v", examples(`d${i}`), 10);
     expect(recent.size).toBe(RECENT_DATASETS);
-    expect(recent.get("d0", "h")).toBeUndefined(); // the least recently read went first
-    expect(recent.get(`d${RECENT_DATASETS}`, "h")?.[0].id).toBe(`d${RECENT_DATASETS}`);
-    expect(recent.get(`d${RECENT_DATASETS}`, "other hash")).toBeUndefined();
-    // one that fills the characters pushes out every other; one above them is not kept at all
-    recent.set("big", "h", examples("big"), RECENT_CHARS);
+    expect(recent.get("d0", "v")).toBeUndefined(); // the least recently read went first
+    const kept = recent.get(`d${RECENT_DATASETS}`, "v");
+    expect(kept?.[0].id).toBe(`d${RECENT_DATASETS}`);
+    expect(Object.isFrozen(kept) && Object.isFrozen(kept?.[0].labels.team)).toBe(true);
+    expect(recent.get(`d${RECENT_DATASETS}`, "other version")).toBeUndefined();
+    // one that fills the bytes pushes out every other; one above them is not kept at all
+    recent.set("big", "v", examples("big"), RECENT_BYTES);
     expect(recent.size).toBe(1);
-    recent.set("huge", "h", examples("huge"), RECENT_CHARS + 1);
-    expect(recent.get("huge", "h")).toBeUndefined();
-    expect(recent.get("big", "h")?.[0].id).toBe("big");
+    const huge = recent.set("huge", "v", examples("huge"), RECENT_BYTES + 1);
+    expect(Object.isFrozen(huge)).toBe(true); // handed back frozen all the same
+    expect(recent.get("huge", "v")).toBeUndefined();
+    expect(recent.get("big", "v")?.[0].id).toBe("big");
     recent.forget("big");
     expect(recent.size).toBe(0);
+  });
+
+  it("estimates a structured state and labels above a plain string state", () => {
+    const plain = keptBytes({ id: "a", state: JSON.stringify("x".repeat(300)), labels: "{}", meta: null });
+    const structured = keptBytes({
+      id: "a",
+      state: JSON.stringify({ t: "x".repeat(290) }),
+      labels: "{}",
+      meta: null,
+    });
+    expect(plain).toBeGreaterThan(300);
+    expect(structured).toBeGreaterThan(2 * plain);
   });
 });
 
@@ -332,40 +347,47 @@ for (const writerThread of [false, true]) {
       expect((await storage.getTask("penguins"))?.name).toBe("penguins");
     });
 
-    it("keeps a recently read upload's examples, and reads them again once its content changed elsewhere", async () => {
+    it("keeps a recently started-on upload's examples, and reads them again once replaced elsewhere", async () => {
       const upload = (hash: string, states: string[]) => {
         const task = { ...syntheticTask("kept"), items: [] };
-        const examples = states.map((state, i) => ({
-          id: `k${i}`,
-          state,
-          labels: {},
-          split: "test" as const,
-        }));
+        const examples = states.map((state) => ({ id: state, state, labels: {}, split: "test" as const }));
         const row = {
           name: "kept",
           task,
           hash,
           examples: examples.length,
           splits: { train: 0, calibration: 0, test: examples.length },
-          createdAt: "t",
+          createdAt: new Date().toISOString(),
         };
         return [row, examples] as const;
       };
+      const ids = async () => (await storage.uploadWithExamples("kept"))?.examples.map((e) => e.id);
       await storage.insertUpload(...upload("h1", ["one", "two"]));
-      const first = await storage.allExamples("kept");
-      expect(first.map((e) => e.state)).toEqual(["one", "two"]);
-      expect(await storage.allExamples("kept")).toBe(first); // kept: not read again
-      // another process (the command line) replaces the upload under the same name
+      const first = await storage.uploadWithExamples("kept");
+      expect(first?.upload.hash).toBe("h1");
+      expect(first?.examples.map((e) => e.state)).toEqual(["one", "two"]);
+      expect((await storage.uploadWithExamples("kept"))?.examples).toBe(first?.examples); // kept
+      expect(await storage.allExamples("kept")).not.toBe(first?.examples); // read afresh, not kept
+      // another process (the command line) replaces the upload: other lines, then the same lines in another
+      // order, which have the same content hash
       const other = openStorage(storage.path, { writerThread: false });
       try {
         await other.deleteUpload("kept");
         await other.insertUpload(...upload("h2", ["three"]));
+        expect(await ids()).toEqual(["three"]);
+        await other.deleteUpload("kept");
+        await new Promise((r) => setTimeout(r, 2)); // another upload time
+        await other.insertUpload(...upload("h2", ["four", "five"]));
+        expect(await ids()).toEqual(["four", "five"]);
+        await other.deleteUpload("kept");
+        await new Promise((r) => setTimeout(r, 2));
+        await other.insertUpload(...upload("h2", ["five", "four"]));
+        expect(await ids()).toEqual(["five", "four"]);
       } finally {
         await other.close();
       }
-      expect((await storage.allExamples("kept")).map((e) => e.state)).toEqual(["three"]);
       await storage.deleteUpload("kept");
-      expect(await storage.allExamples("kept")).toEqual([]);
+      expect(await storage.uploadWithExamples("kept")).toBeUndefined();
     });
 
     it("reads predictions page by page in run order, with filters, past page boundaries", async () => {

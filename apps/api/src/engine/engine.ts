@@ -192,8 +192,6 @@ export class RunEngine {
       done.size === 0
         ? new HeadlineTally(taskSpecs(selection.task), splitsOf(defaultSplit(fresh)))
         : undefined;
-    if (tally) this.tallies.set(runId, tally);
-    else this.tallies.delete(runId);
     const job = new RunJob({
       storage: this.storage,
       run: fresh,
@@ -201,10 +199,21 @@ export class RunEngine {
       items: selection.items,
       pending,
       latencies: await this.storage.latencies(runId),
-      onStored: tally && ((result) => tally.add(result.split, result.predictions)),
+      onStored:
+        tally &&
+        ((result) => {
+          try {
+            tally.add(result.split, result.predictions);
+          } catch {
+            // the end of the run then reads the headline from the stored rows
+            if (this.tallies.get(runId) === tally) this.tallies.delete(runId);
+          }
+        }),
       onSettled: (outcome) => this.settled(runId, outcome),
     });
     this.jobs.set(runId, job);
+    if (tally) this.tallies.set(runId, tally);
+    else this.tallies.delete(runId);
     this.log(
       `run ${runId} ${done.size ? `resumed (${done.size} of ${run.total} already stored)` : "started"}`,
     );
@@ -401,8 +410,10 @@ export class RunEngine {
     const job = this.jobs.get(run.id);
     if (job && !job.stopped) return job.progress();
     const c = run.counters;
-    // a job that has just stopped still holds every stored request time
-    const latency = job ? job.latency.percentiles() : percentiles(await this.storage.latencies(run.id));
+    // a settled job holds every stored request time (before, answers in flight may still be stored)
+    const latency = job?.settled
+      ? job.latency.percentiles()
+      : percentiles(await this.storage.latencies(run.id));
     return {
       total: run.total,
       done: c.done,

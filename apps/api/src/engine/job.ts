@@ -65,7 +65,7 @@ export interface JobDeps {
   pending: Selected[];
   /** Request times already stored (ascending or not). */
   latencies: number[];
-  /** Called with each example once it is stored (committed). */
+  /** Called with each example once it is stored (committed) and counted; it must not throw. */
   onStored?: (result: ExampleResult) => void;
   /** Called once when the job has settled (status written). */
   onSettled?: (outcome: JobOutcome) => void;
@@ -85,6 +85,8 @@ export class RunJob extends EventEmitter {
   private readonly total: number;
   private stopping = false;
   private outcome: JobOutcome | null = null;
+  /** True once every answer handed to the storage has settled (just before `onSettled`). */
+  settled = false;
   private doneThisSession = 0;
   private readonly startedAt = performance.now();
   private next = 0;
@@ -199,13 +201,13 @@ export class RunJob extends EventEmitter {
       else c.escalated++;
     }
     if (result.failed) c.errors++;
-    this.deps.onStored?.(result);
     c.inputTokens += result.inputTokens;
     c.outputTokens += result.outputTokens;
     c.reasoningTokens += result.reasoningTokens;
     c.cost += result.cost;
     this.latency.add(result.ms);
     this.doneThisSession++;
+    this.deps.onStored?.(result);
     this.emit("progress");
     return true;
   }
@@ -215,6 +217,7 @@ export class RunJob extends EventEmitter {
     const workers = Math.max(1, Math.min(run.concurrency, pending.length));
     await Promise.all(Array.from({ length: workers }, () => this.worker()));
     await this.unstored.drained();
+    this.settled = true;
     const elapsed = performance.now() - this.startedAt;
     if (this.outcome === null) this.outcome = "done";
     const outcome = this.outcome;

@@ -34,11 +34,11 @@ export async function selectExamples(
     hash = d.hash;
     all = d.examples;
   } else {
-    const upload = await storage.getUpload(dataset);
-    if (!upload) return undefined;
-    task = upload.task;
-    hash = upload.hash;
-    all = await storage.allExamples(dataset);
+    const read = await storage.uploadWithExamples(dataset);
+    if (!read) return undefined;
+    task = read.upload.task;
+    hash = read.upload.hash;
+    all = read.examples;
   }
   const wanted = new Set(splits);
   const taken = new Map<Split, number>();

@@ -10,7 +10,7 @@ import { bundledStates, bundledTaskOf } from "../catalog/bundled.js";
 import { ENV } from "../config.js";
 import { Checkpointer } from "./checkpointer.js";
 import { migrate } from "./migrations.js";
-import { RecentExamples } from "./recent-examples.js";
+import { keptBytes, RecentExamples, type StoredExample } from "./recent-examples.js";
 import {
   ANSWER_COLUMNS,
   type AnswerTuple,
@@ -356,6 +356,7 @@ export class SqliteStorage implements WorkbenchStorage {
   }
 
   async insertUpload(row: UploadRow, examples: ExampleRow[]): Promise<void> {
+    this.recentExamples.forget(row.name);
     const head = this.stmt(
       "INSERT INTO datasets (name, task, hash, examples, splits, created_at) VALUES (?, ?, ?, ?, ?, ?)",
     );
@@ -409,21 +410,29 @@ export class SqliteStorage implements WorkbenchStorage {
     return { total, examples: rows.map(exampleFromRaw) };
   }
 
-  async allExamples(name: string): Promise<readonly ExampleRow[]> {
-    // one read transaction, so the hash and the examples read agree
-    const read = this.db.transaction((): readonly ExampleRow[] => {
-      const hash = this.stmt("SELECT hash FROM datasets WHERE name = ?").pluck().get(name) as
-        | string
-        | undefined;
-      if (hash === undefined) return [];
-      const kept = this.recentExamples.get(name, hash);
-      if (kept) return kept;
+  async allExamples(name: string): Promise<ExampleRow[]> {
+    return (this.stmt("SELECT * FROM examples WHERE dataset = ? ORDER BY ordinal").all(name) as Raw[]).map(
+      exampleFromRaw,
+    );
+  }
+
+  async uploadWithExamples(
+    name: string,
+  ): Promise<{ upload: UploadRow; examples: readonly ExampleRow[] } | undefined> {
+    // one read transaction, so the upload and its examples agree
+    const read = this.db.transaction(() => {
+      const r = this.stmt("SELECT * FROM datasets WHERE name = ?").get(name) as Raw | undefined;
+      if (!r) return undefined;
+      const upload = uploadFromRaw(r);
+      // the hash alone ignores the examples' order; an upload replaced by the same lines has another time
+      const version = `${upload.hash}|${upload.createdAt}`;
+      const kept = this.recentExamples.get(name, version);
+      if (kept) return { upload, examples: kept };
       const raws = this.stmt("SELECT * FROM examples WHERE dataset = ? ORDER BY ordinal").all(name) as Raw[];
-      let chars = 0;
-      for (const r of raws) chars += String(r.state).length + String(r.labels).length;
-      const examples = raws.map(exampleFromRaw);
-      this.recentExamples.set(name, hash, examples, chars);
-      return examples;
+      let bytes = 0;
+      for (const raw of raws) bytes += keptBytes(raw as unknown as StoredExample);
+      const examples = this.recentExamples.set(name, version, raws.map(exampleFromRaw), bytes);
+      return { upload, examples };
     });
     return read();
   }

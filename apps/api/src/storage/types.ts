@@ -253,8 +253,15 @@ export interface WorkbenchStorage extends Storage {
     name: string,
     opts: { split?: Split; offset: number; limit: number; q?: string },
   ): Promise<ExamplePage>;
-  /** Every example of an upload, in file order (the recently read ones are shared between calls: read only). */
-  allExamples(name: string): Promise<readonly ExampleRow[]>;
+  /** Every example of an upload, in file order. */
+  allExamples(name: string): Promise<ExampleRow[]>;
+  /**
+   * An upload and every example of it, in file order, read together. The examples of the last uploads read so are
+   * kept (frozen, shared by every caller) until the upload is replaced or deleted.
+   */
+  uploadWithExamples(
+    name: string,
+  ): Promise<{ upload: UploadRow; examples: readonly ExampleRow[] } | undefined>;
   /** How many runs use this dataset. */
   countRunsOfDataset(name: string): Promise<number>;
 
