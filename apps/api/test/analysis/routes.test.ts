@@ -458,6 +458,10 @@ describe("exports", () => {
       expect(csv.headers.get("content-type")).toMatch(/text\/csv/);
       const stored = await wb.storage.listPredictions(run.id);
       expect(json.body).toHaveLength(stored.length);
+      // in run order, each example's items together: every stored decision once
+      expect(json.body.map((r) => [r.exampleId, r.item, r.answer ?? null])).toEqual(
+        stored.map((r) => [r.exampleId, r.item, r.answer ?? null]),
+      );
       const parsed = parseCsv(csv.text);
       expect(parsed).toEqual(json.body);
     }

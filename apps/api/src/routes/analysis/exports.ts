@@ -4,7 +4,7 @@ import { Readable } from "node:stream";
 import type { FastifyInstance } from "fastify";
 import { type AnalysisData, type SplitChoice, splitsOf } from "../../analysis/data.js";
 import { csvHeader, csvLine, exportRow } from "../../analysis/export.js";
-import type { PredictionRow } from "../../storage/types.js";
+import type { PredictionFilter, PredictionRow } from "../../storage/types.js";
 import { errors, exportQuery, runParams } from "./schemas.js";
 
 interface ExportQuery {
@@ -14,41 +14,39 @@ interface ExportQuery {
 
 /** Registers GET /api/runs/:id/export.csv and /api/runs/:id/export.json. */
 export function exportRoutes(app: FastifyInstance, data: AnalysisData): void {
-  async function rowsOf(
-    id: string,
-    q: ExportQuery,
-  ): Promise<{ runId: string; items: string[]; splits: string[] | null }> {
+  /** The run, the filter of its rows to export (every item unless one is named) and the split. */
+  async function rowsOf(id: string, q: ExportQuery): Promise<{ runId: string; filter: PredictionFilter }> {
     const loaded = await data.run(id);
-    const items = q.item === undefined ? loaded.specs.map((s) => s.name) : [data.spec(loaded, q.item).name];
-    return { runId: loaded.run.id, items, splits: splitsOf(q.split ?? "all") };
+    const item = q.item === undefined ? undefined : data.spec(loaded, q.item).name;
+    const splits = splitsOf(q.split ?? "all");
+    return { runId: loaded.run.id, filter: { ...(item ? { item } : {}), ...(splits ? { split: splits } : {}) } };
   }
 
-  /** Rows item by item, so only one item's predictions are in memory at a time. */
+  /**
+   * Rows in run order, each example's items together (the order of `listPredictions`): one pass over the run, a
+   * page in memory at a time, each stored answer parsed once whatever its number of items.
+   */
   async function* stream(
     runId: string,
-    items: string[],
-    splits: string[] | null,
+    filter: PredictionFilter,
     line: (r: PredictionRow, first: boolean) => string,
     head: string,
     tail: string,
   ): AsyncGenerator<string> {
     yield head;
     let first = true;
-    for (const item of items) {
-      const filter = { item, ...(splits ? { split: splits as PredictionRow["split"][] } : {}) };
-      let chunk = "";
-      for await (const page of data.storage.predictionPages(runId, filter)) {
-        for (const r of page) {
-          chunk += line(r, first);
-          first = false;
-          if (chunk.length > 65536) {
-            yield chunk;
-            chunk = "";
-          }
+    let chunk = "";
+    for await (const page of data.storage.predictionPages(runId, filter)) {
+      for (const r of page) {
+        chunk += line(r, first);
+        first = false;
+        if (chunk.length > 65536) {
+          yield chunk;
+          chunk = "";
         }
       }
-      if (chunk) yield chunk;
     }
+    if (chunk) yield chunk;
     yield tail;
   }
 
@@ -64,11 +62,11 @@ export function exportRoutes(app: FastifyInstance, data: AnalysisData): void {
       },
     },
     async (req, reply) => {
-      const { runId, items, splits } = await rowsOf(req.params.id, req.query);
+      const { runId, filter } = await rowsOf(req.params.id, req.query);
       reply.header("content-type", "text/csv; charset=utf-8");
       reply.header("content-disposition", `attachment; filename="${runId}.csv"`);
       return reply.send(
-        Readable.from(stream(runId, items, splits, (r) => csvLine(exportRow(r)), csvHeader(), "")),
+        Readable.from(stream(runId, filter, (r) => csvLine(exportRow(r)), csvHeader(), "")),
       );
     },
   );
@@ -85,15 +83,14 @@ export function exportRoutes(app: FastifyInstance, data: AnalysisData): void {
       },
     },
     async (req, reply) => {
-      const { runId, items, splits } = await rowsOf(req.params.id, req.query);
+      const { runId, filter } = await rowsOf(req.params.id, req.query);
       reply.header("content-type", "application/json; charset=utf-8");
       reply.header("content-disposition", `attachment; filename="${runId}.json"`);
       return reply.send(
         Readable.from(
           stream(
             runId,
-            items,
-            splits,
+            filter,
             (r, first) => `${first ? "" : ",\n"}${JSON.stringify(exportRow(r))}`,
             "[\n",
             "\n]\n",
