@@ -19,7 +19,10 @@ export function exportRoutes(app: FastifyInstance, data: AnalysisData): void {
     const loaded = await data.run(id);
     const item = q.item === undefined ? undefined : data.spec(loaded, q.item).name;
     const splits = splitsOf(q.split ?? "all");
-    return { runId: loaded.run.id, filter: { ...(item ? { item } : {}), ...(splits ? { split: splits } : {}) } };
+    return {
+      runId: loaded.run.id,
+      filter: { ...(item ? { item } : {}), ...(splits ? { split: splits } : {}) },
+    };
   }
 
   /**
@@ -65,9 +68,7 @@ export function exportRoutes(app: FastifyInstance, data: AnalysisData): void {
       const { runId, filter } = await rowsOf(req.params.id, req.query);
       reply.header("content-type", "text/csv; charset=utf-8");
       reply.header("content-disposition", `attachment; filename="${runId}.csv"`);
-      return reply.send(
-        Readable.from(stream(runId, filter, (r) => csvLine(exportRow(r)), csvHeader(), "")),
-      );
+      return reply.send(Readable.from(stream(runId, filter, (r) => csvLine(exportRow(r)), csvHeader(), "")));
     },
   );
 
