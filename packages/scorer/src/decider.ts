@@ -6,7 +6,7 @@ import { normalizeItem } from "./items.js";
 import { readSettings } from "./options.js";
 import { buildQuestions } from "./questions.js";
 import { compareDecisions, recompute } from "./replay.js";
-import { countUnits, estimateTokens, selectPassages } from "./retrieval.js";
+import { countUnits, estimateTokens, selectPassages, TOKENS_PER_UNIT } from "./retrieval.js";
 import { DecisionScorer } from "./scorer.js";
 import type {
   DeciderOptions,
@@ -72,9 +72,9 @@ export class DecisionDecider {
     if (typeof state !== "string") return state;
     let units = 0;
     for (const item of items) units += questionOf(item).units;
-    const budget = this.maxLen - units * 1.3; // the estimate of the items' texts joined by new lines
+    const budget = this.maxLen - units * TOKENS_PER_UNIT; // the estimate of the items' texts joined by new lines
     // A text has no more units than characters: a short one is within the budget without being counted.
-    if (state.length * 1.3 <= budget || estimateTokens(state) <= budget) return state;
+    if (state.length * TOKENS_PER_UNIT <= budget || estimateTokens(state) <= budget) return state;
     const query = items.map((item) => questionOf(item).text).join("\n");
     return selectPassages(state, query, Math.max(budget, this.maxLen / 4));
   }

@@ -1,6 +1,9 @@
-/** Estimated tokens of a text: (words + punctuation) * 1.3, as the contract counts them. */
+/** Estimated tokens per unit (word or punctuation mark), as the contract counts them. */
+export const TOKENS_PER_UNIT = 1.3;
+
+/** Estimated tokens of a text: (words + punctuation) * TOKENS_PER_UNIT. */
 export function estimateTokens(text: string): number {
-  return countUnits(text) * 1.3;
+  return countUnits(text) * TOKENS_PER_UNIT;
 }
 
 /**

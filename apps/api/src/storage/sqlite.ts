@@ -411,9 +411,12 @@ export class SqliteStorage implements WorkbenchStorage {
   }
 
   async allExamples(name: string): Promise<ExampleRow[]> {
-    return (this.stmt("SELECT * FROM examples WHERE dataset = ? ORDER BY ordinal").all(name) as Raw[]).map(
-      exampleFromRaw,
-    );
+    return this.exampleRows(name).map(exampleFromRaw);
+  }
+
+  /** The stored rows of an upload's examples, in file order. */
+  private exampleRows(name: string): Raw[] {
+    return this.stmt("SELECT * FROM examples WHERE dataset = ? ORDER BY ordinal").all(name) as Raw[];
   }
 
   async uploadWithExamples(
@@ -428,7 +431,7 @@ export class SqliteStorage implements WorkbenchStorage {
       const version = `${upload.hash}|${upload.createdAt}`;
       const kept = this.recentExamples.get(name, version);
       if (kept) return { upload, examples: kept };
-      const raws = this.stmt("SELECT * FROM examples WHERE dataset = ? ORDER BY ordinal").all(name) as Raw[];
+      const raws = this.exampleRows(name);
       let bytes = 0;
       for (const raw of raws) bytes += keptBytes(raw as unknown as StoredExample);
       const examples = this.recentExamples.set(name, version, raws.map(exampleFromRaw), bytes);
