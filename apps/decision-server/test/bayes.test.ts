@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -113,6 +113,31 @@ describe("the checkpoint cache", () => {
     const results = await Promise.all([withLock(dir, ready, work), withLock(dir, ready, work)]);
     expect(results).toEqual(["trained", "trained"]);
     expect(trainings).toBe(1);
+  });
+
+  it("returns the result without working when it is there once the lock is taken", async () => {
+    // the last holder finished (result written, lock removed) between a waiter's look and its taking the lock
+    const other = mkdtempSync(join(tmpdir(), "decision-server-lock-"));
+    writeFileSync(join(other, "result.txt"), "theirs");
+    let worked = false;
+    const value = await withLock(
+      other,
+      async () => {
+        try {
+          return readFileSync(join(other, "result.txt"), "utf8");
+        } catch {
+          return null;
+        }
+      },
+      async () => {
+        worked = true;
+        return "mine";
+      },
+    );
+    expect(value).toBe("theirs");
+    expect(worked).toBe(false);
+    expect(existsSync(join(other, "training.lock"))).toBe(false);
+    rmSync(other, { recursive: true, force: true });
   });
 
   it("does not take over a lock its owner has created but not yet written", async () => {

@@ -50,8 +50,6 @@ async function load(cacheDir: string): Promise<LoadedCheckpoints> {
   const found = await fromCache();
   if (found) return found;
   return withLock(cacheDir, fromCache, async () => {
-    const again = await fromCache();
-    if (again) return again;
     const versions = await trainAll(module, infos);
     await writeCache(cacheDir, fingerprint, versions);
     return { versions, origin: "trained", cacheDir };

@@ -33,8 +33,9 @@ async function stale(path: string): Promise<boolean> {
 }
 
 /**
- * Runs `work` holding the lock of `dir`; while another process holds it, polls `ready` (for instance: is
- * the cache file there?) and returns its value as soon as it is non-null.
+ * Runs `work` holding the lock of `dir`, unless `ready` (for instance: is the cache file there?) has a non-null
+ * value, which is returned instead: while another process holds the lock, as soon as it has one, and once the
+ * lock is taken (its last holder may have finished between the last look and the taking), before any work.
  */
 export async function withLock<T>(
   dir: string,
@@ -49,7 +50,8 @@ export async function withLock<T>(
       await handle.writeFile(String(process.pid));
       await handle.close();
       try {
-        return await work();
+        const done = await ready();
+        return done !== null ? done : await work();
       } finally {
         await rm(path, { force: true });
       }
