@@ -134,7 +134,7 @@ describe("migration 3: one row per answered example", () => {
     const storage = openStorage(path, { writerThread: false });
     try {
       const db = new Database(path, { readonly: true });
-      expect(db.pragma("user_version", { simple: true })).toBe(3);
+      expect(db.pragma("user_version", { simple: true })).toBe(4);
       const tables = db
         .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
         .pluck()
@@ -201,5 +201,63 @@ describe("migration 3: one row per answered example", () => {
     expect(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all()).toEqual(["a"]);
     expect(db.prepare("SELECT count(*) FROM a").pluck().get()).toBe(1);
     db.close();
+  });
+});
+
+describe("migration 4: each answer's logits in a column of their own", () => {
+  it("moves every item's logits out of the items, exactly, and new answers are written that way", async () => {
+    mkdirSync(join(tmp.dir, "v3"));
+    const path = join(tmp.dir, "v3", "workbench.sqlite");
+    const expected = versionTwoFile(path, [
+      ["run_big", 1200],
+      ["run_small", 30],
+    ]);
+    const db = new Database(path);
+    migrate(db, MIGRATIONS.slice(0, 3));
+    const read = (sql: string) => db.prepare(sql).raw().all() as [string, number, string, string?][];
+    const before = read("SELECT run_id, ordinal, items FROM run_examples ORDER BY run_id, ordinal");
+    expect(migrate(db)).toBe(4);
+    const after = read("SELECT run_id, ordinal, items, logits FROM run_examples ORDER BY run_id, ordinal");
+    db.close();
+    expect(after.length).toBe(1230);
+    after.forEach(([runId, ordinal, items, logits], k) => {
+      const old = JSON.parse(before[k][2]) as unknown[][];
+      expect([runId, ordinal]).toEqual(before[k].slice(0, 2));
+      expect(JSON.parse(items)).toEqual(old.map((i) => i.map((v, j) => (j === 6 ? null : v))));
+      expect(JSON.parse(logits as string)).toEqual(old.map((i) => i[6]));
+    });
+    const storage = openStorage(path, { writerThread: false });
+    try {
+      expect(await storage.listPredictions("run_small")).toEqual(expected.filter((p) => p.runId === "run_small"));
+      // an answer written now: logits apart, read back with their item (one item asked for, the second)
+      const rows = predictionsOf("run_small", 30).map((p) => ({ ...p, exampleId: "ex-new" }));
+      await storage.recordExample({
+        runId: "run_small",
+        exampleId: "ex-new",
+        ordinal: 30,
+        split: rows[0].split,
+        ms: 1,
+        servedBy: rows[0].servedBy,
+        inputTokens: 0,
+        outputTokens: 0,
+        reasoningTokens: 0,
+        cost: 0,
+        failed: false,
+        predictions: rows,
+      });
+      const raw = new Database(path, { readonly: true });
+      const [items, logits] = raw
+        .prepare("SELECT items, logits FROM run_examples WHERE run_id = 'run_small' AND ordinal = 30")
+        .raw()
+        .get() as [string, string];
+      raw.close();
+      expect((JSON.parse(items) as unknown[][]).map((i) => i[6])).toEqual([null, null]);
+      expect(JSON.parse(logits)).toEqual(rows.map((p) => p.logits));
+      const topics = await storage.listPredictions("run_small", { item: "topics" });
+      expect(topics.at(-1)?.logits).toEqual(rows[1].logits);
+      expect(topics.at(-1)?.exampleId).toBe("ex-new");
+    } finally {
+      await storage.close();
+    }
   });
 });

@@ -342,10 +342,11 @@ describe("runs", () => {
       payload: { deterministic: false },
     });
     const db = new Database(bench.storage.path);
-    // the logits of item 'team' (the first of the example's packed items)
+    // the logits of item 'team' (the first of the example's packed items; their logits are the first array of the
+    // row's logits column)
     const tampered = db
       .prepare(
-        "UPDATE run_examples SET items = json_set(items, '$[0][6]', json('[0,0,5]')) WHERE run_id = ? AND ordinal = 0 AND items ->> '$[0][0]' = 'team'",
+        "UPDATE run_examples SET logits = json_set(logits, '$[0]', json('[0,0,5]')) WHERE run_id = ? AND ordinal = 0 AND items ->> '$[0][0]' = 'team'",
       )
       .run(run.id);
     expect(tampered.changes).toBe(1);

@@ -157,6 +157,12 @@ export const MIGRATIONS: Migration[] = [
     `,
     run: packPredictions,
   },
+  {
+    version: 4,
+    name: "each answer's logits in a column of their own, out of the items the analysis parses",
+    sql: "ALTER TABLE run_examples ADD COLUMN logits TEXT NOT NULL DEFAULT '[]';",
+    run: moveLogits,
+  },
 ];
 
 /**
@@ -202,6 +208,37 @@ function packPredictions(db: Database.Database): void {
     ALTER TABLE answers RENAME TO run_examples;
     CREATE UNIQUE INDEX run_examples_by_example ON run_examples(run_id, example_id);
   `);
+}
+
+/**
+ * Migration 4: each answer's logits (element 6 of each item of its `items` array) move to its `logits` column, one
+ * array per item in item order; element 6 becomes null. Numbers go through JSON.parse and JSON.stringify, which
+ * give back every double exactly.
+ */
+function moveLogits(db: Database.Database): void {
+  const update = db.prepare(
+    "UPDATE run_examples SET items = ?, logits = ? WHERE run_id = ? AND ordinal = ?",
+  );
+  const PAGE = 1000;
+  // a page at a time: the connection runs no other statement while one is being iterated
+  const page = db
+    .prepare(
+      `SELECT run_id, ordinal, items FROM run_examples WHERE (run_id, ordinal) > (?, ?)
+       ORDER BY run_id, ordinal LIMIT ${PAGE}`,
+    )
+    .raw();
+  let after: unknown[] = ["", -1];
+  for (;;) {
+    const rows = page.all(...after) as [string, number, string][];
+    for (const [runId, ordinal, text] of rows) {
+      const items = JSON.parse(text) as unknown[][];
+      const logits = items.map((i) => i[6] ?? []);
+      for (const i of items) i[6] = null;
+      update.run(JSON.stringify(items), JSON.stringify(logits), runId, ordinal);
+    }
+    if (rows.length < PAGE) break;
+    after = rows[rows.length - 1].slice(0, 2);
+  }
 }
 
 /** Applies every migration newer than the file's `user_version`, each in its own transaction. */

@@ -174,7 +174,10 @@ export function runToParams(run: StoredRun): Raw {
  */
 export const ANSWER_COLUMNS = "example_id, split, items, served_by";
 
-/** A run_examples row as the page readers read it: ANSWER_COLUMNS, then the record (prediction pages only). */
+/**
+ * A run_examples row as the page readers read it: ANSWER_COLUMNS, then the record and the logits (prediction pages
+ * only).
+ */
 export type AnswerTuple = [string, string, string, string | null, ...unknown[]];
 
 /** The items of a stored answer (all, or only the one named), parsed. */
@@ -201,12 +204,16 @@ export function analysisRowOf(t: AnswerTuple, i: ItemTuple): AnalysisRow {
   return row;
 }
 
-/** A prediction of one item of a stored answer, with its own copy of the request's record (`base`, parsed). */
+/**
+ * A prediction of one item of a stored answer, with its own copy of the request's record (`base`, parsed) and its
+ * logits (from the row's logits column).
+ */
 export function predictionOf(
   runId: string,
   t: AnswerTuple,
   base: DecisionRecord,
   i: ItemTuple,
+  logits: number[],
 ): PredictionRow {
   const record: DecisionRecord = Object.assign({}, base); // a spread is ~20x slower on Node 20
   if (i[9] !== null) record.reasoning = i[9] as DecisionRecord["reasoning"];
@@ -220,7 +227,7 @@ export function predictionOf(
     answer: i[3],
     confidence: i[4],
     probabilities: i[5],
-    logits: i[6],
+    logits,
     unknown: i[7],
     reason: i[8],
     record,

@@ -217,13 +217,19 @@ export class SqliteStorage implements WorkbenchStorage {
   }
 
   async *predictionPages(runId: string, filter: PredictionFilter = {}): AsyncGenerator<PredictionRow[]> {
-    for (const rows of this.pages(`${ANSWER_COLUMNS}, record`, runId, filter)) {
+    for (const rows of this.pages(`${ANSWER_COLUMNS}, record, logits`, runId, filter)) {
       const page: PredictionRow[] = [];
       for (const t of rows) {
-        const items = itemsOf(t, filter.item);
-        if (items.length === 0) continue;
-        const base = JSON.parse(t[4] as string) as DecisionRecord; // one record per request, parsed once
-        for (const i of items) page.push(predictionOf(runId, t, base, i));
+        const items = itemsOf(t, undefined);
+        let base: DecisionRecord | undefined; // one record per request, parsed once
+        let logits: number[][] | undefined;
+        for (let k = 0; k < items.length; k++) {
+          const i = items[k];
+          if (filter.item !== undefined && i[0] !== filter.item) continue;
+          base ??= JSON.parse(t[4] as string) as DecisionRecord;
+          logits ??= JSON.parse(t[5] as string) as number[][];
+          page.push(predictionOf(runId, t, base, i, logits[k] ?? []));
+        }
       }
       if (page.length) yield page;
     }
