@@ -228,7 +228,9 @@ describe("migration 4: each answer's logits in a column of their own", () => {
     });
     const storage = openStorage(path, { writerThread: false });
     try {
-      expect(await storage.listPredictions("run_small")).toEqual(expected.filter((p) => p.runId === "run_small"));
+      expect(await storage.listPredictions("run_small")).toEqual(
+        expected.filter((p) => p.runId === "run_small"),
+      );
       // an answer written now: logits apart, read back with their item (one item asked for, the second)
       const rows = predictionsOf("run_small", 30).map((p) => ({ ...p, exampleId: "ex-new" }));
       await storage.recordExample({

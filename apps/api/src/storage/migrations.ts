@@ -216,9 +216,7 @@ function packPredictions(db: Database.Database): void {
  * give back every double exactly.
  */
 function moveLogits(db: Database.Database): void {
-  const update = db.prepare(
-    "UPDATE run_examples SET items = ?, logits = ? WHERE run_id = ? AND ordinal = ?",
-  );
+  const update = db.prepare("UPDATE run_examples SET items = ?, logits = ? WHERE run_id = ? AND ordinal = ?");
   const PAGE = 1000;
   // a page at a time: the connection runs no other statement while one is being iterated
   const page = db
