@@ -148,8 +148,6 @@ export class AnalysisData {
   private readonly loadedItems = new WeakSet<Promise<ItemData>>();
   /** Caches of computed payloads (reports, comparisons), keyed by run versions and options. */
   readonly payloads = new Lru<Promise<unknown>>(64);
-  /** Stores of converted item data under way (storeLater). */
-  private readonly storing = new Set<Promise<void>>();
 
   constructor(readonly storage: Storage) {}
 
@@ -222,30 +220,10 @@ export class AnalysisData {
       (s) => s.name !== spec.name && !this.items.peek(itemCacheKey(loaded, s.name)),
     );
     const all = await this.convert(loaded, onePass(loaded, [spec, ...others]), {});
-    this.storeLater(run.id, version, all);
+    for (const [name, d] of all) {
+      await this.storage.putAnalysisCache(run.id, itemStoreKey(name), version, encodeItemData(d));
+    }
     return all.get(spec.name) as ItemData;
-  }
-
-  /**
-   * Stores converted item data beside their run on a later turn of the event loop, so the request that converted
-   * them is answered first (encoding and writing 100,000 rows takes 60-130 ms). A store that fails costs only a
-   * conversion the next time the data are needed after a restart. `storesDone()` waits for the stores under way.
-   */
-  private storeLater(runId: string, version: string, items: Map<string, ItemData>): void {
-    const store = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(async () => {
-        for (const [name, d] of items) {
-          await this.storage.putAnalysisCache(runId, itemStoreKey(name), version, encodeItemData(d));
-        }
-      })
-      .catch(() => {})
-      .finally(() => this.storing.delete(store));
-    this.storing.add(store);
-  }
-
-  /** Resolves once every store of converted item data started so far has ended. */
-  async storesDone(): Promise<void> {
-    while (this.storing.size > 0) await Promise.all(this.storing);
   }
 
   /**
@@ -428,6 +406,5 @@ export async function warmReports(
     }
   } finally {
     if (opts.keepItems === false) data.forgetItems(runId);
-    await data.storesDone();
   }
 }

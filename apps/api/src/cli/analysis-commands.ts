@@ -83,11 +83,7 @@ async function withRun<T>(
   f: (data: AnalysisData, loaded: LoadedRun) => Promise<T>,
 ): Promise<T> {
   const data = new AnalysisData(storage);
-  try {
-    return await f(data, await data.run(id));
-  } finally {
-    await data.storesDone(); // item data converted for this command are stored before the storage closes
-  }
+  return f(data, await data.run(id));
 }
 
 /** A report as lines of text. */

@@ -7,7 +7,6 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { type DecisionServerHandle, startDecisionServer } from "@decision-workbench/decision-server";
 import type { FastifyInstance } from "fastify";
-import { analysisData } from "../analysis/data.js";
 import { compileAnalysis, prepareRecentRuns } from "../analysis/warm-up.js";
 import { buildApp } from "../app.js";
 import { warmBundled } from "../catalog/catalog.js";
@@ -180,7 +179,6 @@ export async function startWorkbench(config: ServeConfig, opts: StartOptions = {
         await listening.close();
         await reference?.close();
         await preparing; // it stops after the item under way; it only needs the storage
-        await analysisData(storage).storesDone();
         await storage.close();
       })();
       return closing;
