@@ -115,11 +115,36 @@ export class ItemDataBuilder {
   private predUnknown = new Uint8Array(0);
   private notStatedP = new Float64Array(0);
 
-  constructor(private readonly spec: ItemSpec) {
+  /**
+   * `rows`: how many rows will be added, when known (a run's answered examples, for one item on every split). The
+   * arrays are then made that size at once, instead of growing by doubling and being copied again by `finish`:
+   * about 20 MB less memory in use at once while 100,000 rows are converted.
+   */
+  constructor(
+    private readonly spec: ItemSpec,
+    rows = 0,
+  ) {
     this.multi = spec.kind === "multi";
     this.columns = this.multi || !spec.notStated ? [...spec.options] : [...spec.options, NOT_STATED];
     this.k = this.columns.length;
     this.rowK = this.multi && spec.notStated ? this.k + 1 : this.k;
+    if (rows > 0) {
+      const { k, rowK } = this;
+      this.status = new Uint8Array(rows);
+      this.split = new Uint8Array(rows);
+      this.confidence = new Float64Array(rows);
+      this.served = new Int16Array(rows);
+      this.use = new Uint8Array(rows);
+      this.rowProbs = new Float64Array(rows * rowK).fill(Number.NaN);
+      this.rowOf = new Int32Array(rows);
+      this.probs = new Float64Array(rows * k);
+      this.goldUnknown = new Uint8Array(rows);
+      this.predUnknown = new Uint8Array(rows);
+      if (this.multi) {
+        this.labels = new Uint8Array(rows * k);
+        if (spec.notStated) this.notStatedP = new Float64Array(rows);
+      } else this.gold = new Int32Array(rows);
+    }
   }
 
   /** Adds one stored row. */
@@ -229,9 +254,14 @@ export class ItemDataBuilder {
     this.rowOf[u] = i;
   }
 
-  /** The item data of the rows added so far. */
+  /**
+   * The item data of the rows added so far. An array filled exactly is handed over as it is (rows are only ever
+   * appended, and the next add past its end replaces it); any other is copied to its length.
+   */
   finish(): ItemData {
     const { n, m, k, rowK, multi } = this;
+    const fit = <T extends Float64Array | Int32Array | Uint8Array | Int16Array>(a: T, length: number): T =>
+      a.length === length ? a : (a.slice(0, length) as T);
     return {
       spec: this.spec,
       multi,
@@ -240,23 +270,23 @@ export class ItemDataBuilder {
       exampleIds: this.exampleIds,
       answers: this.answers,
       golds: this.golds,
-      confidence: this.confidence.slice(0, n),
-      served: this.served.slice(0, n),
+      confidence: fit(this.confidence, n),
+      served: fit(this.served, n),
       servedNames: this.servedNames,
-      status: this.status.slice(0, n),
-      split: this.split.slice(0, n),
-      rowProbs: this.rowProbs.slice(0, n * rowK),
+      status: fit(this.status, n),
+      split: fit(this.split, n),
+      rowProbs: fit(this.rowProbs, n * rowK),
       rowK,
       notes: this.notes,
-      use: this.use.slice(0, n),
+      use: fit(this.use, n),
       m,
-      rowOf: this.rowOf.slice(0, m),
-      probs: this.probs.slice(0, m * k),
-      gold: multi ? new Int32Array(0) : this.gold.slice(0, m),
-      labels: multi ? this.labels.slice(0, m * k) : new Uint8Array(0),
-      goldUnknown: this.goldUnknown.slice(0, m),
-      predUnknown: this.predUnknown.slice(0, m),
-      notStatedP: multi && this.spec.notStated ? this.notStatedP.slice(0, m) : new Float64Array(0),
+      rowOf: fit(this.rowOf, m),
+      probs: fit(this.probs, m * k),
+      gold: multi ? new Int32Array(0) : fit(this.gold, m),
+      labels: multi ? fit(this.labels, m * k) : new Uint8Array(0),
+      goldUnknown: fit(this.goldUnknown, m),
+      predUnknown: fit(this.predUnknown, m),
+      notStatedP: multi && this.spec.notStated ? fit(this.notStatedP, m) : new Float64Array(0),
     };
   }
 }
