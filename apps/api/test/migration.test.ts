@@ -258,6 +258,22 @@ describe("migration 4: each answer's logits in a column of their own", () => {
       const topics = await storage.listPredictions("run_small", { item: "topics" });
       expect(topics.at(-1)?.logits).toEqual(rows[1].logits);
       expect(topics.at(-1)?.exampleId).toBe("ex-new");
+      // a row written the version-3 way into the migrated file (a process still on the old code): its inline
+      // logits are read
+      const old = new Database(path);
+      old
+        .prepare(
+          "INSERT INTO run_examples (run_id, ordinal, example_id, split, ms, served_by, failed, record, items) VALUES ('run_small', 31, 'ex-old', 'test', 1, NULL, 0, '{}', ?)",
+        )
+        .run(
+          JSON.stringify([
+            ["topics", null, "answered", ["p"], 0.5, { p: 0.5 }, [0.25, -1], null, null, null],
+          ]),
+        );
+      old.close();
+      expect((await storage.listPredictions("run_small", { item: "topics" })).at(-1)?.logits).toEqual([
+        0.25, -1,
+      ]);
     } finally {
       await storage.close();
     }

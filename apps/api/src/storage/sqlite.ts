@@ -228,7 +228,8 @@ export class SqliteStorage implements WorkbenchStorage {
           if (filter.item !== undefined && i[0] !== filter.item) continue;
           base ??= JSON.parse(t[4] as string) as DecisionRecord;
           logits ??= JSON.parse(t[5] as string) as number[][];
-          page.push(predictionOf(runId, t, base, i, logits[k] ?? []));
+          // inline logits: a row written into a migrated file by a process still on the version-3 code
+          page.push(predictionOf(runId, t, base, i, i[6] ?? logits[k] ?? []));
         }
       }
       if (page.length) yield page;
