@@ -236,11 +236,11 @@ export class AnalysisData {
     filter: PredictionFilter,
   ): Promise<Map<string, ItemData>> {
     const out = new Map<string, ItemData>();
+    // every answered example has a row of each item: with no split filter, that is how many rows come
+    const rows = filter.split === undefined ? loaded.answers : 0;
     for (let at = 0; at < specs.length; ) {
       const pass = onePass(loaded, specs.slice(at));
       at += pass.length;
-      // every answered example has a row of each item: with no split filter, that is how many rows come
-      const rows = filter.split === undefined ? loaded.answers : 0;
       const builders = new Map(pass.map((spec) => [spec.name, new ItemDataBuilder(spec, rows)]));
       const only = pass.length === 1 ? { item: pass[0].name } : {};
       for await (const page of this.storage.analysisPages(loaded.run.id, { ...filter, ...only })) {

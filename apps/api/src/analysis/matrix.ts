@@ -129,34 +129,39 @@ export class ItemDataBuilder {
     this.k = this.columns.length;
     this.rowK = this.multi && spec.notStated ? this.k + 1 : this.k;
     if (rows > 0) {
-      const { k, rowK } = this;
-      this.status = new Uint8Array(rows);
-      this.split = new Uint8Array(rows);
-      this.confidence = new Float64Array(rows);
-      this.served = new Int16Array(rows);
-      this.use = new Uint8Array(rows);
-      this.rowProbs = new Float64Array(rows * rowK).fill(Number.NaN);
-      this.rowOf = new Int32Array(rows);
-      this.probs = new Float64Array(rows * k);
-      this.goldUnknown = new Uint8Array(rows);
-      this.predUnknown = new Uint8Array(rows);
-      if (this.multi) {
-        this.labels = new Uint8Array(rows * k);
-        if (spec.notStated) this.notStatedP = new Float64Array(rows);
-      } else this.gold = new Int32Array(rows);
+      this.reserveRows(rows);
+      this.reserveUsable(rows);
     }
+  }
+
+  /** Makes room for `rows` rows in the arrays of every row. */
+  private reserveRows(rows: number): void {
+    this.status = grow(this.status, rows);
+    this.split = grow(this.split, rows);
+    this.confidence = grow(this.confidence, rows);
+    this.served = grow(this.served, rows);
+    this.use = grow(this.use, rows);
+    this.rowProbs = grow(this.rowProbs, rows * this.rowK, Number.NaN);
+  }
+
+  /** Makes room for `usable` rows in the arrays of the usable rows. */
+  private reserveUsable(usable: number): void {
+    const k = this.k;
+    this.rowOf = grow(this.rowOf, usable);
+    this.probs = grow(this.probs, usable * k);
+    this.goldUnknown = grow(this.goldUnknown, usable);
+    this.predUnknown = grow(this.predUnknown, usable);
+    if (this.multi) {
+      this.labels = grow(this.labels, usable * k);
+      if (this.spec.notStated) this.notStatedP = grow(this.notStatedP, usable);
+    } else this.gold = grow(this.gold, usable);
   }
 
   /** Adds one stored row. */
   add(r: AnalysisRow): void {
     const { k, rowK, columns, multi, spec } = this;
     const i = this.n++;
-    this.status = grow(this.status, i + 1);
-    this.split = grow(this.split, i + 1);
-    this.confidence = grow(this.confidence, i + 1);
-    this.served = grow(this.served, i + 1);
-    this.use = grow(this.use, i + 1);
-    this.rowProbs = grow(this.rowProbs, (i + 1) * rowK, Number.NaN);
+    this.reserveRows(i + 1);
     this.exampleIds.push(r.exampleId);
     this.answers.push(r.answer ?? null);
     this.golds.push(r.gold ?? null);
@@ -233,22 +238,12 @@ export class ItemDataBuilder {
       goldNs = r.gold === NOT_STATED ? 1 : 0;
     }
     const u = this.m++;
-    this.rowOf = grow(this.rowOf, u + 1);
-    this.probs = grow(this.probs, (u + 1) * k);
-    this.goldUnknown = grow(this.goldUnknown, u + 1);
-    this.predUnknown = grow(this.predUnknown, u + 1);
+    this.reserveUsable(u + 1);
     for (let j = 0; j < k; j++) this.probs[u * k + j] = values[j];
     if (multi) {
-      this.labels = grow(this.labels, (u + 1) * k);
       for (const j of applies) this.labels[u * k + j] = 1;
-      if (spec.notStated) {
-        this.notStatedP = grow(this.notStatedP, u + 1);
-        this.notStatedP[u] = ns;
-      }
-    } else {
-      this.gold = grow(this.gold, u + 1);
-      this.gold[u] = goldIdx;
-    }
+      if (spec.notStated) this.notStatedP[u] = ns;
+    } else this.gold[u] = goldIdx;
     this.goldUnknown[u] = goldNs;
     this.predUnknown[u] = s === UNKNOWN ? 1 : 0;
     this.rowOf[u] = i;

@@ -184,24 +184,10 @@ function packPredictions(db: Database.Database): void {
   const spliced = [false, true, false, true, false, true, true, false, false, true];
   const itemText = (p: unknown[]) =>
     `[${p.map((v, k) => (spliced[k] ? (v ?? "null") : JSON.stringify(v))).join(",")}]`;
-  // a page at a time: the connection runs no other statement while one is being iterated
-  const PAGE = 1000;
-  const page = db
-    .prepare(
-      `SELECT run_id, ordinal, example_id, split, ms, served_by, failed, record FROM run_examples
-       WHERE (run_id, ordinal) > (?, ?) ORDER BY run_id, ordinal LIMIT ${PAGE}`,
-    )
-    .raw();
-  let after: unknown[] = ["", -1];
-  for (;;) {
-    const examples = page.all(...after) as unknown[][];
-    for (const e of examples) {
-      const items = (predictions.all(e[0], e[1]) as unknown[][]).map(itemText);
-      insert.run(...e, `[${items.join(",")}]`);
-    }
-    if (examples.length < PAGE) break;
-    after = examples[examples.length - 1].slice(0, 2);
-  }
+  forEachExample(db, "example_id, split, ms, served_by, failed, record", (e) => {
+    const items = (predictions.all(e[0], e[1]) as unknown[][]).map(itemText);
+    insert.run(...e, `[${items.join(",")}]`);
+  });
   db.exec(`
     DROP TABLE predictions;
     DROP TABLE run_examples;
@@ -217,25 +203,34 @@ function packPredictions(db: Database.Database): void {
  */
 function moveLogits(db: Database.Database): void {
   const update = db.prepare("UPDATE run_examples SET items = ?, logits = ? WHERE run_id = ? AND ordinal = ?");
+  forEachExample(db, "items", ([runId, ordinal, text]) => {
+    const items = JSON.parse(text as string) as unknown[][];
+    const logits = items.map((i) => i[6] ?? []);
+    for (const i of items) i[6] = null;
+    update.run(JSON.stringify(items), JSON.stringify(logits), runId, ordinal);
+  });
+}
+
+/**
+ * Calls `each` with every run_examples row (run_id, ordinal, then `columns`), in (run_id, ordinal) order, read 1,000 rows at a
+ * time: the connection runs no other statement while one is being iterated, and each page is read whole before
+ * `each` sees it, so `each` may write (it must not change a row's run_id or ordinal).
+ */
+function forEachExample(db: Database.Database, columns: string, each: (row: unknown[]) => void): void {
   const PAGE = 1000;
-  // a page at a time: the connection runs no other statement while one is being iterated
   const page = db
     .prepare(
-      `SELECT run_id, ordinal, items FROM run_examples WHERE (run_id, ordinal) > (?, ?)
+      `SELECT run_id, ordinal, ${columns} FROM run_examples WHERE (run_id, ordinal) > (?, ?)
        ORDER BY run_id, ordinal LIMIT ${PAGE}`,
     )
     .raw();
   let after: unknown[] = ["", -1];
   for (;;) {
-    const rows = page.all(...after) as [string, number, string][];
-    for (const [runId, ordinal, text] of rows) {
-      const items = JSON.parse(text) as unknown[][];
-      const logits = items.map((i) => i[6] ?? []);
-      for (const i of items) i[6] = null;
-      update.run(JSON.stringify(items), JSON.stringify(logits), runId, ordinal);
-    }
+    const rows = page.all(...after) as unknown[][];
+    for (const row of rows) each(row);
     if (rows.length < PAGE) break;
-    after = rows[rows.length - 1].slice(0, 2);
+    const last = rows[rows.length - 1];
+    after = [last[0], last[1]];
   }
 }
 
