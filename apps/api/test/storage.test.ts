@@ -12,7 +12,7 @@ import {
   type SqliteStorage,
   writerThreadDefault,
 } from "../src/storage/sqlite.js";
-import type { ExampleResult, PredictionRow } from "../src/storage/types.js";
+import type { AnalysisRow, ExampleResult, PredictionRow } from "../src/storage/types.js";
 import { type ExampleWire, GROUP_COMMIT_MAX, GroupQueue } from "../src/storage/writer.js";
 import { storedRun, syntheticTask } from "./fixtures.js";
 import { tempDir } from "./helpers.js";
@@ -439,6 +439,42 @@ for (const writerThread of [false, true]) {
           servedBy: r.servedBy,
         })),
       );
+      // every item and split: the same pages as the prediction pages, the same rows
+      const key = (r: AnalysisRow) => `${r.exampleId}/${r.item}/${r.split}/${r.status}/${r.servedBy}`;
+      const analysed = async () => {
+        const sizes: number[] = [];
+        const rows: AnalysisRow[] = [];
+        for await (const page of storage.analysisPages("run_p")) {
+          sizes.push(page.length);
+          rows.push(...page);
+        }
+        return { sizes, keys: rows.map(key) };
+      };
+      expect(await analysed()).toEqual({ sizes: pages, keys: all.map(key) });
+      // a joined page whose ordinals come back out of order is read again row by row, and so is the rest
+      const joined = storage as unknown as { stmt(sql: string): Database.Statement };
+      const own = joined.stmt.bind(storage);
+      joined.stmt = (sql: string) => {
+        const st = own(sql);
+        if (!sql.includes("group_concat")) return st;
+        const page = st.raw();
+        return {
+          raw: () => ({
+            get: (runId: string, after: number, ...args: unknown[]) => {
+              const cols = page.get(runId, after, ...args) as string[];
+              if (after < 2 * PAGE_EXAMPLES) return cols;
+              const ordinals = JSON.parse(cols[4]) as number[];
+              [ordinals[0], ordinals[1]] = [ordinals[1], ordinals[0]];
+              return [...cols.slice(0, 4), JSON.stringify(ordinals)];
+            },
+          }),
+        } as unknown as Database.Statement;
+      };
+      try {
+        expect(await analysed()).toEqual({ sizes: pages, keys: all.map(key) });
+      } finally {
+        joined.stmt = own;
+      }
     });
 
     it("lets writes go on between pages without repeating or skipping a row before the page's end", async () => {
