@@ -193,23 +193,14 @@ export class ItemDataBuilder {
       this.use[i] = INVALID;
       return;
     }
-    const values: number[] = [];
-    for (let j = 0; j < k; j++) {
-      const v = p[columns[j]];
-      if (!(typeof v === "number" && v >= 0 && v <= 1)) {
+    // the row's probabilities were just copied (NaN where not a number): a usable row has every one in [0, 1]
+    const at = i * rowK;
+    for (let j = 0; j < rowK; j++) {
+      const v = this.rowProbs[at + j];
+      if (!(v >= 0 && v <= 1)) {
         this.use[i] = INVALID;
         return;
       }
-      values.push(v);
-    }
-    let ns = 0;
-    if (multi && spec.notStated) {
-      const v = p[NOT_STATED];
-      if (!(typeof v === "number" && v >= 0 && v <= 1)) {
-        this.use[i] = INVALID;
-        return;
-      }
-      ns = v;
     }
     if (r.gold === null || r.gold === undefined) {
       this.use[i] = UNLABELLED;
@@ -239,10 +230,10 @@ export class ItemDataBuilder {
     }
     const u = this.m++;
     this.reserveUsable(u + 1);
-    for (let j = 0; j < k; j++) this.probs[u * k + j] = values[j];
+    for (let j = 0; j < k; j++) this.probs[u * k + j] = this.rowProbs[at + j];
     if (multi) {
       for (const j of applies) this.labels[u * k + j] = 1;
-      if (spec.notStated) this.notStatedP[u] = ns;
+      if (spec.notStated) this.notStatedP[u] = this.rowProbs[at + k];
     } else this.gold[u] = goldIdx;
     this.goldUnknown[u] = goldNs;
     this.predUnknown[u] = s === UNKNOWN ? 1 : 0;
