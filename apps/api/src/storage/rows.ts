@@ -180,10 +180,19 @@ export const ANSWER_COLUMNS = "example_id, split, items, served_by";
  */
 export type AnswerTuple = [string, string, string, string | null, ...unknown[]];
 
-/** The items of a stored answer (all, or only the one named), parsed. */
-export function itemsOf(t: AnswerTuple, item: string | undefined): ItemTuple[] {
-  const items = JSON.parse(t[2]) as ItemTuple[];
-  return item === undefined ? items : items.filter((i) => i[0] === item);
+/** The items of a stored answer, parsed. */
+export function itemsOf(t: AnswerTuple): ItemTuple[] {
+  return JSON.parse(t[2]) as ItemTuple[];
+}
+
+/** Appends to `page` the analysis rows of a stored answer's parsed items (only the named item's, when one is). */
+export function addAnalysisRows(
+  page: AnalysisRow[],
+  t: AnswerTuple,
+  items: ItemTuple[],
+  item: string | undefined,
+): void {
+  for (const i of items) if (item === undefined || i[0] === item) page.push(analysisRowOf(t, i));
 }
 
 /** An analysis row of one item of a stored answer. */

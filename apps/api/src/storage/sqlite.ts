@@ -14,7 +14,7 @@ import { keptBytes, RecentExamples, type StoredExample } from "./recent-examples
 import {
   ANSWER_COLUMNS,
   type AnswerTuple,
-  analysisRowOf,
+  addAnalysisRows,
   calibrationFromRaw,
   exampleFromRaw,
   itemsOf,
@@ -235,7 +235,7 @@ export class SqliteStorage implements WorkbenchStorage {
     for (const rows of this.pages(`${ANSWER_COLUMNS}, record, logits`, runId, filter)) {
       const page: PredictionRow[] = [];
       for (const t of rows) {
-        const items = itemsOf(t, undefined);
+        const items = itemsOf(t);
         let base: DecisionRecord | undefined; // one record per request, parsed once
         let logits: number[][] | undefined;
         for (let k = 0; k < items.length; k++) {
@@ -274,9 +274,7 @@ export class SqliteStorage implements WorkbenchStorage {
       if (!ascendingAfter(ordinals, after)) break;
       const page: AnalysisRow[] = [];
       for (let k = 0; k < ids.length; k++) {
-        const t: AnswerTuple = [ids[k], splits[k], "", served[k]];
-        for (const i of items[k])
-          if (filter.item === undefined || i[0] === filter.item) page.push(analysisRowOf(t, i));
+        addAnalysisRows(page, [ids[k], splits[k], "", served[k]], items[k], filter.item);
       }
       if (page.length) yield page;
       if (ordinals.length < PAGE_EXAMPLES) return;
@@ -284,7 +282,7 @@ export class SqliteStorage implements WorkbenchStorage {
     }
     for (const rows of this.pages(ANSWER_COLUMNS, runId, filter, after)) {
       const page: AnalysisRow[] = [];
-      for (const t of rows) for (const i of itemsOf(t, filter.item)) page.push(analysisRowOf(t, i));
+      for (const t of rows) addAnalysisRows(page, t, itemsOf(t), filter.item);
       if (page.length) yield page;
     }
   }
