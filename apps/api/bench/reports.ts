@@ -4,7 +4,8 @@
 //
 //   node --expose-gc --import tsx bench/reports.ts [--examples 100000]
 //
-// The API runs in its own process as `workbench serve` starts it (no reference server), started twice on the same
+// The API runs in its own process as `pnpm start` runs it (the built workbench under plain node, no reference server:
+// bench/serve-child.mjs; build the workspace first), started twice on the same
 // data folder; calls are timed once its start-up preparation has ended (the analysis compiled; the reports of the
 // most recently finished runs prepared and stored, within its bounds: here the last run written, 100,002
 // predictions, uses up the bound). Each call's label says whether its run was prepared; a run that was not has
@@ -16,7 +17,7 @@
 // stated), 33,334 examples x 3 items on calibration and test (each report covers about a sixth of the run).
 
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -30,14 +31,12 @@ import {
   type Split,
   type Task,
 } from "@decision-workbench/datasets";
-import { startWorkbench } from "../src/cli/serve.js";
-import { serveConfig } from "../src/config.js";
 import { openStorage, type SqliteStorage } from "../src/storage/sqlite.js";
 import type { PredictionRow } from "../src/storage/types.js";
 import { storedRun } from "../test/fixtures.js";
 
 const { values } = parseArgs({
-  options: { examples: { type: "string" }, write: { type: "string" }, serve: { type: "string" } },
+  options: { examples: { type: "string" }, write: { type: "string" } },
 });
 const EXAMPLES = Number(values.examples ?? 100_000);
 
@@ -179,39 +178,30 @@ interface Timing {
   peak: number;
 }
 
-/**
- * Child process: the workbench over DIR as `workbench serve` starts it (no reference server). Once its start-up
- * preparation has ended, prints its port, the runs prepared and how long that took; then its memory on each
- * "stats" line.
- */
-async function serve(dir: string): Promise<void> {
-  const t0 = performance.now();
-  const wb = await startWorkbench(serveConfig({ "data-dir": dir, port: "0", "no-reference": true }, {}));
-  const prepared = await wb.prepared;
-  process.stdout.write(`${JSON.stringify({ port: wb.port, prepared, ms: performance.now() - t0 })}\n`);
-  process.stdin.setEncoding("utf8");
-  for await (const chunk of process.stdin) {
-    if (!String(chunk).includes("stats")) continue;
-    (globalThis as { gc?: () => void }).gc?.();
-    const stats = {
-      rss: process.memoryUsage().rss / 2 ** 20,
-      heap: process.memoryUsage().heapUsed / 2 ** 20,
-      peak: process.resourceUsage().maxRSS / 1024,
-    };
-    process.stdout.write(`${JSON.stringify(stats)}\n`);
+/** The built API's newest file must be newer than every source file: the bench measures the built workbench. */
+function checkBuilt(): string {
+  const root = fileURLToPath(new URL("..", import.meta.url));
+  const built = join(root, "dist", "cli", "serve.js");
+  if (!existsSync(built)) throw new Error(`${built} is missing: build the workspace first (pnpm build)`);
+  const newest = (dir: string): number =>
+    Math.max(
+      0,
+      ...readdirSync(dir, { withFileTypes: true }).map((e) =>
+        e.isDirectory() ? newest(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs,
+      ),
+    );
+  if (newest(join(root, "src")) > newest(join(root, "dist"))) {
+    throw new Error("apps/api/src is newer than apps/api/dist: build the workspace first (pnpm build)");
   }
-  await wb.close();
+  return join(root, "bench", "serve-child.mjs");
 }
 
 /** An API process started on the bench's data folder: its URL, its memory, and its end. */
 async function apiProcess(dir: string) {
-  const child = spawn(
-    process.execPath,
-    [...process.execArgv, fileURLToPath(import.meta.url), "--serve", dir],
-    {
-      stdio: ["pipe", "pipe", "inherit"],
-    },
-  );
+  // the built workbench under plain node (bench/serve-child.mjs), as `pnpm start` runs it
+  const child = spawn(process.execPath, ["--expose-gc", checkBuilt(), dir], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
   const queued: string[] = [];
   const waiting: ((line: string | undefined) => void)[] = [];
   const lines = createInterface({ input: child.stdout });
@@ -397,5 +387,4 @@ async function main(): Promise<void> {
 }
 
 if (values.write) await writeAll(values.write);
-else if (values.serve) await serve(values.serve);
 else await main();
