@@ -178,16 +178,21 @@ interface Timing {
   peak: number;
 }
 
-/** The built API's newest file must be newer than every source file: the bench measures the built workbench. */
+/** The bench measures the built workbench: its newest module must be newer than every source module. */
 function checkBuilt(): string {
   const root = fileURLToPath(new URL("..", import.meta.url));
   const built = join(root, "dist", "cli", "serve.js");
   if (!existsSync(built)) throw new Error(`${built} is missing: build the workspace first (pnpm build)`);
+  // the newest .ts (src) or .js (dist) file under dir
   const newest = (dir: string): number =>
     Math.max(
       0,
       ...readdirSync(dir, { withFileTypes: true }).map((e) =>
-        e.isDirectory() ? newest(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs,
+        e.isDirectory()
+          ? newest(join(dir, e.name))
+          : /\.[jt]s$/.test(e.name) && !e.name.endsWith(".d.ts")
+            ? statSync(join(dir, e.name)).mtimeMs
+            : 0,
       ),
     );
   if (newest(join(root, "src")) > newest(join(root, "dist"))) {
