@@ -5,12 +5,12 @@
 //   node --expose-gc --import tsx bench/reports.ts [--examples 100000]
 //
 // The API runs in its own process as `pnpm start` runs it (the built workbench under plain node, no reference server:
-// bench/serve-child.mjs; build the workspace first), started twice on the same
-// data folder; calls are timed once its start-up preparation has ended (the analysis compiled; the reports of the
-// most recently finished runs prepared and stored, within its bounds: here the last run written, 100,002
-// predictions, uses up the bound). Each call's label says whether its run was prepared; a run that was not has
-// its predictions read and converted by its first report. "after a restart" reads back what the first process
-// stored. Each process reports its peak resident memory.
+// bench/serve-child.mjs; build the workspace first), started twice on the same data folder; calls are timed once its
+// start-up preparation has ended (the analysis compiled; the reports of the finished runs not prepared yet, within
+// its bounds: here all four runs written). Each call's label says whether its run was prepared; a run that was not
+// has its predictions read and converted by its first report. One such run is measured on purpose: a third run of
+// the first scenario, written by another child process while the first API process runs. "after a restart" reads
+// back what the first process stored. Each process reports its peak resident memory.
 //
 // Scenario "one item": one 5-option item (seattle-weather's task), 100,000 examples all on the test split, so one
 // report covers all 100,000 predictions. Scenario "three items": penguins' task (choice, score, choice + not
@@ -36,7 +36,7 @@ import type { PredictionRow } from "../src/storage/types.js";
 import { storedRun } from "../test/fixtures.js";
 
 const { values } = parseArgs({
-  options: { examples: { type: "string" }, write: { type: "string" } },
+  options: { examples: { type: "string" }, write: { type: "string" }, late: { type: "string" } },
 });
 const EXAMPLES = Number(values.examples ?? 100_000);
 
@@ -52,8 +52,16 @@ const SCENARIOS = [
 ];
 const runIds = (s: (typeof SCENARIOS)[number]) => {
   const base = `run_${s.task.name.replace(/-/g, "")}`;
-  return { a: `${base}_a`, b: `${base}_b` };
+  return { a: `${base}_a`, b: `${base}_b`, late: `${base}_c` };
 };
+
+/** Child process: writes a third run of the first scenario into DIR/workbench.sqlite while the API process runs. */
+async function writeLate(dir: string): Promise<void> {
+  const storage = openStorage(join(dir, "workbench.sqlite"));
+  const s = SCENARIOS[0];
+  await syntheticRun(storage, runIds(s).late, s.task, s.examples, s.splits, 3, "bayes-3");
+  await storage.close();
+}
 
 /** Child process: writes both runs of every scenario into DIR/workbench.sqlite, so the API process measures only itself. */
 async function writeAll(dir: string): Promise<void> {
@@ -323,6 +331,21 @@ async function main(): Promise<void> {
     );
     await time(s.name, "compare (warm)", `/api/compare?runs=${a},${b}&item=${first}&${q}`);
     await time(s.name, "export.csv (every row)", `/api/runs/${a}/export.csv`);
+    if (s === SCENARIOS[0]) {
+      // the one report that has to convert a run: a run stored after start-up by a process that did not prepare it
+      // (the engine prepares the runs it finishes, `workbench run` included; start-up prepares the others)
+      const late = spawnSync(
+        process.execPath,
+        [...process.execArgv, fileURLToPath(import.meta.url), "--late", dir, "--examples", String(EXAMPLES)],
+        { stdio: ["ignore", "ignore", "inherit"] },
+      );
+      if (late.status !== 0) throw new Error(`writing the late run failed (exit ${late.status})`);
+      await time(
+        s.name,
+        "report of a run stored after start-up, not prepared (cold: read, converted, stored)",
+        `/api/runs/${runIds(s).late}/report?item=${first}&${q}`,
+      );
+    }
     if (s.splits.includes("calibration")) {
       await time(s.name, "fit (POST calibrations, 1 item)", `/api/runs/${a}/calibrations`, {
         method: "POST",
@@ -392,4 +415,5 @@ async function main(): Promise<void> {
 }
 
 if (values.write) await writeAll(values.write);
+else if (values.late) await writeLate(values.late);
 else await main();

@@ -1,9 +1,10 @@
 import { join } from "node:path";
 import type { DecisionServerHandle } from "@decision-workbench/decision-server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { analysisData } from "../src/analysis/data.js";
 import { main } from "../src/cli/dispatch.js";
 import { openStorage } from "../src/storage/sqlite.js";
-import { listeningUrl, workbench } from "./child.js";
+import { listeningUrl, runWorkbench, workbench } from "./child.js";
 import { reference, tempDir } from "./helpers.js";
 
 const tmp = tempDir();
@@ -153,6 +154,25 @@ describe("workbench run and datasets", () => {
     expect(runs[0]).toMatchObject({ status: "done", total: 6, dataset: "penguins" });
     expect((await storage.listPredictions(runs[0].id)).length).toBe(18);
     await storage.close();
+  });
+
+  it("stores a run's converted data and default reports before the process exits", async () => {
+    // a workbench started later then serves the run's first report from them instead of converting the run
+    const dataDir = join(tmp.dir, "run-prepared");
+    const res = await runWorkbench(
+      ["run", "--dataset", "penguins", "--server", ref.url, "--model", "lexical", "--limit", "40"],
+      { WORKBENCH_DATA_DIR: dataDir },
+    );
+    expect(res.code, res.stderr).toBe(0);
+    const storage = openStorage(join(dataDir, "workbench.sqlite"));
+    try {
+      const [run] = await storage.listStoredRuns();
+      expect(run).toMatchObject({ status: "done", total: 80 });
+      const data = analysisData(storage);
+      expect(await data.defaultReportsStored(await data.run(run.id))).toBe(true);
+    } finally {
+      await storage.close();
+    }
   });
 
   it("exits 1 with the service's message on a wrong key, and never prints the key", async () => {

@@ -46,8 +46,8 @@ beforeAll(async () => {
   server = await reference();
   const bench = await testBench({ dir: tmp.dir });
   const serverId = await addServer(bench.app, server.url);
-  // one more finished run than are prepared: the oldest is left alone
-  for (let i = 0; i <= PREPARED_RUNS; i++) {
+  // four finished runs: every one is prepared by default; with `runs: 3` the oldest is left alone
+  for (let i = 0; i < 4; i++) {
     const run = await runToEnd(bench, {
       dataset: "penguins",
       serverId,
@@ -76,13 +76,14 @@ describe("start-up preparation", () => {
     expect(asked).toBe(1);
   });
 
-  it("stores the converted data and default reports of the most recent finished runs, not older ones", async () => {
+  it("stores the converted data and default reports of every recent finished run", async () => {
     forgetStored();
     const log: string[] = [];
     const wb = await start(log);
     try {
       const prepared = await wb.prepared;
-      expect(prepared).toEqual(runs.slice(0, PREPARED_RUNS));
+      expect(runs.length).toBeLessThanOrEqual(PREPARED_RUNS);
+      expect(prepared).toEqual(runs);
       const items = ["species", "body_mass", "sex"];
       for (const id of prepared) {
         const keys = storedKeys(id);
@@ -91,8 +92,7 @@ describe("start-up preparation", () => {
           expect(keys.some((k) => k.startsWith("report:") && k.includes(`:${item}|test|`))).toBe(true);
         }
       }
-      expect(storedKeys(runs[PREPARED_RUNS])).toEqual([]);
-      expect(log.some((m) => /^reports of 3 recent run\(s\) ready in \d+ ms$/.test(m))).toBe(true);
+      expect(log.some((m) => /^reports of 4 recent run\(s\) ready in \d+ ms$/.test(m))).toBe(true);
       expect(log.filter((m) => m.includes("failed"))).toEqual([]);
       // what is served is what was prepared
       const res = await fetch(`${wb.url}/api/runs/${runs[0]}/report?item=species`);
@@ -104,13 +104,15 @@ describe("start-up preparation", () => {
     }
   });
 
-  it("skips runs whose reports are stored, and takes the next ones", async () => {
-    // the test before stored the three newest runs' reports: only the oldest is left to prepare
+  it("looks at the newest runs only, and skips runs whose reports are stored", async () => {
     const storage = openStorage(join(tmp.dir, "workbench.sqlite"));
     try {
-      expect(storedKeys(runs[PREPARED_RUNS])).toEqual([]);
-      expect(await prepareRecentRuns(storage)).toEqual([runs[PREPARED_RUNS]]);
-      expect(storedKeys(runs[PREPARED_RUNS]).length).toBeGreaterThan(0);
+      forgetStored();
+      expect(await prepareRecentRuns(storage, undefined, { runs: 3 })).toEqual(runs.slice(0, 3));
+      expect(storedKeys(runs[3])).toEqual([]);
+      // the three newest are stored: only the oldest is left to prepare
+      expect(await prepareRecentRuns(storage)).toEqual([runs[3]]);
+      expect(storedKeys(runs[3]).length).toBeGreaterThan(0);
       expect(await prepareRecentRuns(storage)).toEqual([]);
     } finally {
       await storage.close();
