@@ -190,7 +190,9 @@ interface Timing {
 function checkBuilt(): string {
   const root = fileURLToPath(new URL("..", import.meta.url));
   const built = join(root, "dist", "cli", "serve.js");
-  if (!existsSync(built)) throw new Error(`${built} is missing: build the workspace first (pnpm build)`);
+  if (!existsSync(built)) {
+    throw new Error(`${built} is missing: build it first (pnpm --filter @decision-workbench/api... build)`);
+  }
   // the newest .ts (src) or .js (dist) file under dir
   const newest = (dir: string): number =>
     Math.max(
@@ -204,15 +206,20 @@ function checkBuilt(): string {
       ),
     );
   if (newest(join(root, "src")) > newest(join(root, "dist"))) {
-    throw new Error("apps/api/src is newer than apps/api/dist: build the workspace first (pnpm build)");
+    throw new Error(
+      "apps/api/src is newer than apps/api/dist: build it first (pnpm --filter @decision-workbench/api... build)",
+    );
   }
   return join(root, "bench", "serve-child.mjs");
 }
 
+/** The API process's script (checkBuilt). */
+let SERVE_CHILD = "";
+
 /** An API process started on the bench's data folder: its URL, its memory, and its end. */
 async function apiProcess(dir: string) {
   // the built workbench under plain node (bench/serve-child.mjs), as `pnpm start` runs it
-  const child = spawn(process.execPath, ["--expose-gc", checkBuilt(), dir], {
+  const child = spawn(process.execPath, ["--expose-gc", SERVE_CHILD, dir], {
     stdio: ["pipe", "pipe", "inherit"],
   });
   const queued: string[] = [];
@@ -248,6 +255,7 @@ async function apiProcess(dir: string) {
 }
 
 async function main(): Promise<void> {
+  SERVE_CHILD = checkBuilt(); // before the runs are written (tens of seconds)
   const loadStart = loadavg()
     .map((x) => x.toFixed(1))
     .join(" ");

@@ -1,7 +1,7 @@
 /**
  * What a started workbench does in the background: the analysis code compiled on synthetic runs, then the
- * reports of the most recent finished runs prepared and stored when they were not (a run finished by another
- * process, or stored data of an older format).
+ * reports of every recent finished run prepared and stored when they were not (stored data of an older format, a
+ * crash while the engine was storing them).
  */
 
 import { join } from "node:path";

@@ -1,8 +1,8 @@
 /**
  * What a freshly started API does in the background so that the first look at a report is not the slow one:
  * it compiles the analysis' hot code on a small synthetic run, then prepares the reports of the most recently
- * finished runs whose default reports are not stored yet (a run finished by another process, or stored before
- * an upgrade changed the stored format).
+ * finished runs whose default reports are not stored yet (stored before an upgrade changed the stored format, a crash
+ * while the engine was storing them, a run that ended cancelled or failed in another process).
  */
 
 import { setFlagsFromString } from "node:v8";
@@ -102,8 +102,9 @@ let collector: (() => void) | undefined;
 /**
  * A full garbage collection, between two prepared runs. V8 collects a run's conversion lazily, so preparing several
  * runs in a row stacked their garbage: four 100,000-prediction runs peaked at 259-294 MB of RSS, against 227-248 MB
- * with a collection after each. The function is node's `gc` (under --expose-gc), else taken from a new context once
- * the flag is on (the flag only adds that function; this context's globals are left as they are).
+ * with a collection before each run after the first. The function is node's `gc` under --expose-gc; otherwise the
+ * flag is turned on here and `gc` taken from a new context (the flag is process-wide from then on: contexts and
+ * worker threads made later also get a global `gc`; this context's globals are not changed).
  */
 function collectGarbage(): void {
   if (!collector) {
@@ -123,11 +124,12 @@ function collectGarbage(): void {
 /**
  * Prepares the default reports of the most recently finished runs (`bounds.runs` of them looked at) whose default
  * reports are not stored beside them, newest first, one at a time, while their predictions stay within
- * `bounds.predictions` (the bounds above by default). A run whose converted data are
- * stored costs one read per item; otherwise its predictions are converted and the result stored beside it. Only
- * its reports stay in memory. A run that cannot be prepared (deleted meanwhile, an item too large) is skipped.
- * Stops between items once `stopped()`; a run left unfinished then is not counted. Resolves to the ids of the runs
- * prepared.
+ * `bounds.predictions` (the bounds above by default; the newest not prepared is prepared whatever its size, and a run
+ * that fails counts for nothing). A run whose converted data are stored costs one read per item; otherwise its
+ * predictions are converted and the result stored beside it. Its converted data are then dropped from memory; its
+ * reports stay stored beside it (and in memory while the payload cache has room). A run that cannot be prepared
+ * (deleted meanwhile, an item too large) is skipped. Stops between items once `stopped()`; a run left unfinished
+ * then is not counted. Resolves to the ids of the runs prepared.
  */
 export async function prepareRecentRuns(
   storage: Pick<WorkbenchStorage, "listStoredRuns"> & Storage,
@@ -143,19 +145,22 @@ export async function prepareRecentRuns(
     .slice(0, maxRuns);
   const prepared: string[] = [];
   let predictions = 0;
+  let garbage = false;
   for (const run of finished) {
     if (stopped()) break;
     try {
       if (await data.defaultReportsStored(await data.run(run.id))) continue;
       const c = run.counters;
-      predictions += c.answered + c.unknown + c.escalated;
-      if (prepared.length > 0 && predictions > maxPredictions) break;
+      const size = c.answered + c.unknown + c.escalated;
+      if (prepared.length > 0 && predictions + size > maxPredictions) break;
+      if (garbage) collectGarbage();
+      garbage = true;
       await warmReports(storage, run.id, { stopped, keepItems: false });
-      collectGarbage();
+      if (stopped()) break;
+      predictions += size;
     } catch {
       continue; // deleted meanwhile, or a report that cannot be computed: its first view will say why
     }
-    if (stopped()) break;
     prepared.push(run.id);
   }
   return prepared;
