@@ -213,13 +213,27 @@ function checkBuilt(): string {
   return join(root, "bench", "serve-child.mjs");
 }
 
-/** The API process's script (checkBuilt). */
-let SERVE_CHILD = "";
+/**
+ * Runs this file as a child process in a writer mode (`--write` or `--late`) on the bench's data folder; returns
+ * what it printed.
+ */
+function writeInChild(mode: "--write" | "--late", dir: string): string {
+  const child = spawnSync(
+    process.execPath,
+    [...process.execArgv, fileURLToPath(import.meta.url), mode, dir, "--examples", String(EXAMPLES)],
+    { stdio: ["ignore", "pipe", "inherit"], encoding: "utf8" },
+  );
+  if (child.status !== 0) throw new Error(`writing the runs (${mode}) failed (exit ${child.status})`);
+  return child.stdout.trim();
+}
 
-/** An API process started on the bench's data folder: its URL, its memory, and its end. */
-async function apiProcess(dir: string) {
-  // the built workbench under plain node (bench/serve-child.mjs), as `pnpm start` runs it
-  const child = spawn(process.execPath, ["--expose-gc", SERVE_CHILD, dir], {
+/**
+ * An API process started on the bench's data folder (`script`: bench/serve-child.mjs, from checkBuilt): its URL, its
+ * memory, and its end.
+ */
+async function apiProcess(dir: string, script: string) {
+  // the built workbench under plain node, as `pnpm start` runs it
+  const child = spawn(process.execPath, ["--expose-gc", script, dir], {
     stdio: ["pipe", "pipe", "inherit"],
   });
   const queued: string[] = [];
@@ -255,20 +269,14 @@ async function apiProcess(dir: string) {
 }
 
 async function main(): Promise<void> {
-  SERVE_CHILD = checkBuilt(); // before the runs are written (tens of seconds)
+  const serveChild = checkBuilt(); // before the runs are written (tens of seconds)
   const loadStart = loadavg()
     .map((x) => x.toFixed(1))
     .join(" ");
   const dir = mkdtempSync(join(tmpdir(), "wb-bench-reports-"));
-  const child = spawnSync(
-    process.execPath,
-    [...process.execArgv, fileURLToPath(import.meta.url), "--write", dir, "--examples", String(EXAMPLES)],
-    { stdio: ["ignore", "pipe", "inherit"], encoding: "utf8" },
-  );
-  if (child.status !== 0) throw new Error(`writing the runs failed (exit ${child.status})`);
-  const written = child.stdout.trim();
+  const written = writeInChild("--write", dir);
   const timings: Timing[] = [];
-  let api = await apiProcess(dir);
+  let api = await apiProcess(dir, serveChild);
   let processName = "first start";
 
   async function time(
@@ -342,12 +350,7 @@ async function main(): Promise<void> {
     if (s === SCENARIOS[0]) {
       // the one report that has to convert a run: a run stored after start-up by a process that did not prepare it
       // (the engine prepares the runs it finishes, `workbench run` included; start-up prepares the others)
-      const late = spawnSync(
-        process.execPath,
-        [...process.execArgv, fileURLToPath(import.meta.url), "--late", dir, "--examples", String(EXAMPLES)],
-        { stdio: ["ignore", "ignore", "inherit"] },
-      );
-      if (late.status !== 0) throw new Error(`writing the late run failed (exit ${late.status})`);
+      writeInChild("--late", dir);
       await time(
         s.name,
         "report of a run stored after start-up, not prepared (cold: read, converted, stored)",
@@ -369,7 +372,7 @@ async function main(): Promise<void> {
   await api.stop();
 
   // a restart: what the first process stored beside the finished runs is read back
-  api = await apiProcess(dir);
+  api = await apiProcess(dir, serveChild);
   processName = "after a restart";
   for (const s of SCENARIOS) {
     const { a, b } = runIds(s);
