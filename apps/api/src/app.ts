@@ -27,6 +27,12 @@ export interface AppOptions {
   secrets: SecretBox;
   /** When set, every /api request needs `Authorization: Bearer <token>`. */
   token?: string | null;
+  /** Host names the API answers to beyond the bound address and the loopback names (`--allow-host`). */
+  allowHosts?: string[];
+  /** The address the API is bound to, when not loopback: it is an allowed Host too. */
+  boundHost?: string;
+  /** Private and loopback base URLs for servers: allowed unless a token is set, unless this says so. */
+  allowPrivateServers?: boolean;
   /** The built web app to serve at `/` (apps/web/dist), when it exists. */
   webDir?: string;
   /** Fastify's logger option (default: off). Logged requests never carry a query string or headers. */
@@ -87,7 +93,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   if (opts.token) requireToken(app, opts.token);
 
-  const ctx = { storage: opts.storage, engine: opts.engine, secrets: opts.secrets };
+  const ctx = {
+    storage: opts.storage,
+    engine: opts.engine,
+    secrets: opts.secrets,
+    outbound: { allowPrivate: !opts.token || opts.allowPrivateServers === true },
+  };
   await app.register(serverRoutes, { ctx });
   await app.register(datasetRoutes, { ctx });
   await app.register(runRoutes, { ctx });

@@ -12,6 +12,8 @@ export const ENV = {
   token: "WORKBENCH_TOKEN",
   referencePort: "WORKBENCH_REFERENCE_PORT",
   logLevel: "WORKBENCH_LOG_LEVEL",
+  allowHosts: "WORKBENCH_ALLOW_HOSTS",
+  allowPrivateServers: "WORKBENCH_ALLOW_PRIVATE_SERVERS",
   writerThread: "WORKBENCH_WRITER_THREAD",
 } as const;
 
@@ -60,6 +62,13 @@ export interface ServeConfig {
   reference: { enabled: boolean; port: number };
   webDir: string | undefined;
   logLevel: string;
+  /** Host names (beyond the bound address and loopback names) the API answers to (`--allow-host`). */
+  allowHosts: string[];
+  /**
+   * Whether servers may have private or loopback base URLs in token mode (`--allow-private-servers`). Without
+   * a token they always may; link-local and metadata addresses never may.
+   */
+  allowPrivateServers: boolean;
 }
 
 /** Flags of `workbench serve` (strings as typed). */
@@ -71,6 +80,8 @@ export interface ServeFlags {
   "reference-port"?: string;
   "no-reference"?: boolean;
   "log-level"?: string;
+  "allow-host"?: string[];
+  "allow-private-servers"?: boolean;
 }
 
 /** A bad setting; the message names the flag or variable and what would be right. */
@@ -111,7 +122,21 @@ export function serveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = pro
       `the log level must be one of ${LEVELS.join(", ")}; got ${JSON.stringify(logLevel)}`,
     );
   }
+  const allowHosts = [
+    ...(flags["allow-host"] ?? []),
+    ...(env[ENV.allowHosts] ?? "").split(",").filter((h) => h.trim() !== ""),
+  ].map((h) => h.trim().toLowerCase());
+  for (const h of allowHosts) {
+    if (!/^(\[[0-9a-f:.]+\]|[a-z0-9]([a-z0-9.-]*[a-z0-9])?)$/.test(h)) {
+      throw new ConfigError(
+        `--allow-host / ${ENV.allowHosts} takes a host name or address without scheme or port (e.g. workbench.example.com); got ${JSON.stringify(h)}`,
+      );
+    }
+  }
   return {
+    allowHosts,
+    allowPrivateServers:
+      flags["allow-private-servers"] === true || /^(1|true|yes)$/i.test(env[ENV.allowPrivateServers] ?? ""),
     dataDir: flags["data-dir"] ? resolve(flags["data-dir"]) : defaultDataDir(env),
     host,
     port: port(flags.port ?? env[ENV.port], "--port / WORKBENCH_PORT", DEFAULT_PORT),

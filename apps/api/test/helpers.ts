@@ -37,13 +37,27 @@ export interface TestBench {
 
 /** Starts a test workbench. */
 export async function testBench(
-  opts: { token?: string; webDir?: string; dir?: string } = {},
+  opts: {
+    token?: string;
+    webDir?: string;
+    dir?: string;
+    allowHosts?: string[];
+    allowPrivateServers?: boolean;
+  } = {},
 ): Promise<TestBench> {
   const tmp = opts.dir ? { dir: opts.dir, cleanup: () => {} } : tempDir();
   const storage = openStorage(join(tmp.dir, "workbench.sqlite"));
   const secrets = new SecretBox(randomBytes(32));
   const engine = new RunEngine({ storage, secrets });
-  const app = await buildApp({ storage, engine, secrets, token: opts.token, webDir: opts.webDir });
+  const app = await buildApp({
+    storage,
+    engine,
+    secrets,
+    token: opts.token,
+    webDir: opts.webDir,
+    allowHosts: opts.allowHosts,
+    allowPrivateServers: opts.allowPrivateServers,
+  });
   return {
     app,
     storage,

@@ -10,6 +10,7 @@ const HELP = `workbench <command> [flags]
 
   serve      start the API, the web app and the embedded reference server
              [--port 8710] [--host 127.0.0.1] [--token T] [--data-dir D] [--reference-port P] [--no-reference]
+             [--allow-host NAME ...] [--allow-private-servers]
   datasets   list the datasets [--json] [--data-dir D]
   run        --dataset D --server URL --model M [--api-key-env VAR] [--split test] [--concurrency 16]
              [--max-len N] [--limit N] [--timeout S] [--retries N] [--data-dir D]
@@ -20,7 +21,7 @@ const HELP = `workbench <command> [flags]
              [--split S] [--limit N] [--concurrency 16] [--json]   (exit 1 with the reasons on drift)
 
 Environment: WORKBENCH_DATA_DIR (data folder, default <repo>/.data/workbench), WORKBENCH_PORT, WORKBENCH_HOST,
-WORKBENCH_TOKEN, WORKBENCH_REFERENCE_PORT, WORKBENCH_SECRET_KEY (64 hex digits; else <data>/secret.key).
+WORKBENCH_TOKEN, WORKBENCH_ALLOW_HOSTS (comma-separated), WORKBENCH_ALLOW_PRIVATE_SERVERS (1), WORKBENCH_REFERENCE_PORT, WORKBENCH_SECRET_KEY (64 hex digits; else <data>/secret.key).
 `;
 
 /** Runs the command line; resolves to the exit code. */

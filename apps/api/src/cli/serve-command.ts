@@ -14,6 +14,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
     "reference-port": { type: "string" },
     "no-reference": { type: "boolean" },
     "log-level": { type: "string" },
+    "allow-host": { type: "string", multiple: true },
+    "allow-private-servers": { type: "boolean" },
   });
   let config: ReturnType<typeof serveConfig>;
   try {

@@ -144,6 +144,9 @@ export async function startWorkbench(config: ServeConfig, opts: StartOptions = {
       engine,
       secrets: box,
       token: config.token,
+      allowHosts: config.allowHosts,
+      boundHost: config.host,
+      allowPrivateServers: config.allowPrivateServers,
       webDir: config.webDir,
       logger: opts.logger,
     });

@@ -9,4 +9,9 @@ export interface AppContext {
   storage: WorkbenchStorage;
   engine: RunEngine;
   secrets: SecretBox;
+  /**
+   * Which base URLs a server may have: link-local and metadata addresses never; private and loopback ones only
+   * when `allowPrivate` (always without a token, in token mode only with `--allow-private-servers`).
+   */
+  outbound: { allowPrivate: boolean };
 }
