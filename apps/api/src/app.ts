@@ -8,13 +8,13 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastif
 import type { RunEngine } from "./engine/engine.js";
 import { errorHandler, notFoundHandler } from "./errors.js";
 import { analysisRoutes } from "./routes/analysis/index.js";
-import { requireToken } from "./routes/auth.js";
 import { datasetRoutes } from "./routes/datasets.js";
 import { runRoutes } from "./routes/runs.js";
 import { serverRoutes } from "./routes/servers.js";
 import { closeEventStreams } from "./routes/sse.js";
 import { serveWebApp } from "./routes/static.js";
 import type { SecretBox } from "./secrets/box.js";
+import { canonicalUrl, docsCsp, registerSecurity } from "./security/index.js";
 import type { WorkbenchStorage } from "./storage/types.js";
 
 /** Largest JSON body of every route but dataset uploads. */
@@ -37,6 +37,18 @@ export interface AppOptions {
   webDir?: string;
   /** Fastify's logger option (default: off). Logged requests never carry a query string or headers. */
   logger?: FastifyServerOptions["logger"];
+}
+
+/** How a request is logged: method, path without its query (an event stream's may hold the token), address. */
+const requestSerializer = (req: { method: string; url: string; ip?: string }) => ({
+  method: req.method,
+  url: req.url.split("?")[0],
+  remoteAddress: req.ip,
+});
+
+function loggerOption(logger: AppOptions["logger"]): FastifyServerOptions["logger"] {
+  if (!logger || logger === true) return logger ? { serializers: { req: requestSerializer } } : false;
+  return { ...logger, serializers: { ...logger.serializers, req: requestSerializer } };
 }
 
 type AddFormats = (ajv: Ajv) => unknown;
@@ -62,11 +74,13 @@ function validators(): { body: Ajv; other: Ajv } {
 /** Builds the workbench app (not listening yet). */
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: opts.logger ?? false,
+    logger: loggerOption(opts.logger),
     bodyLimit: BODY_LIMIT,
     forceCloseConnections: true,
     return503OnClosing: false,
-    routerOptions: { maxParamLength: 1000 },
+    routerOptions: { maxParamLength: 1000, caseSensitive: false },
+    // Every access decision is made on the route matched from the canonical path (security/canonical-path.ts).
+    rewriteUrl: (req) => canonicalUrl(req.url ?? "/"),
     // Router-level failures (a path parameter too long, a malformed URL) get the same error shape.
     frameworkErrors: (error, req, reply) => errorHandler(error, req, reply),
   });
@@ -89,9 +103,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
     },
   });
-  await app.register(swaggerUi, { routePrefix: "/docs" });
-
-  if (opts.token) requireToken(app, opts.token);
+  await registerSecurity(app, {
+    token: opts.token,
+    boundHost: opts.boundHost,
+    allowHosts: opts.allowHosts,
+  });
+  await app.register(swaggerUi, { routePrefix: "/docs", staticCSP: true, transformStaticCSP: docsCsp });
+  app.get("/health", { schema: { hide: true } }, async () => ({ ok: true }));
 
   const ctx = {
     storage: opts.storage,

@@ -52,9 +52,13 @@ describe("the bearer token", () => {
     expect(denied.status).toBe(401);
   });
 
-  it("leaves the web app and /docs open", async () => {
+  it("leaves the web app and /health open; the API's documentation needs the token", async () => {
     expect((await bench.app.inject({ method: "GET", url: "/" })).statusCode).toBe(200);
-    expect((await bench.app.inject({ method: "GET", url: "/docs/json" })).statusCode).toBe(200);
+    expect((await bench.app.inject({ method: "GET", url: "/runs/run_x" })).statusCode).toBe(200);
+    expect((await bench.app.inject({ method: "GET", url: "/health" })).statusCode).toBe(200);
+    expect((await bench.app.inject({ method: "GET", url: "/docs/json" })).statusCode).toBe(401);
+    const docs = await bench.app.inject({ method: "GET", url: "/docs/json", headers: auth });
+    expect(docs.statusCode).toBe(200);
   });
 });
 
@@ -80,7 +84,10 @@ describe("the web app", () => {
     expect(api.statusCode).toBe(404);
     expect(body<{ error: { message: string } }>(api).error.message).toContain("/docs");
     const post = await bench.app.inject({ method: "POST", url: "/somewhere" });
-    expect(post.statusCode).toBe(404);
+    expect(post.statusCode).toBe(401);
+    const allowed = { ...auth, "x-workbench": "1" };
+    const authorised = await bench.app.inject({ method: "POST", url: "/somewhere", headers: allowed });
+    expect(authorised.statusCode).toBe(404);
   });
 });
 

@@ -93,6 +93,8 @@ export function post(app: FastifyInstance, url: string, payload?: unknown): Prom
   return app.inject({
     method: "POST",
     url,
+    // The web app's header: a bodiless POST without it is refused as one another site could send.
+    headers: { "x-workbench": "1" },
     ...(payload === undefined ? {} : { payload: payload as object }),
   });
 }

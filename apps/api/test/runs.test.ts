@@ -254,7 +254,7 @@ describe("runs", () => {
       ["DELETE", "/api/runs/run_nope"],
       ["GET", "/api/runs/run_nope/events"],
     ] as const) {
-      const res = await bench.app.inject({ method, url });
+      const res = await bench.app.inject({ method, url, headers: { "x-workbench": "1" } });
       expect(res.statusCode, `${method} ${url}`).toBe(404);
       expect(error(res).message).toContain('run "run_nope" does not exist');
     }
@@ -319,7 +319,7 @@ describe("runs", () => {
     const text = await bench.app.inject({
       method: "POST",
       url: "/api/runs",
-      headers: { "content-type": "text/plain" },
+      headers: { "content-type": "text/plain", "x-workbench": "1" },
       payload: "dataset=tickets",
     });
     expect(text.statusCode).toBe(415);

@@ -122,6 +122,7 @@ describe("servers", () => {
       const res = await bench.app.inject({
         method,
         url,
+        headers: { "x-workbench": "1" },
         ...(method === "PATCH" ? { payload: { name: "x" } } : {}),
       });
       expect(res.statusCode, `${method} ${url}`).toBe(404);

@@ -27,17 +27,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const log = (m: string) => process.stderr.write(`${m}\n`);
   const wb = await startWorkbench(config, {
     log,
-    logger: {
-      level: config.logLevel,
-      stream: process.stderr,
-      serializers: {
-        req: (req: { method: string; url: string; ip?: string }) => ({
-          method: req.method,
-          url: req.url.split("?")[0],
-          remoteAddress: req.ip,
-        }),
-      },
-    },
+    logger: { level: config.logLevel, stream: process.stderr },
   });
   process.stdout.write(`listening on ${wb.url}\n`);
   log(`data folder ${config.dataDir}${config.webDir ? "" : " (no built web app: run pnpm build)"}`);

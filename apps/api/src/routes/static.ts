@@ -2,6 +2,7 @@
 
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { isApiPath } from "../security/index.js";
 
 /** Registers the static files; returns the SPA fallback for GET requests outside /api and /docs. */
 export async function serveWebApp(
@@ -12,7 +13,7 @@ export async function serveWebApp(
   return (req, reply) => {
     const path = req.url.split("?")[0];
     if (req.method !== "GET" && req.method !== "HEAD") return undefined;
-    if (path === "/api" || path.startsWith("/api/") || path.startsWith("/docs")) return undefined;
+    if (isApiPath(path)) return undefined;
     if (/\.[A-Za-z0-9]+$/.test(path)) return undefined; // a missing file, not a client-side route
     return reply.type("text/html; charset=utf-8").sendFile("index.html");
   };

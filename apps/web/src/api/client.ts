@@ -45,14 +45,24 @@ export async function errorFromResponse(res: Response): Promise<ApiError> {
   return new ApiError(res.status, "http_error", snippet ? `HTTP ${status}: ${snippet}` : `HTTP ${status}`);
 }
 
+/**
+ * The headers of every API call: the token when there is one, and `X-Workbench`, which makes even a bodiless POST
+ * a request that another site's page cannot send without a preflight (the API refuses state-changing requests
+ * that carry neither it nor a JSON body).
+ */
+export function apiHeaders(): Record<string, string> {
+  const headers: Record<string, string> = { accept: "application/json", "x-workbench": "1" };
+  const token = getToken();
+  if (token) headers.authorization = `Bearer ${token}`;
+  return headers;
+}
+
 /** Calls `/api{path}`; sends `body` as JSON; resolves the parsed JSON (undefined for 204) or throws ApiError. */
 export async function api<T>(
   path: string,
   init: { method?: string; body?: unknown; signal?: AbortSignal } = {},
 ): Promise<T> {
-  const headers: Record<string, string> = { accept: "application/json" };
-  const token = getToken();
-  if (token) headers.authorization = `Bearer ${token}`;
+  const headers = apiHeaders();
   let body: string | undefined;
   if (init.body !== undefined) {
     headers["content-type"] = "application/json";

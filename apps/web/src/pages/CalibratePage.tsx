@@ -16,6 +16,7 @@ import { useRun } from "../api/runs";
 import type { Calibration, CalibrationInput, CI, RunSummary } from "../api/types";
 import { ReliabilityOverlay } from "../charts/ReliabilityDiagram";
 import { CiText } from "../components/CiText";
+import { DownloadLink } from "../components/DownloadLink";
 import { Field } from "../components/Field";
 import { ImportCalibrationForm } from "../components/ImportCalibrationForm";
 import { Empty, ErrorState, Loading } from "../components/States";
@@ -186,13 +187,13 @@ function CalibrationView({
             <code>{cal.file.schema}</code>
           </p>
         </div>
-        <a
+        <DownloadLink
           className="button primary download"
           href={calibrationFileUrl(cal.id)}
-          download={`calibration-${cal.id}.json`}
+          filename={`calibration-${cal.id}.json`}
         >
           Download calibration file
-        </a>
+        </DownloadLink>
       </div>
       <div className="toolbar">
         <label htmlFor="calibration-item">Item</label>

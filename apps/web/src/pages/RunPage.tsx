@@ -5,6 +5,7 @@ import { useDataset } from "../api/datasets";
 import { useRunEvents } from "../api/events";
 import { useRun, useRunAction } from "../api/runs";
 import type { ItemSummary, RunSummary } from "../api/types";
+import { DownloadLink } from "../components/DownloadLink";
 import { ProgressPanel } from "../components/ProgressPanel";
 import { ErrorState, Loading } from "../components/States";
 import { StatusBadge } from "../components/StatusBadge";
@@ -131,17 +132,17 @@ function RunHeader({ run }: { run: RunSummary }) {
         <div>
           <dt>Export</dt>
           <dd>
-            <a href={`/api/runs/${run.id}/export.csv`} download>
+            <DownloadLink href={`/api/runs/${run.id}/export.csv`} filename={`${run.id}.csv`}>
               CSV
-            </a>{" "}
+            </DownloadLink>{" "}
             ·{" "}
-            <a href={`/api/runs/${run.id}/export.json`} download>
+            <DownloadLink href={`/api/runs/${run.id}/export.json`} filename={`${run.id}.json`}>
               JSON
-            </a>{" "}
+            </DownloadLink>{" "}
             ·{" "}
-            <a href={`/api/runs/${run.id}/report.json`} download>
+            <DownloadLink href={`/api/runs/${run.id}/report.json`} filename={`${run.id}-report.json`}>
               report
-            </a>
+            </DownloadLink>
           </dd>
         </div>
       </dl>
