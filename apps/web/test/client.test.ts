@@ -22,6 +22,22 @@ describe("api", () => {
     expect((init.headers as Record<string, string>)["content-type"]).toBe("application/json");
   });
 
+  it("sends X-Workbench on every call (a bodiless POST included) and the token only in a header", async () => {
+    const fetch = respond(200, "{}");
+    sessionStorage.setItem("workbench-token", "team-token-0123456789");
+    try {
+      await api("/runs/run_1/cancel", { method: "POST" });
+    } finally {
+      sessionStorage.removeItem("workbench-token");
+    }
+    const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
+    const headers = init.headers as Record<string, string>;
+    expect(headers["x-workbench"]).toBe("1");
+    expect(headers.authorization).toBe("Bearer team-token-0123456789");
+    expect(init.body).toBeUndefined();
+    expect(url).toBe("/api/runs/run_1/cancel");
+  });
+
   it("turns the API's error body into an ApiError with its message as is", async () => {
     respond(
       400,

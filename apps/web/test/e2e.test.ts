@@ -77,6 +77,8 @@ let second: DecisionServer;
 let dataDir: string;
 const eventStreams: string[] = [];
 const pageErrors: string[] = [];
+/** Console messages about the Content-Security-Policy: every page, chart and download must pass it. */
+const policyViolations: string[] = [];
 let firstRun = "";
 let secondRun = "";
 /** The calibration file downloaded from the first run (its text). */
@@ -135,6 +137,9 @@ beforeAll(async () => {
     if (/\/api\/runs\/[^/]+\/events/.test(r.url())) eventStreams.push(r.url());
   });
   page.on("pageerror", (e) => pageErrors.push(e.message));
+  page.on("console", (m) => {
+    if (/Content Security Policy/i.test(m.text())) policyViolations.push(m.text());
+  });
 }, 300_000);
 
 afterAll(async () => {
@@ -444,12 +449,14 @@ describe("the workbench in Chromium", () => {
     "stays readable in a narrow window",
     async () => {
       await page.setViewportSize({ width: 420, height: 900 });
-      await page.goto(`${workbench.url}/runs/${firstRun}`);
+      const res = await page.goto(`${workbench.url}/runs/${firstRun}`);
+      expect(res?.headers()["content-security-policy"]).toContain("script-src 'self'");
       await page.waitForSelector('[data-ready="reliability"]', { timeout: STEP });
       await shot("18-narrow-reliability");
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow).toBeLessThanOrEqual(0);
       expect(pageErrors).toEqual([]);
+      expect(policyViolations).toEqual([]);
     },
     STEP,
   );
