@@ -410,3 +410,37 @@ describe("security headers", () => {
     expect(res.headers["x-frame-options"]).toBe("DENY");
   });
 });
+
+describe("the names a workbench answers to", () => {
+  it("bound to a wildcard address: loopback names, the machine's own addresses and --allow-host names", async () => {
+    const { allowedHosts } = await import("../src/security/hosts.js");
+    const { networkInterfaces } = await import("node:os");
+    const own = Object.values(networkInterfaces())
+      .flat()
+      .map((a) => a?.address)
+      .filter((a): a is string => typeof a === "string" && !a.includes(":"));
+    const names = allowedHosts("0.0.0.0", ["Team.Example"]);
+    for (const name of ["localhost", "127.0.0.1", "[::1]", "team.example", ...own])
+      expect(names.has(name)).toBe(true);
+    expect(names.has("0.0.0.0")).toBe(false);
+    expect(names.has("evil.example")).toBe(false);
+    const bound = allowedHosts("10.1.2.3");
+    expect([...bound].sort()).toEqual(["10.1.2.3", "127.0.0.1", "[::1]", "localhost"]);
+    expect(allowedHosts("fd00::1").has("[fd00::1]")).toBe(true);
+  });
+
+  it("--allow-host refuses a scheme, a port or a path", async () => {
+    const { serveConfig } = await import("../src/config.js");
+    expect(serveConfig({ "allow-host": ["wb.example.com", "10.0.0.7"] }, {}).allowHosts).toEqual([
+      "wb.example.com",
+      "10.0.0.7",
+    ]);
+    expect(serveConfig({}, { WORKBENCH_ALLOW_HOSTS: "a.example, b.example" }).allowHosts).toEqual([
+      "a.example",
+      "b.example",
+    ]);
+    for (const bad of ["http://wb.example.com", "wb.example.com:8710", "wb.example.com/x", "a b"]) {
+      expect(() => serveConfig({ "allow-host": [bad] }, {}), bad).toThrow(/--allow-host/);
+    }
+  });
+});
