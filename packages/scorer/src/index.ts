@@ -13,7 +13,8 @@ export {
 export { DecisionDecider, decisionDecider } from "./decider.js";
 export { EscalationError, NOTHING_LEARNED, RemoteClientError, ServiceError, ValueError } from "./errors.js";
 export { usableLogits } from "./learning.js";
-export { NetworkError, undiciOpener } from "./opener.js";
+export { NetworkError, type SocketOptions, undiciOpener, undiciOpenerWith } from "./opener.js";
+export { redact } from "./redact.js";
 export { estimateTokens } from "./retrieval.js";
 export { DecisionScorer } from "./scorer.js";
 export type * from "./types.js";

@@ -1,3 +1,4 @@
+import type { LookupFunction } from "node:net";
 import type { Dispatcher } from "undici";
 import { Agent } from "undici";
 import type { NetworkCode, Opener, OpenerRequest, OpenerResponse } from "./types.js";
@@ -8,28 +9,39 @@ export class NetworkError extends Error {
   constructor(
     readonly code: NetworkCode,
     message: string,
+    /** The transport's own error, when there was one. */
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
   }
 }
 
-const agents = new Map<number, Agent>();
+/** How an opener's sockets connect: `lookup` replaces the DNS lookup of a host name (not of an IP address). */
+export interface SocketOptions {
+  lookup?: LookupFunction;
+}
 
-/** Keep-alive pools shared by every scorer of the process, one per timeout (it bounds the connect too). */
-function agentFor(ms: number): Agent {
-  let agent = agents.get(ms);
-  if (!agent) {
-    agent = new Agent({
-      keepAliveTimeout: 10_000,
-      keepAliveMaxTimeout: 60_000,
-      connections: 256,
-      connect: { timeout: ms },
-      headersTimeout: ms,
-      bodyTimeout: ms,
-    });
-    agents.set(ms, agent);
-  }
-  return agent;
+/**
+ * Keep-alive pools, one per timeout (it bounds the connect too), over sockets made with `socket`'s options.
+ * The default opener's pools are shared by every scorer of the process.
+ */
+function agentPool(socket: SocketOptions): (ms: number) => Agent {
+  const agents = new Map<number, Agent>();
+  return (ms) => {
+    let agent = agents.get(ms);
+    if (!agent) {
+      agent = new Agent({
+        keepAliveTimeout: 10_000,
+        keepAliveMaxTimeout: 60_000,
+        connections: 256,
+        connect: { ...socket, timeout: ms },
+        headersTimeout: ms,
+        bodyTimeout: ms,
+      });
+      agents.set(ms, agent);
+    }
+    return agent;
+  };
 }
 
 /** A URL split as undici dispatches it. */
@@ -62,23 +74,42 @@ function targetOf(url: string): Target {
  * dropped, invalid bytes replaced): undici's `request()` wraps every reply in a stream, which costs more CPU
  * than the rest of a request.
  */
-export const undiciOpener: Opener = (req: OpenerRequest): Promise<OpenerResponse> => {
-  const ms = Math.max(1, Math.round(req.timeout * 1000));
-  return new Promise<OpenerResponse>((resolve, reject) => {
-    const collector = new Collector(resolve, reject, req.timeout);
-    let target: Target;
-    try {
-      target = targetOf(req.url);
-    } catch (error) {
-      collector.onResponseError(null, error as Error);
-      return;
-    }
-    agentFor(ms).dispatch(
-      { origin: target.origin, path: target.path, method: req.method, headers: req.headers, body: req.body },
-      collector,
-    );
-  });
-};
+export const undiciOpener: Opener = openerOver(agentPool({}));
+
+/**
+ * An opener like `undiciOpener` (redirects are never followed either) whose sockets connect with `socket`'s
+ * options, over keep-alive pools of its own: a `lookup` that refuses some addresses is checked on every
+ * connection, so a host name cannot be re-pointed between a check and the connect.
+ */
+export function undiciOpenerWith(socket: SocketOptions): Opener {
+  return openerOver(agentPool({ ...socket }));
+}
+
+function openerOver(agentFor: (ms: number) => Agent): Opener {
+  return (req: OpenerRequest): Promise<OpenerResponse> => {
+    const ms = Math.max(1, Math.round(req.timeout * 1000));
+    return new Promise<OpenerResponse>((resolve, reject) => {
+      const collector = new Collector(resolve, reject, req.timeout);
+      let target: Target;
+      try {
+        target = targetOf(req.url);
+      } catch (error) {
+        collector.onResponseError(null, error as Error);
+        return;
+      }
+      agentFor(ms).dispatch(
+        {
+          origin: target.origin,
+          path: target.path,
+          method: req.method,
+          headers: req.headers,
+          body: req.body,
+        },
+        collector,
+      );
+    });
+  };
+}
 
 /** Collects one reply; settles the opener's promise once, at its end or at its first error. */
 class Collector implements Dispatcher.DispatchHandler {
@@ -131,11 +162,16 @@ const RESETS = new Set(["ECONNRESET", "UND_ERR_SOCKET", "EPIPE"]);
 function classify(error: unknown, headersReceived: boolean, timeout: number): NetworkError {
   const code = (error as { code?: string }).code ?? "";
   const message = error instanceof Error ? error.message : String(error);
-  if (TIMEOUTS.has(code)) return new NetworkError("timeout", `timed out after ${timeout} s`);
-  if (code === "ECONNREFUSED") return new NetworkError("refused", "connection refused");
+  const cause = { cause: error };
+  if (TIMEOUTS.has(code)) return new NetworkError("timeout", `timed out after ${timeout} s`, cause);
+  if (code === "ECONNREFUSED") return new NetworkError("refused", "connection refused", cause);
   if (headersReceived || code === "UND_ERR_RES_CONTENT_LENGTH_MISMATCH") {
-    return new NetworkError("incomplete read", `incomplete read: the reply was cut short (${message})`);
+    return new NetworkError(
+      "incomplete read",
+      `incomplete read: the reply was cut short (${message})`,
+      cause,
+    );
   }
-  if (RESETS.has(code)) return new NetworkError("reset", `connection reset (${message})`);
-  return new NetworkError("network", `network error: ${code ? `${code} ` : ""}${message}`);
+  if (RESETS.has(code)) return new NetworkError("reset", `connection reset (${message})`, cause);
+  return new NetworkError("network", `network error: ${code ? `${code} ` : ""}${message}`, cause);
 }

@@ -1,7 +1,8 @@
+import { lookup as dnsLookup } from "node:dns";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, LookupFunction } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { NetworkError, undiciOpener } from "../src/index.js";
+import { NetworkError, undiciOpener, undiciOpenerWith } from "../src/index.js";
 
 /** Replies by path; records the path and body of each request. */
 const routes: Record<string, (req: IncomingMessage, res: ServerResponse) => void> = {
@@ -24,6 +25,10 @@ const routes: Record<string, (req: IncomingMessage, res: ServerResponse) => void
     res.setHeader("x-Mixed-Case", "yes");
     res.statusCode = 201;
     res.end("created");
+  },
+  "/redirect": (_req, res) => {
+    res.writeHead(302, { location: "http://127.0.0.1:9/elsewhere" });
+    res.end("moved");
   },
   "/stall": (_req, res) => {
     res.writeHead(200, { "content-length": "100" });
@@ -100,5 +105,35 @@ describe("the default opener", () => {
   it("rejects a URL it cannot parse with a network error, never throwing", async () => {
     const pending = undiciOpener({ url: "not a url", method: "POST", headers: {}, body: "", timeout: 1 });
     await expect(pending).rejects.toMatchObject({ name: "NetworkError", code: "network" });
+  });
+});
+
+describe("undiciOpenerWith", () => {
+  it("resolves host names through its lookup on every connection, and follows no redirect", async () => {
+    const looked: string[] = [];
+    const lookup: LookupFunction = (hostname, options, callback) => {
+      looked.push(hostname);
+      dnsLookup(hostname, options, callback);
+    };
+    const open = undiciOpenerWith({ lookup });
+    const url = base.replace("127.0.0.1", "localhost");
+    const res = await open({ url: `${url}/redirect`, method: "GET", headers: {}, timeout: 5 });
+    expect(res.status).toBe(302);
+    expect(res.headers.location).toBe("http://127.0.0.1:9/elsewhere");
+    expect(res.body).toBe("moved");
+    expect(looked).toEqual(["localhost"]);
+  });
+
+  it("fails the request when its lookup refuses, with the lookup's error as the cause", async () => {
+    const refusal = Object.assign(new Error("that address is refused"), { code: "EREFUSED_HERE" });
+    const lookup: LookupFunction = (_hostname, options, callback) =>
+      (callback as (e: Error, a: string | [], f?: number) => void)(refusal, options.all ? [] : "", 0);
+    const open = undiciOpenerWith({ lookup });
+    const url = base.replace("127.0.0.1", "localhost");
+    const error = await open({ url: `${url}/bom`, method: "GET", headers: {}, timeout: 5 }).catch((e) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as NetworkError).code).toBe("network");
+    expect((error as NetworkError).cause).toBe(refusal);
+    expect(seen.some((s) => s.url === "/bom" && s.body === "")).toBe(false);
   });
 });
