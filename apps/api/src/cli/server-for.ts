@@ -4,6 +4,7 @@ import { newId } from "../engine/engine.js";
 import { ApiError } from "../errors.js";
 import type { SecretBox } from "../secrets/box.js";
 import { fullBaseUrl, secretContext } from "../servers/connect.js";
+import { checkOutbound, LOCAL_POLICY, rulesFor } from "../servers/outbound.js";
 import { checkServerInput, type ServerInput, serverRow } from "../servers/view.js";
 import type { SqliteStorage } from "../storage/sqlite.js";
 import { UsageError } from "./args.js";
@@ -38,18 +39,23 @@ export async function serverFor(
     });
     return s.id;
   }
-  const input: ServerInput = {
-    name: new URL(baseUrl).host,
-    baseUrl,
-    models: [model],
-    apiKey: apiKey ?? null,
-    ...settings,
-  };
   let endpoint: string;
+  let input: ServerInput;
   try {
-    endpoint = checkServerInput(input);
+    // The command line is local use: private and loopback servers allowed, link-local and metadata never.
+    endpoint = checkServerInput({ name: "--server", baseUrl, models: [model], ...settings }, "--server");
+    checkOutbound(baseUrl, rulesFor({ embedded: false }, LOCAL_POLICY), "--server");
+    input = {
+      name: new URL(baseUrl.trim()).host,
+      baseUrl,
+      models: [model],
+      apiKey: apiKey ?? null,
+      ...settings,
+    };
   } catch (err) {
-    if (err instanceof ApiError) throw new UsageError(`--server: ${err.message}`);
+    if (err instanceof ApiError) {
+      throw new UsageError(err.message.startsWith("--server") ? err.message : `--server: ${err.message}`);
+    }
     throw err;
   }
   const row = serverRow(newId("srv"), input, endpoint, box);

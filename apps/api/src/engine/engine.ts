@@ -9,6 +9,7 @@ import { taskSpecs } from "../analysis/item-spec.js";
 import { ApiError, conflict, notFound } from "../errors.js";
 import type { SecretBox } from "../secrets/box.js";
 import { deciderFor } from "../servers/connect.js";
+import { LOCAL_POLICY, type OutboundPolicy } from "../servers/outbound.js";
 import { emptyCounters, type Split, type StoredRun, type WorkbenchStorage } from "../storage/types.js";
 import { type JobOutcome, RunJob } from "./job.js";
 import { percentiles } from "./percentiles.js";
@@ -39,6 +40,11 @@ export interface EngineOptions {
   pid?: number;
   /** Where the engine reports runs that start, resume, fail or finish. */
   log?: (message: string) => void;
+  /**
+   * Which addresses its runs may connect to (servers/outbound.ts). Default: the local policy, private and
+   * loopback allowed; a workbench with a token passes `{ allowPrivate: false }` unless --allow-private-servers.
+   */
+  outbound?: OutboundPolicy;
 }
 
 function alive(pid: number): boolean {
@@ -56,6 +62,7 @@ export class RunEngine {
   private readonly secrets: SecretBox;
   private readonly pid: number;
   private readonly log: (message: string) => void;
+  private readonly outbound: OutboundPolicy;
   private readonly jobs = new Map<string, RunJob>();
   private readonly headlines = new Map<string, { done: number; at: number; value: Headline }>();
   /** Headlines kept as the answers are stored, of the runs this process started afresh. */
@@ -69,6 +76,7 @@ export class RunEngine {
     this.secrets = opts.secrets;
     this.pid = opts.pid ?? process.pid;
     this.log = opts.log ?? (() => {});
+    this.outbound = opts.outbound ?? LOCAL_POLICY;
   }
 
   /** Checks the input, stores a new run and starts it. Throws ApiError on bad input. */
@@ -111,7 +119,7 @@ export class RunEngine {
     }
     let decider: ReturnType<typeof deciderFor>;
     try {
-      decider = deciderFor(server, this.secrets, input.model, { options, maxLen });
+      decider = deciderFor(server, this.secrets, input.model, this.outbound, { options, maxLen });
     } catch (err) {
       if (err instanceof ValueError) throw new ApiError(400, "invalid_request", err.message);
       throw err;
@@ -171,7 +179,10 @@ export class RunEngine {
     }
     let decider: ReturnType<typeof deciderFor>;
     try {
-      decider = deciderFor(server, this.secrets, run.model, { options: run.options, maxLen: run.maxLen });
+      decider = deciderFor(server, this.secrets, run.model, this.outbound, {
+        options: run.options,
+        maxLen: run.maxLen,
+      });
     } catch (err) {
       return fail((err as Error).message);
     }
@@ -391,7 +402,7 @@ export class RunEngine {
         `the run's server (${run.serverName}) was deleted, so it cannot be replayed`,
         "server_deleted",
       );
-    return replayRun(this.storage, this.secrets, run, server);
+    return replayRun(this.storage, this.secrets, run, server, this.outbound);
   }
 
   /** The summary of a run. */

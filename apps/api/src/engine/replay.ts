@@ -9,6 +9,7 @@ import { ServiceError } from "@decision-workbench/scorer";
 import { ApiError } from "../errors.js";
 import type { SecretBox } from "../secrets/box.js";
 import { deciderFor } from "../servers/connect.js";
+import type { OutboundPolicy } from "../servers/outbound.js";
 import type { PredictionRow, ServerRow, StoredRun, WorkbenchStorage } from "../storage/types.js";
 import { decisionOf } from "./record.js";
 import type { ReplayResult } from "./types.js";
@@ -22,6 +23,7 @@ export async function replayRun(
   box: SecretBox,
   run: StoredRun,
   server: ServerRow,
+  outbound: OutboundPolicy,
 ): Promise<ReplayResult> {
   const task = await storage.getTask(run.dataset);
   if (!task)
@@ -31,7 +33,10 @@ export async function replayRun(
       `the run's dataset ${JSON.stringify(run.dataset)} was deleted`,
     );
   const items = new Map<string, Item>(task.items.map((i) => [i.name, i]));
-  const decider = deciderFor(server, box, run.model, { options: run.options, maxLen: run.maxLen });
+  const decider = deciderFor(server, box, run.model, outbound, {
+    options: run.options,
+    maxLen: run.maxLen,
+  });
   const result: ReplayResult = {
     checked: 0,
     differing: 0,

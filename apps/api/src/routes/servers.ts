@@ -5,6 +5,7 @@ import { newId } from "../engine/engine.js";
 import { ApiError, conflict, notFound } from "../errors.js";
 import { checkServer } from "../servers/check.js";
 import { secretContext } from "../servers/connect.js";
+import { checkOutbound, rulesFor } from "../servers/outbound.js";
 import {
   checkServerInput,
   displayBaseUrl,
@@ -28,7 +29,7 @@ const tags = ["servers"];
 
 /** The servers routes. */
 export const serverRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const { storage, secrets, engine } = ctx;
+  const { storage, secrets, engine, outbound } = ctx;
 
   async function mustGet(id: string): Promise<ServerRow> {
     const row = await storage.getServer(id);
@@ -60,6 +61,7 @@ export const serverRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app,
     },
     async (req, reply) => {
       const endpoint = checkServerInput(req.body);
+      checkOutbound(req.body.baseUrl, rulesFor({ embedded: false }, outbound));
       const row = serverRow(newId("srv"), req.body, endpoint, secrets);
       await storage.insertServer(row);
       return reply.code(201).send(serverView(row));
@@ -105,6 +107,8 @@ export const serverRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app,
         deterministic: patch.deterministic ?? row.deterministic,
       };
       const endpoint = checkServerInput(merged);
+      // A new base URL follows the policy as any server's does, the embedded server's too (no loopback exemption).
+      if (patch.baseUrl !== undefined) checkOutbound(baseUrl, rulesFor({ embedded: false }, outbound));
       const next: ServerRow = {
         ...row,
         name: merged.name,
@@ -179,7 +183,7 @@ export const serverRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app,
     async (req) => {
       const row = await mustGet(req.params.id);
       try {
-        return await checkServer(row, secrets);
+        return await checkServer(row, secrets, outbound);
       } catch (err) {
         throw new ApiError(500, "check_failed", `the check could not run: ${(err as Error).message}`);
       }

@@ -1,10 +1,20 @@
-/** The check action: list the server's models (GET /v1/models where offered) and send one probe question. */
+/**
+ * The check action: list the server's models (GET /v1/models where offered) and send one probe question, both
+ * through the outbound policy (outbound-opener.ts). What it answers quotes at most a short, sanitised snippet of
+ * any remote text.
+ */
 
 import { performance } from "node:perf_hooks";
-import { ServiceError } from "@decision-workbench/scorer";
+import { redact, ServiceError } from "@decision-workbench/scorer";
 import type { SecretBox } from "../secrets/box.js";
 import type { ServerRow } from "../storage/types.js";
-import { apiKeyOf, deciderFor, fullBaseUrl } from "./connect.js";
+import { apiKeyOf, deciderFor, fullBaseUrl, outboundRefusal } from "./connect.js";
+import { type OutboundPolicy, rulesFor } from "./outbound.js";
+import { outboundOpener } from "./outbound-opener.js";
+import { replyErrorText, SNIPPET_CHARS, snippet } from "./outbound-text.js";
+
+/** Models listed at most, and characters of a name or description kept. */
+const MODELS_LISTED = 200;
 
 /** What POST /api/servers/:id/check answers. */
 export interface CheckResult {
@@ -35,6 +45,7 @@ export const PROBE = {
 async function listModels(
   server: ServerRow,
   box: SecretBox,
+  outbound: OutboundPolicy,
 ): Promise<{ models: CheckResult["models"]; error?: string }> {
   const url = new URL(fullBaseUrl(server, box));
   const headers: Record<string, string> = { accept: "application/json" };
@@ -49,21 +60,29 @@ async function listModels(
   url.hash = "";
   url.pathname = `${url.pathname.replace(/\/+$/, "")}/v1/models`;
   const shown = `${server.baseUrl}/v1/models`;
-  let res: Response;
+  const refused = outboundRefusal(server, box, outbound);
+  if (refused) return { models: null, error: `GET ${shown} was not sent: ${refused}` };
+  const open = outboundOpener(rulesFor(server, outbound));
+  let status: number;
+  let text: string;
   try {
-    res = await fetch(url, { headers, signal: AbortSignal.timeout(server.timeout * 1000) });
+    const res = await open({ url: url.href, method: "GET", headers, timeout: server.timeout });
+    status = res.status;
+    text = res.body;
   } catch (err) {
-    const cause = (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).name;
-    return { models: null, error: `GET ${shown} failed: ${cause}` };
+    return { models: null, error: `GET ${shown} failed: ${redact((err as Error).message, key)}` };
   }
-  const text = await res.text();
-  if (res.status === 404 || res.status === 405 || res.status === 501) {
-    return { models: null, error: `the server does not offer GET ${shown} (HTTP ${res.status})` };
+  if (status === 404 || status === 405 || status === 501) {
+    return { models: null, error: `the server does not offer GET ${shown} (HTTP ${status})` };
   }
-  if (res.status === 401 || res.status === 403) {
-    return { models: null, error: `GET ${shown} answered HTTP ${res.status}: check the API key` };
+  if (status === 401 || status === 403) {
+    return { models: null, error: `GET ${shown} answered HTTP ${status}: check the API key` };
   }
-  if (!res.ok) return { models: null, error: `GET ${shown} answered HTTP ${res.status}` };
+  // an error reply's body is already a short, sanitised snippet (outbound-opener.ts); a redirect names its origin
+  if (status < 200 || status >= 300) {
+    const said = replyErrorText(text);
+    return { models: null, error: `GET ${shown} answered HTTP ${status}${said ? `: ${said}` : ""}` };
+  }
   try {
     const body = JSON.parse(text) as unknown;
     const list = Array.isArray(body)
@@ -75,47 +94,70 @@ async function listModels(
           : null;
     if (!list) return { models: null, error: `GET ${shown} did not answer with a list of models` };
     const models = list
+      .slice(0, MODELS_LISTED)
       .map((m) => {
-        if (typeof m === "string") return { name: m };
+        if (typeof m === "string") return { name: snippet(m, [key]) };
         const o = m as { name?: unknown; id?: unknown; description?: unknown };
         const name = typeof o.name === "string" ? o.name : typeof o.id === "string" ? o.id : null;
         if (name === null) return null;
-        return typeof o.description === "string" ? { name, description: o.description } : { name };
+        return typeof o.description === "string"
+          ? { name: snippet(name, [key]), description: snippet(o.description, [key]) }
+          : { name: snippet(name, [key]) };
       })
-      .filter((m): m is { name: string; description?: string } => m !== null);
+      .filter((m): m is { name: string; description?: string } => m !== null && m.name !== "");
     return { models };
   } catch {
     return { models: null, error: `GET ${shown} did not answer with JSON` };
   }
 }
 
-async function probe(server: ServerRow, box: SecretBox): Promise<CheckResult["probe"]> {
+async function probe(
+  server: ServerRow,
+  box: SecretBox,
+  outbound: OutboundPolicy,
+): Promise<CheckResult["probe"]> {
   const model = server.models[0];
+  const key = apiKeyOf(server, box);
   const started = performance.now();
   const ms = () => Math.round((performance.now() - started) * 10) / 10;
   try {
-    const decider = deciderFor(server, box, model);
+    const decider = deciderFor(server, box, model, outbound);
     const [d] = await decider.decideAll(PROBE.state, [PROBE.item], { cache: false });
     const record = d.extra.decision;
     const out: CheckResult["probe"] = { model, status: d.status, ms: record.ms ?? ms() };
-    if (record.served_by) out.servedBy = record.served_by;
-    if (d.status === "escalated") out.reason = d.reason;
+    if (record.served_by) out.servedBy = snippet(record.served_by, [key]);
+    if (d.status === "escalated") out.reason = shownReason(d.reason, key);
     else {
       if (d.status === "answered") out.answer = d.answer;
-      else out.reason = d.reason;
+      else out.reason = shownReason(d.reason, key);
       out.confidence = d.confidence;
     }
     return out;
   } catch (err) {
     const reason =
       err instanceof ServiceError ? err.message : `the probe could not be sent: ${(err as Error).message}`;
-    return { model, status: "error", reason, ms: ms() };
+    return { model, status: "error", reason: shownReason(reason, key), ms: ms() };
   }
 }
 
+/**
+ * A probe's reason as the check shows it: the scorer's sentence around at most a snippet of remote text
+ * (outbound-opener.ts cuts error replies), sanitised once more and bounded as a whole.
+ */
+function shownReason(reason: string, key: string | undefined): string {
+  return snippet(reason, [key], 2 * SNIPPET_CHARS + 200, false);
+}
+
 /** Lists models and sends the probe; `ok` when the probe was answered (or Unknown). */
-export async function checkServer(server: ServerRow, box: SecretBox): Promise<CheckResult> {
-  const [listed, probed] = await Promise.all([listModels(server, box), probe(server, box)]);
+export async function checkServer(
+  server: ServerRow,
+  box: SecretBox,
+  outbound: OutboundPolicy,
+): Promise<CheckResult> {
+  const [listed, probed] = await Promise.all([
+    listModels(server, box, outbound),
+    probe(server, box, outbound),
+  ]);
   const result: CheckResult = {
     ok: probed.status === "answered" || probed.status === "unknown",
     models: listed.models,

@@ -1,8 +1,11 @@
 /** Builds scorer deciders for a stored server: secrets decrypted here and nowhere else. */
 
 import { type DecisionDecider, decisionDecider } from "@decision-workbench/scorer";
+import { badRequest } from "../errors.js";
 import type { SecretBox } from "../secrets/box.js";
 import type { ServerRow } from "../storage/types.js";
+import { hostRefusal, type OutboundPolicy, rulesFor } from "./outbound.js";
+import { outboundOpener } from "./outbound-opener.js";
 
 /** The associated-data label of one secret field of one server. */
 export function secretContext(serverId: string, field: "apiKey" | "baseUrl"): string {
@@ -38,15 +41,42 @@ export function mergedExtraBody(
   return extra;
 }
 
-/** A decider over one model of a server, with a run's server options and retrieval budget. */
+/**
+ * Why the policy refuses a stored server's host when it is an IP address (a host name is checked on the
+ * addresses it resolves to, when the socket connects).
+ */
+export function outboundRefusal(
+  server: ServerRow,
+  box: SecretBox,
+  outbound: OutboundPolicy,
+): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(fullBaseUrl(server, box));
+  } catch {
+    return undefined; // the scorer refuses a URL it cannot parse
+  }
+  const refused = hostRefusal(url, rulesFor(server, outbound), false);
+  return refused && `server ${JSON.stringify(server.name)}: the host ${refused.message}`;
+}
+
+/**
+ * A decider over one model of a server, with a run's server options and retrieval budget. Its requests go
+ * through the outbound policy (outbound-opener.ts): refused addresses are never connected to. A host the policy
+ * refuses as written is a 400 (ApiError) here, before any request.
+ */
 export function deciderFor(
   server: ServerRow,
   box: SecretBox,
   model: string,
+  outbound: OutboundPolicy,
   run: { options?: Record<string, unknown>; maxLen?: number | null } = {},
 ): DecisionDecider {
+  const refused = outboundRefusal(server, box, outbound);
+  if (refused) throw badRequest(refused);
   const extraBody = mergedExtraBody(server, run.options);
   return decisionDecider(fullBaseUrl(server, box), model, apiKeyOf(server, box), {
+    opener: outboundOpener(rulesFor(server, outbound)),
     timeout: server.timeout,
     retries: server.retries,
     backoff: server.backoff,

@@ -45,18 +45,56 @@ export function displayBaseUrl(baseUrl: string): string {
   return `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, "")}`;
 }
 
+/** Schemes named when refused (any other text before a colon might be part of a key). */
+const KNOWN_SCHEMES = new Set([
+  "ftp:",
+  "file:",
+  "ws:",
+  "wss:",
+  "data:",
+  "javascript:",
+  "mailto:",
+  "ssh:",
+  "git:",
+  "unix:",
+]);
+
+/**
+ * Refuses a base URL that is not an http(s) URL with a 400 that never quotes it: a key pasted into the wrong
+ * field must not come back in a response. At most the scheme and the host are named.
+ */
+export function checkBaseUrlText(baseUrl: string, field = "body.baseUrl"): void {
+  let url: URL;
+  try {
+    url = new URL(baseUrl.trim());
+  } catch {
+    throw badRequest(
+      `${field} is not a URL (its text is not repeated here: it may hold a key); expected an http:// or https:// address such as http://127.0.0.1:8009`,
+    );
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw badRequest(
+      `${field}: base_url must use http:// or https://, not ${KNOWN_SCHEMES.has(url.protocol) ? `${url.protocol}//` : "another scheme"} (for example http://127.0.0.1:8009)`,
+    );
+  }
+  if (!url.hostname)
+    throw badRequest(`${field} has no host; expected an address such as http://127.0.0.1:8009`);
+}
+
 /**
  * Checks base URL, models and extraBody the way the scorer will (its own messages: a reserved field in
  * extraBody is refused with the scorer's ValueError text); returns the endpoint.
  */
 export function checkServerInput(
   input: Pick<ServerInput, "baseUrl" | "models" | "extraBody"> & ServerInput,
+  field = "body.baseUrl",
 ): string {
   const models = input.models;
   if (new Set(models).size !== models.length) {
     const twice = models.find((m, i) => models.indexOf(m) !== i);
     throw badRequest(`body.models lists ${JSON.stringify(twice)} twice; give each model once`);
   }
+  checkBaseUrlText(input.baseUrl, field);
   try {
     const scorer = new DecisionScorer(input.baseUrl, models[0], null, {
       ...(input.extraBody ? { extraBody: input.extraBody } : {}),
