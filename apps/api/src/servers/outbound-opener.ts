@@ -66,12 +66,12 @@ function secretsOf(headers: Record<string, string>): string[] {
 }
 
 /** A reply as the scorer and the check may read it: a redirect named by its origin, an error cut to a snippet. */
-function screened(res: OpenerResponse, url: string, secrets: string[]): OpenerResponse {
+function screened(res: OpenerResponse, url: string, sent: Record<string, string>): OpenerResponse {
   if (res.status >= 200 && res.status < 300) return res;
   const message =
     res.status >= 300 && res.status < 400
       ? redirectText(res.status, res.headers.location, url)
-      : snippet(replyErrorText(res.body), secrets);
+      : snippet(replyErrorText(res.body), secretsOf(sent));
   const { location: _location, "content-location": _content, ...headers } = res.headers;
   return { status: res.status, headers, body: JSON.stringify({ error: { message } }) };
 }
@@ -121,6 +121,6 @@ export function screenedOpener(rules: OutboundRules, base: Opener): Opener {
       if (cause instanceof OutboundRefused) throw new NetworkError("network", cause.message, { cause });
       throw err;
     }
-    return screened(res, req.url, secretsOf(req.headers));
+    return screened(res, req.url, req.headers);
   };
 }
