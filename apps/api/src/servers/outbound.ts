@@ -20,6 +20,17 @@ export interface OutboundRules {
   allowLoopback: boolean;
 }
 
+/**
+ * The policy of a workbench: private and loopback allowed without a token, and with one only when
+ * `--allow-private-servers` says so. The app's context and the run engine take the same one.
+ */
+export function outboundPolicyOf(
+  token: string | null | undefined,
+  allowPrivateServers = false,
+): OutboundPolicy {
+  return { allowPrivate: !token || allowPrivateServers };
+}
+
 /** The command line's policy: local use, private and loopback allowed; link-local and metadata still refused. */
 export const LOCAL_POLICY: OutboundPolicy = { allowPrivate: true };
 
