@@ -31,8 +31,6 @@ export interface AppOptions {
   allowHosts?: string[];
   /** The address the API is bound to, when not loopback: it is an allowed Host too. */
   boundHost?: string;
-  /** Private and loopback base URLs for servers: allowed unless a token is set, unless this says so. */
-  allowPrivateServers?: boolean;
   /** The built web app to serve at `/` (apps/web/dist), when it exists. */
   webDir?: string;
   /** Fastify's logger option (default: off). Logged requests never carry a query string or headers. */
@@ -115,7 +113,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     storage: opts.storage,
     engine: opts.engine,
     secrets: opts.secrets,
-    outbound: { allowPrivate: !opts.token || opts.allowPrivateServers === true },
+    // One policy for the runs and the API's own requests (checks, registration): the engine's.
+    outbound: opts.engine.outbound,
   };
   await app.register(serverRoutes, { ctx });
   await app.register(datasetRoutes, { ctx });

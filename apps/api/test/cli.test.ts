@@ -63,7 +63,10 @@ describe("workbench serve", () => {
       models: ["workbench-latest", "bayes-1", "bayes-2", "lexical"],
     });
     const check = (await (
-      await fetch(`${url}/api/servers/${servers[0].id}/check`, { method: "POST" })
+      await fetch(`${url}/api/servers/${servers[0].id}/check`, {
+        method: "POST",
+        headers: { "x-workbench": "1" },
+      })
     ).json()) as {
       ok: boolean;
       probe: { servedBy: string };

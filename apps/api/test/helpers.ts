@@ -14,6 +14,7 @@ import { buildApp } from "../src/app.js";
 import { RunEngine } from "../src/engine/engine.js";
 import type { RunSummary } from "../src/engine/types.js";
 import { SecretBox } from "../src/secrets/box.js";
+import { outboundPolicyOf } from "../src/servers/outbound.js";
 import { openStorage, type SqliteStorage } from "../src/storage/sqlite.js";
 import { uploadBody } from "./fixtures.js";
 
@@ -48,7 +49,11 @@ export async function testBench(
   const tmp = opts.dir ? { dir: opts.dir, cleanup: () => {} } : tempDir();
   const storage = openStorage(join(tmp.dir, "workbench.sqlite"));
   const secrets = new SecretBox(randomBytes(32));
-  const engine = new RunEngine({ storage, secrets });
+  const engine = new RunEngine({
+    storage,
+    secrets,
+    outbound: outboundPolicyOf(opts.token ?? null, opts.allowPrivateServers === true),
+  });
   const app = await buildApp({
     storage,
     engine,
@@ -56,7 +61,6 @@ export async function testBench(
     token: opts.token,
     webDir: opts.webDir,
     allowHosts: opts.allowHosts,
-    allowPrivateServers: opts.allowPrivateServers,
   });
   return {
     app,

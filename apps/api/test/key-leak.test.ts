@@ -58,7 +58,10 @@ describe("a whole session with a known key", () => {
     const call = async (method: string, path: string, payload?: unknown, raw?: string) => {
       const res = await fetch(`${url}${path}`, {
         method,
-        headers: payload !== undefined || raw !== undefined ? { "content-type": "application/json" } : {},
+        headers:
+          payload !== undefined || raw !== undefined
+            ? { "content-type": "application/json" }
+            : { "x-workbench": "1" },
         body: raw ?? (payload === undefined ? undefined : JSON.stringify(payload)),
       });
       const text = await res.text();

@@ -15,6 +15,7 @@ import { newId, RunEngine } from "../engine/engine.js";
 import { SecretBox } from "../secrets/box.js";
 import { loadSecretKey } from "../secrets/key.js";
 import { secretContext } from "../servers/connect.js";
+import { outboundPolicyOf } from "../servers/outbound.js";
 import { checkServerInput, displayBaseUrl, serverRow } from "../servers/view.js";
 import { openStorage, type SqliteStorage } from "../storage/sqlite.js";
 
@@ -138,7 +139,8 @@ export async function startWorkbench(config: ServeConfig, opts: StartOptions = {
       await registerEmbedded(storage, box, reference.url);
       log(`reference server at ${reference.url}`);
     }
-    engine = new RunEngine({ storage, secrets: box, log });
+    const outbound = outboundPolicyOf(config.token, config.allowPrivateServers);
+    engine = new RunEngine({ storage, secrets: box, log, outbound });
     app = await buildApp({
       storage,
       engine,
@@ -146,7 +148,6 @@ export async function startWorkbench(config: ServeConfig, opts: StartOptions = {
       token: config.token,
       allowHosts: config.allowHosts,
       boundHost: config.host,
-      allowPrivateServers: config.allowPrivateServers,
       webDir: config.webDir,
       logger: opts.logger,
     });

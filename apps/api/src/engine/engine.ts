@@ -62,7 +62,8 @@ export class RunEngine {
   private readonly secrets: SecretBox;
   private readonly pid: number;
   private readonly log: (message: string) => void;
-  private readonly outbound: OutboundPolicy;
+  /** The addresses its runs, and the API's checks, may connect to. */
+  readonly outbound: OutboundPolicy;
   private readonly jobs = new Map<string, RunJob>();
   private readonly headlines = new Map<string, { done: number; at: number; value: Headline }>();
   /** Headlines kept as the answers are stored, of the runs this process started afresh. */

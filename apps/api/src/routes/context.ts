@@ -2,6 +2,7 @@
 
 import type { RunEngine } from "../engine/engine.js";
 import type { SecretBox } from "../secrets/box.js";
+import type { OutboundPolicy } from "../servers/outbound.js";
 import type { WorkbenchStorage } from "../storage/types.js";
 
 /** The storage, the run engine and the secret box of one workbench. */
@@ -9,9 +10,6 @@ export interface AppContext {
   storage: WorkbenchStorage;
   engine: RunEngine;
   secrets: SecretBox;
-  /**
-   * Which base URLs a server may have: link-local and metadata addresses never; private and loopback ones only
-   * when `allowPrivate` (always without a token, in token mode only with `--allow-private-servers`).
-   */
-  outbound: { allowPrivate: boolean };
+  /** Which base URLs servers may have (servers/outbound.ts): the engine's policy. */
+  outbound: OutboundPolicy;
 }
