@@ -4,10 +4,14 @@ export type { LabelCount } from "./counts.js";
 /** Label counts per split of a dataset, as rows or as a Markdown table. */
 export { labelCounts, labelCountsMarkdown } from "./counts.js";
 export { parseCsv } from "./format/csv.js";
+/** The default deepest nesting of objects and lists on a JSONL line (64; the example object is level 1). */
+export { DEFAULT_MAX_DEPTH } from "./format/depth.js";
 export type { ErrorCode, ParseOptions, ParseResult, ValidationError } from "./format/errors.js";
 export { DEFAULT_MAX_BYTES, DEFAULT_MAX_ERRORS } from "./format/errors.js";
 /** Read examples from JSONL or CSV against a task (all or nothing), and check an in-memory list. */
 export { parseJsonl } from "./format/jsonl.js";
+/** Lossless decoding of bytes that may not be UTF-8 (bad bytes become U+DC80..U+DCFF) and its inverse. */
+export { decodeUtf8Escaped, encodeUtf8Escaped, hasEscapedBytes } from "./format/utf8.js";
 export { validateDataset } from "./format/validate.js";
 /** The bundled datasets: list them, load one (cached, frozen), read a bundled task definition; freeze shared examples. */
 export { bundledTask, freezeExamples, listDatasets, loadDataset } from "./registry.js";

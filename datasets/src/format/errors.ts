@@ -3,6 +3,7 @@ export type ErrorCode =
   | "file-too-large"
   | "invalid-utf8"
   | "invalid-json"
+  | "too-deep"
   | "not-an-object"
   | "unknown-field"
   | "missing-id"
@@ -62,6 +63,8 @@ export interface ParseOptions {
   maxErrors?: number;
   /** Largest accepted file in bytes (default 100 MiB). */
   maxBytes?: number;
+  /** JSONL: the deepest nesting of objects and lists on a line, the example object being level 1 (default 64). */
+  maxDepth?: number;
   /** The file's name, used in the summary message. */
   source?: string;
 }

@@ -1,6 +1,7 @@
 import { validateTask } from "../task.js";
 import type { Example, Task } from "../types.js";
 import { checkExample, indexTask } from "./check.js";
+import { DEFAULT_MAX_DEPTH, tooDeepAt } from "./depth.js";
 import type { Issue, ParseOptions, ParseResult, ValidationError } from "./errors.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_ERRORS, failure, formatBytes } from "./errors.js";
 import { JsonSyntaxError, parseLocated } from "./json-located.js";
@@ -59,7 +60,8 @@ function columnOf(line: string, issue: Issue): number | undefined {
 
 /**
  * Parse JSONL examples (one JSON object a line: id, state, labels, optional meta and split) against a task.
- * Blank lines are skipped; a UTF-8 byte-order mark is ignored. Any error means no examples.
+ * Blank lines are skipped; a UTF-8 byte-order mark is ignored; a line nested deeper than `maxDepth` is an
+ * error before it is parsed. Any error means no examples.
  */
 export function parseJsonl(input: string | Uint8Array, task: Task, opts: ParseOptions = {}): ParseResult {
   const errors: ValidationError[] = validateTask(task);
@@ -68,6 +70,7 @@ export function parseJsonl(input: string | Uint8Array, task: Task, opts: ParseOp
   const decoded = decodeInput(input, opts.maxBytes ?? DEFAULT_MAX_BYTES, errors);
   if (!decoded) return failure(errors, max, opts.source);
   const index = indexTask(task);
+  const maxDepth = opts.maxDepth ?? DEFAULT_MAX_DEPTH;
   const lines = decoded.text.split("\n");
   const firstLine = new Map<string, number>();
   const examples: Example[] = [];
@@ -75,6 +78,16 @@ export function parseJsonl(input: string | Uint8Array, task: Task, opts: ParseOp
     const raw = lines[n - 1];
     const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
     if (decoded.badLines.has(n) || line.trim() === "") continue;
+    const deep = tooDeepAt(line, maxDepth);
+    if (deep >= 0) {
+      errors.push({
+        code: "too-deep",
+        line: n,
+        column: deep + 1,
+        message: `${at(n, deep + 1, undefined)}objects and lists nest more than ${maxDepth} levels deep here (the example object is level 1); flatten the state or meta to at most ${maxDepth} levels`,
+      });
+      continue;
+    }
     let value: unknown;
     try {
       value = JSON.parse(line);
