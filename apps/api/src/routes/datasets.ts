@@ -1,20 +1,13 @@
-/** /api/datasets: bundled datasets and uploads (JSONL or CSV, validated with line numbers), examples, counts. */
+/**
+ * /api/datasets: bundled datasets and uploads (JSONL or CSV, validated with line numbers on an upload thread:
+ * see upload.ts), examples, counts.
+ */
 
 import type { FastifyPluginAsync } from "fastify";
-import {
-  datasetDetail,
-  deleteDataset,
-  examplesPage,
-  listDatasetSummaries,
-  type UploadInput,
-  uploadDataset,
-} from "../catalog/catalog.js";
-import { badRequest } from "../errors.js";
+import { datasetDetail, deleteDataset, examplesPage, listDatasetSummaries } from "../catalog/catalog.js";
 import type { Split } from "../storage/types.js";
 import type { AppContext } from "./context.js";
-import { parseMultipart, uploadFromParts } from "./multipart.js";
 import {
-  anyObject,
   datasetDetailSchema,
   datasetSummarySchema,
   errorResponses,
@@ -22,11 +15,9 @@ import {
   forceQuery,
   splitSchema,
 } from "./schemas.js";
+import { uploadRoute } from "./upload.js";
 
 const tags = ["datasets"];
-
-/** Largest upload body: the 100 MiB file limit plus JSON escaping headroom. */
-export const UPLOAD_BODY_LIMIT = 160 * 1024 * 1024;
 
 /** Largest page of examples. */
 export const EXAMPLES_PAGE_MAX = 500;
@@ -49,32 +40,9 @@ const examplesQuery = {
   additionalProperties: false,
 } as const;
 
-const uploadSchema = {
-  type: "object",
-  properties: {
-    task: { ...anyObject, description: "the task definition (name, description, provenance, items)" },
-    format: { type: "string", enum: ["jsonl", "csv"] },
-    content: { type: "string", description: "the file's text" },
-  },
-  required: ["task", "format", "content"],
-  additionalProperties: false,
-} as const;
-
 /** The datasets routes. */
 export const datasetRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
   const { storage, engine } = ctx;
-
-  app.addContentTypeParser(
-    "multipart/form-data",
-    { parseAs: "buffer", bodyLimit: UPLOAD_BODY_LIMIT },
-    (req, body, done) => {
-      try {
-        done(null, uploadFromParts(parseMultipart(body as Buffer, String(req.headers["content-type"]))));
-      } catch (err) {
-        done(err as Error, undefined);
-      }
-    },
-  );
 
   app.get(
     "/api/datasets",
@@ -128,23 +96,7 @@ export const datasetRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app
     },
   );
 
-  app.post<{ Body: UploadInput }>(
-    "/api/datasets",
-    {
-      bodyLimit: UPLOAD_BODY_LIMIT,
-      schema: {
-        tags,
-        summary: "Upload a dataset (JSON body, or multipart with task, format and file)",
-        body: uploadSchema,
-        response: { 201: datasetSummarySchema, ...errorResponses },
-      },
-    },
-    async (req, reply) => {
-      if (req.body.content.length === 0)
-        throw badRequest("body.content is empty; send the JSONL or CSV text");
-      return reply.code(201).send(await uploadDataset(storage, req.body));
-    },
-  );
+  await app.register(uploadRoute, { ctx });
 
   app.delete<{ Params: { name: string }; Querystring: { force?: boolean } }>(
     "/api/datasets/:name",

@@ -1,102 +1,61 @@
 /**
- * A small multipart/form-data reader for dataset uploads: fields `task` (JSON text or a file), `format`
- * (optional when the file's name ends in .jsonl or .csv) and `file` (or `content`).
+ * Multipart uploads through @fastify/multipart (busboy, streaming): fields `task`, `format` and `file` (or
+ * `content`) are read part by part and their bytes handed to the upload thread as they arrive; nothing is
+ * decoded or gathered on the event loop. Every part is read as bytes, file or not, so the thread can check
+ * that the text is UTF-8 and name the line of a bad byte.
  */
 
+import type { FastifyMultipartBaseOptions } from "@fastify/multipart";
+import type { FastifyRequest } from "fastify";
+import { FORM_FIELDS } from "../catalog/upload-input.js";
+import { UPLOAD_LIMIT, uploadTooLarge } from "../catalog/upload-limits.js";
+import type { UploadJob, UploadJobs } from "../catalog/upload-thread.js";
 import { ApiError } from "../errors.js";
 
-/** One part: its name, the file name when it is a file, and its bytes. */
-export interface Part {
-  name: string;
-  filename?: string;
-  data: Buffer;
+/** The plugin's options for uploads: every part is a byte stream, none larger than the upload limit. */
+export const multipartOptions: FastifyMultipartBaseOptions = {
+  isPartAFile: () => true,
+  limits: { fileSize: UPLOAD_LIMIT, parts: 2 * FORM_FIELDS.length, headerPairs: 100 },
+};
+
+function formError(message: string): ApiError {
+  return new ApiError(400, "invalid_multipart", message);
 }
 
-function boundaryOf(contentType: string): string {
-  const m = /boundary=(?:"([^"]+)"|([^;]+))/i.exec(contentType);
-  const b = m?.[1] ?? m?.[2];
-  if (!b)
-    throw new ApiError(400, "invalid_multipart", "the multipart body has no boundary in its Content-Type");
-  return b.trim();
+/** busboy's and the plugin's failures as the API's errors. */
+function asApiError(err: unknown): unknown {
+  if (err instanceof ApiError) return err;
+  const e = err as { code?: string; message?: string };
+  if (e.code === "FST_REQ_FILE_TOO_LARGE") return uploadTooLarge();
+  if (e.code === "FST_PARTS_LIMIT")
+    return formError(`the form has too many parts; send ${FORM_FIELDS.join(", ")} once each`);
+  if (e.code === "FST_PROTO_VIOLATION") return formError("a form field is named after an object property");
+  return formError(`the multipart body could not be read (${e.message ?? "malformed"}); check its boundary`);
 }
 
-/** Splits a multipart body into its parts. */
-export function parseMultipart(body: Buffer, contentType: string): Part[] {
-  const boundary = Buffer.from(`--${boundaryOf(contentType)}`);
-  const parts: Part[] = [];
-  let at = body.indexOf(boundary);
-  if (at < 0)
-    throw new ApiError(400, "invalid_multipart", "the multipart body does not contain its boundary");
-  for (;;) {
-    at += boundary.length;
-    if (body.subarray(at, at + 2).toString() === "--") break;
-    if (body.subarray(at, at + 2).toString() === "\r\n") at += 2;
-    const headEnd = body.indexOf("\r\n\r\n", at);
-    if (headEnd < 0) throw new ApiError(400, "invalid_multipart", "a multipart part has no header end");
-    const head = body.subarray(at, headEnd).toString("utf8");
-    const next = body.indexOf(boundary, headEnd + 4);
-    if (next < 0)
-      throw new ApiError(400, "invalid_multipart", "the multipart body is not closed by its boundary");
-    let end = next;
-    if (body[end - 2] === 13 && body[end - 1] === 10) end -= 2;
-    const disposition = /content-disposition:[^\r\n]*/i.exec(head)?.[0] ?? "";
-    const name = /\bname="([^"]*)"/i.exec(disposition)?.[1];
-    if (name === undefined) throw new ApiError(400, "invalid_multipart", "a multipart part has no name");
-    const filename = /\bfilename="([^"]*)"/i.exec(disposition)?.[1];
-    parts.push({
-      name,
-      ...(filename !== undefined ? { filename } : {}),
-      data: body.subarray(headEnd + 4, end),
-    });
-    at = next;
-  }
-  return parts;
-}
-
-/** The upload body `{task, format, content}` read from multipart parts. */
-export function uploadFromParts(parts: Part[]): Record<string, unknown> {
-  const byName = new Map(parts.map((p) => [p.name, p]));
-  const known = ["task", "format", "file", "content"];
-  for (const p of parts) {
-    if (!known.includes(p.name)) {
-      throw new ApiError(
-        400,
-        "invalid_multipart",
-        `unknown form field "${p.name}"; send ${known.join(", ")}`,
-      );
-    }
-  }
-  const taskPart = byName.get("task");
-  if (!taskPart)
-    throw new ApiError(
-      400,
-      "invalid_multipart",
-      'the form has no "task" field (the task definition as JSON)',
-    );
-  let task: unknown;
+/** Reads the form of a multipart upload into a new upload thread, which it returns ready to finish. */
+export async function receiveForm(req: FastifyRequest, jobs: UploadJobs): Promise<UploadJob> {
+  let job: UploadJob | undefined;
+  let received = 0;
   try {
-    task = JSON.parse(taskPart.data.toString("utf8"));
-  } catch {
-    throw new ApiError(
-      400,
-      "invalid_multipart",
-      'the form field "task" is not JSON; send the task definition as JSON',
-    );
+    for await (const part of req.parts()) {
+      const name = part.fieldname;
+      if (!(FORM_FIELDS as readonly string[]).includes(name)) {
+        throw formError(`unknown form field "${name}"; send ${FORM_FIELDS.join(", ")}`);
+      }
+      job ??= jobs.start();
+      job.field(name, part.type === "file" && part.filename ? { filename: part.filename } : {});
+      if (part.type !== "file") continue; // never: every part is read as a file (multipartOptions)
+      for await (const chunk of part.file as AsyncIterable<Buffer>) {
+        received += chunk.length;
+        if (received > UPLOAD_LIMIT) throw uploadTooLarge();
+        job.write(chunk);
+      }
+      if (part.file.truncated) throw uploadTooLarge();
+    }
+  } catch (err) {
+    void job?.abort();
+    throw asApiError(err);
   }
-  const file = byName.get("file") ?? byName.get("content");
-  if (!file)
-    throw new ApiError(400, "invalid_multipart", 'the form has no "file" field (the JSONL or CSV examples)');
-  let format = byName.get("format")?.data.toString("utf8").trim();
-  if (!format && file.filename) {
-    if (/\.jsonl$/i.test(file.filename)) format = "jsonl";
-    else if (/\.csv$/i.test(file.filename)) format = "csv";
-  }
-  if (!format) {
-    throw new ApiError(
-      400,
-      "invalid_multipart",
-      'the upload\'s format is unknown: add a "format" field ("jsonl" or "csv") or name the file *.jsonl or *.csv',
-    );
-  }
-  return { task, format, content: file.data.toString("utf8") };
+  return job ?? jobs.start();
 }

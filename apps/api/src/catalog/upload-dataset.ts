@@ -1,0 +1,100 @@
+/**
+ * One upload, on the upload thread: the task checked, the file parsed and validated with line numbers, the
+ * dataset hashed and stored in one transaction. Nothing is stored when anything is wrong.
+ */
+
+import {
+  datasetHash,
+  parseCsv,
+  parseJsonl,
+  parseTask,
+  type Task,
+  type ValidationError,
+} from "@decision-workbench/datasets";
+import { DecisionScorer, ValueError } from "@decision-workbench/scorer";
+import { ApiError, badRequest, conflict } from "../errors.js";
+import type { ExampleRow, Split, UploadRow } from "../storage/types.js";
+import { isBundled } from "./bundled.js";
+import type { ReadUpload } from "./upload-input.js";
+import { UPLOAD_LIMIT, UPLOAD_MAX_DEPTH } from "./upload-limits.js";
+import { type UploadStore, uploadExists } from "./upload-store.js";
+
+/** Upload names: letters, digits, `.`, `_`, `-`; they appear in URLs. */
+export const DATASET_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+function detailOf(e: ValidationError): Record<string, unknown> {
+  const out: Record<string, unknown> = { code: e.code, message: e.message };
+  if (e.line !== undefined) out.line = e.line;
+  if (e.column !== undefined) out.column = e.column;
+  if (e.columnName !== undefined) out.columnName = e.columnName;
+  if (e.field !== undefined) out.field = e.field;
+  if (e.id !== undefined) out.id = e.id;
+  return out;
+}
+
+/** Checks the task the way the scorer will ask it (option limits and the like). */
+function checkTaskForScorer(task: Task): void {
+  const scorer = new DecisionScorer("http://127.0.0.1", "check");
+  for (const item of task.items) {
+    try {
+      scorer.questions(item);
+    } catch (err) {
+      if (err instanceof ValueError) {
+        throw new ApiError(400, "invalid_task", `task item ${JSON.stringify(item.name)}: ${err.message}`);
+      }
+      throw err;
+    }
+  }
+}
+
+/** The task of an upload, checked; its name free. */
+function checkedTask(value: unknown, store: UploadStore): Task {
+  const parsed = parseTask(value);
+  if (!parsed.ok) throw new ApiError(400, "invalid_task", parsed.message, parsed.errors.map(detailOf));
+  const task = parsed.task;
+  if (!DATASET_NAME.test(task.name)) {
+    throw badRequest(
+      `task.name ${JSON.stringify(task.name.slice(0, 80))} cannot name a dataset: use 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit`,
+    );
+  }
+  if (isBundled(task.name)) {
+    throw conflict(
+      `${JSON.stringify(task.name)} is a bundled dataset; give the task another name`,
+      "dataset_exists",
+    );
+  }
+  if (store.has(task.name)) throw uploadExists(task.name);
+  checkTaskForScorer(task);
+  return task;
+}
+
+/** The file's examples; the file itself is let go (input.content emptied) once parsed. */
+function parseFile(input: ReadUpload, task: Task, source: string): ExampleRow[] {
+  const content = input.content;
+  input.content = "";
+  const opts = { source, maxBytes: UPLOAD_LIMIT, maxDepth: UPLOAD_MAX_DEPTH };
+  const parsed = input.format === "csv" ? parseCsv(content, task, opts) : parseJsonl(content, task, opts);
+  if (!parsed.ok) throw new ApiError(400, "invalid_dataset", parsed.message, parsed.errors.map(detailOf));
+  if (parsed.examples.length === 0) {
+    throw new ApiError(400, "invalid_dataset", `${source} holds no examples; give at least one line`, []);
+  }
+  return parsed.examples;
+}
+
+/** Validates and stores an upload (all or nothing); errors come back as a list with line numbers. */
+export function storeUpload(input: ReadUpload, store: UploadStore): UploadRow {
+  const task = checkedTask(input.task, store);
+  const examples = parseFile(input, task, `${task.name}.${input.format}`);
+  const splits: Record<Split, number> = { train: 0, calibration: 0, test: 0 };
+  for (const e of examples) splits[e.split]++;
+  const row: UploadRow = {
+    name: task.name,
+    task,
+    hash: datasetHash(task, examples),
+    examples: examples.length,
+    splits,
+    createdAt: new Date().toISOString(),
+  };
+  store.insert(row, examples);
+  return row;
+}

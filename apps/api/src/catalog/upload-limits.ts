@@ -1,0 +1,26 @@
+/**
+ * The limits of a dataset upload: one size for the whole request (refused from its Content-Length before the
+ * body is read, or when a body without one runs past it) and one nesting depth. API.md states both.
+ */
+
+import { DEFAULT_MAX_DEPTH } from "@decision-workbench/datasets";
+import { ApiError } from "../errors.js";
+
+/** Largest upload: the request body in bytes (JSON or multipart), so also the largest file. 160 MiB. */
+export const UPLOAD_LIMIT = 160 * 1024 * 1024;
+
+/** Deepest nesting of objects and lists on a JSONL line (the example object is level 1) and in the task. */
+export const UPLOAD_MAX_DEPTH = DEFAULT_MAX_DEPTH;
+
+/** "160 MiB (167,772,160 bytes)". */
+export const UPLOAD_LIMIT_TEXT = `${UPLOAD_LIMIT / 2 ** 20} MiB (${UPLOAD_LIMIT.toLocaleString("en-US")} bytes)`;
+
+/** 413 body_too_large: the upload is `bytes` long (when known), over UPLOAD_LIMIT. */
+export function uploadTooLarge(bytes?: number): ApiError {
+  const size = bytes === undefined ? "" : ` (${bytes.toLocaleString("en-US")} bytes)`;
+  return new ApiError(
+    413,
+    "body_too_large",
+    `the upload${size} is over the limit of ${UPLOAD_LIMIT_TEXT}; split the dataset into smaller files`,
+  );
+}

@@ -1,0 +1,125 @@
+/**
+ * Uploads off the event loop: each upload gets a worker thread (upload-worker.ts) that is handed the request's
+ * bytes chunk by chunk as they arrive (copied into a transferred buffer: no large copy or parse is ever done on
+ * the event loop) and answers with the stored row or the error. One thread per upload, ended when it answers;
+ * the app's close ends any still running (a transaction cut short stores nothing).
+ */
+
+import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
+import { Worker } from "node:worker_threads";
+import { ApiError, type ErrorDetail } from "../errors.js";
+import type { UploadRow } from "../storage/types.js";
+
+/** What the event loop sends the thread: a form field starts, bytes of the current one, the end of the body. */
+export type ThreadMessage =
+  | { type: "part"; name: string; filename?: string; size?: number }
+  | { type: "chunk"; bytes: Uint8Array }
+  | { type: "end"; kind: "json" | "form" };
+
+/** What the thread answers, once. */
+export type ThreadAnswer =
+  | { ok: true; row: UploadRow }
+  | {
+      ok: false;
+      status: number;
+      code: string;
+      message: string;
+      details?: ErrorDetail[];
+      stack?: string;
+    };
+
+/**
+ * Starts the thread: the built upload-worker.js, or, when this module runs from its TypeScript source (the
+ * tests), upload-worker.ts through tsx's loader registered in the thread.
+ */
+function startThread(path: string): Worker {
+  const self = import.meta.url;
+  if (self.endsWith(".js")) return new Worker(new URL("./upload-worker.js", self), { workerData: { path } });
+  const tsx = pathToFileURL(createRequire(self).resolve("tsx/esm/api")).href;
+  const entry = new URL("./upload-worker.ts", self).href;
+  const boot = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`;
+  return new Worker(boot, { eval: true, workerData: { path } });
+}
+
+/** One upload on its thread. */
+export class UploadJob {
+  private readonly worker: Worker;
+  private readonly answer: Promise<UploadRow>;
+  private settled = false;
+
+  constructor(path: string, onSettled: (job: UploadJob) => void) {
+    this.worker = startThread(path);
+    this.answer = new Promise<UploadRow>((resolve, reject) => {
+      const settle = (fn: () => void) => {
+        if (this.settled) return;
+        this.settled = true;
+        onSettled(this);
+        fn();
+      };
+      this.worker.once("message", (a: ThreadAnswer) => {
+        settle(() => {
+          if (a.ok) return resolve(a.row);
+          if (a.status < 500) return reject(new ApiError(a.status, a.code, a.message, a.details));
+          const err = new Error(`the upload thread failed: ${a.message}`);
+          if (a.stack) err.stack = a.stack;
+          reject(err);
+        });
+        void this.worker.terminate();
+      });
+      this.worker.once("error", (err) => settle(() => reject(err)));
+      this.worker.once("exit", () => settle(() => reject(new Error("the upload thread stopped"))));
+    });
+    // A job given up before it was awaited must not be an unhandled rejection.
+    this.answer.catch(() => {});
+  }
+
+  /**
+   * A form field starts (or "body", the JSON body): the chunks that follow are its bytes; `size` is their
+   * length when known (the Content-Length), so the thread gathers them into one buffer of that size.
+   */
+  field(name: string, opts: { filename?: string; size?: number } = {}): void {
+    this.post({ type: "part", name, ...opts });
+  }
+
+  /** Bytes of the body (or of the current form field), in order. */
+  write(chunk: Uint8Array): void {
+    const bytes = new Uint8Array(chunk); // a copy with a buffer of its own, handed over without another copy
+    this.post({ type: "chunk", bytes }, [bytes.buffer]);
+  }
+
+  /** The body is complete: the thread reads, checks and stores the upload. */
+  finish(kind: "json" | "form"): Promise<UploadRow> {
+    this.post({ type: "end", kind });
+    return this.answer;
+  }
+
+  /** Ends the thread (the request failed or the app is closing); nothing is stored. */
+  abort(): Promise<void> {
+    if (this.settled) return Promise.resolve();
+    return this.worker.terminate().then(() => undefined);
+  }
+
+  private post(m: ThreadMessage, transfer: ArrayBuffer[] = []): void {
+    if (!this.settled) this.worker.postMessage(m, transfer);
+  }
+}
+
+/** The running uploads of one app, so that its close ends them. */
+export class UploadJobs {
+  private readonly running = new Set<UploadJob>();
+
+  constructor(private readonly path: string) {}
+
+  /** Starts an upload thread. */
+  start(): UploadJob {
+    const job = new UploadJob(this.path, (j) => this.running.delete(j));
+    this.running.add(job);
+    return job;
+  }
+
+  /** Ends every running upload. */
+  async close(): Promise<void> {
+    await Promise.all([...this.running].map((j) => j.abort()));
+  }
+}
