@@ -167,7 +167,7 @@ describe("uploads", () => {
     const res = await bench.app.inject({
       method: "POST",
       url: "/api/datasets",
-      headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
+      headers: { "content-type": `multipart/form-data; boundary=${boundary}`, "x-workbench": "1" },
       payload: parts,
     });
     expect(res.statusCode).toBe(201);
@@ -183,7 +183,7 @@ describe("uploads", () => {
         extra,
         `--${boundary}--\r\n`,
       ].join("");
-    const headers = { "content-type": `multipart/form-data; boundary=${boundary}` };
+    const headers = { "content-type": `multipart/form-data; boundary=${boundary}`, "x-workbench": "1" };
     const noFormat = await bench.app.inject({
       method: "POST",
       url: "/api/datasets",
