@@ -43,6 +43,12 @@ export interface ReceivedRequest {
   body: string;
   /** Arrival time, milliseconds since the epoch. */
   at: number;
+  /**
+   * When the whole response had been handed to the operating system (the response's 'finish'): high-resolution
+   * milliseconds since the epoch, `performance.timeOrigin + performance.now()` of this process. Absent while the
+   * request is in flight, and for good when the response was never sent whole (reset, truncated, client gone).
+   */
+  answeredAt?: number;
 }
 
 /** A running server. */
@@ -135,7 +141,13 @@ export async function startDecisionServer(opts: DecisionServerOptions = {}): Pro
     const started = performance.now();
     const body = typeof req.body === "string" ? req.body : "";
     received++;
-    if (record) requests.push({ headers: req.headers, body, at: Date.now() });
+    if (record) {
+      const entry: ReceivedRequest = { headers: req.headers, body, at: Date.now() };
+      requests.push(entry);
+      reply.raw.once("finish", () => {
+        entry.answeredAt = performance.timeOrigin + performance.now();
+      });
+    }
     const fault = pick(received);
     if (fault) {
       const handled = await transportFault(fault, req, reply, aborter.signal);

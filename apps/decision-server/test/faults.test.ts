@@ -305,11 +305,31 @@ describe("fault rules", () => {
   it("records each request's headers and raw body", async () => {
     await withServer({ rules: [] }, async (h) => {
       const body = JSON.stringify(sampleRequest());
+      const sent = performance.timeOrigin + performance.now();
       await post(h, body, { "x-trace": "abc" });
       expect(h.requests[0].body).toBe(body);
       expect(h.requests[0].headers["x-trace"]).toBe("abc");
       expect(typeof h.requests[0].at).toBe("number");
+      expect(h.requests[0].answeredAt).toBeGreaterThan(sent);
+      expect(h.requests[0].answeredAt).toBeLessThanOrEqual(performance.timeOrigin + performance.now());
     });
+  });
+
+  it("leaves answeredAt unset for a response never sent whole", async () => {
+    await withServer(
+      {
+        rules: [
+          { on: [1], fault: { kind: "reset" } },
+          { on: [2], fault: { kind: "truncate" } },
+        ],
+      },
+      async (h) => {
+        await expect(post(h, sampleRequest())).rejects.toThrow();
+        expect((await rawPost(h, JSON.stringify(sampleRequest()))).broken).toBe(true);
+        expect((await post(h, sampleRequest())).status).toBe(200);
+        expect(h.requests.map((r) => r.answeredAt === undefined)).toEqual([true, true, false]);
+      },
+    );
   });
 });
 
