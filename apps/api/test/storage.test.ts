@@ -1,7 +1,6 @@
 import { statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
-import { performance } from "node:perf_hooks";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MIGRATIONS, migrate } from "../src/storage/migrations.js";
@@ -13,7 +12,6 @@ import {
   writerThreadDefault,
 } from "../src/storage/sqlite.js";
 import type { AnalysisRow, ExampleResult, PredictionRow } from "../src/storage/types.js";
-import { type ExampleWire, GROUP_COMMIT_MAX, GroupQueue } from "../src/storage/writer.js";
 import { storedRun, syntheticTask } from "./fixtures.js";
 import { tempDir } from "./helpers.js";
 
@@ -76,27 +74,6 @@ function result(
 }
 
 describe("the writer of answers", () => {
-  it("groups a burst, holds the next group back by the window, and never holds back a lone writer", async () => {
-    const groups: { size: number; at: number }[] = [];
-    const queue = (windowMs: number) =>
-      new GroupQueue((group) => {
-        groups.push({ size: group.length, at: performance.now() });
-        for (const w of group) w.resolve();
-      }, windowMs);
-    const wire = {} as ExampleWire;
-    // a window of a minute: a lone writer held back by it would time the test out
-    const lone = queue(60_000);
-    for (let i = 0; i < 5; i++) await lone.push(wire);
-    expect(groups.map((g) => g.size)).toEqual([1, 1, 1, 1, 1]);
-    const stream = queue(20);
-    await Promise.all(Array.from({ length: 300 }, () => stream.push(wire)));
-    expect(groups.slice(5).map((g) => g.size)).toEqual([GROUP_COMMIT_MAX, 300 - GROUP_COMMIT_MAX]);
-    await stream.push(wire);
-    const [burst, next] = groups.slice(-2);
-    expect(next.size).toBe(1);
-    expect(next.at - burst.at).toBeGreaterThanOrEqual(19);
-  });
-
   it("is chosen by WORKBENCH_WRITER_THREAD, else by the machine's cores; a bad value says what would do", () => {
     expect(writerThreadDefault({ WORKBENCH_WRITER_THREAD: "1" })).toBe(true);
     expect(writerThreadDefault({ WORKBENCH_WRITER_THREAD: "0" })).toBe(false);

@@ -17,25 +17,31 @@ import type { Progress } from "./types.js";
 export type JobOutcome = "done" | "cancelled" | "failed" | "closed";
 
 /**
- * Most answers of a run that may wait for their commit at once. A killed process asks these again after its
- * restart, with the requests that were in flight.
+ * Most answers of a run that may wait for their commit at once: two per slot, so that a slot asks its next example
+ * while its answer is committed. Answers are committed as they arrive (storage/writer.ts), so the bound holds
+ * slots back only while the storage falls behind (a slow disk, a write lock held by another process); a killed
+ * process asks these again, with the requests in flight.
  */
 export function maxUnstored(concurrency: number): number {
-  return Math.max(64, 2 * concurrency);
+  return 2 * concurrency;
 }
 
 /**
- * Answers handed to the storage and not committed yet, bounded: a slot that finds `max` of them waiting waits for
- * a commit (one waiting slot is woken per commit).
+ * Answers handed to the storage and not committed yet, bounded: a slot takes a place before it asks (`room`), its
+ * answer's commit keeps it until settled (`add`), and a slot that finds every place taken waits for a commit (one
+ * waiting slot is woken per commit). So never more than `max` answers wait for their commit, whatever the slots.
  */
 export class UnstoredAnswers {
   private readonly pending = new Set<Promise<unknown>>();
   private readonly waiting: (() => void)[] = [];
+  /** Places taken by slots whose answer has not been handed over yet. */
+  private taken = 0;
 
   constructor(readonly max: number) {}
 
-  /** Hands over one answer's commit (settled either way, it leaves room for another). */
+  /** Hands over one answer's commit, in its slot's place (settled either way, it leaves room for another). */
   add(commit: Promise<unknown>): void {
+    if (this.taken > 0) this.taken--;
     this.pending.add(commit);
     const settled = () => {
       this.pending.delete(commit);
@@ -44,9 +50,19 @@ export class UnstoredAnswers {
     void commit.then(settled, settled);
   }
 
-  /** Resolves once fewer than `max` answers wait for their commit. */
+  /** Resolves once a place is free, and takes it for the answer about to be asked. */
   async room(): Promise<void> {
-    while (this.pending.size >= this.max) await new Promise<void>((wake) => this.waiting.push(wake));
+    while (this.pending.size + this.taken >= this.max) {
+      await new Promise<void>((wake) => this.waiting.push(wake));
+    }
+    this.taken++;
+  }
+
+  /** Gives back a place taken by `room` whose answer will not come (the slot stopped or its request failed). */
+  release(): void {
+    if (this.taken === 0) return;
+    this.taken--;
+    this.waiting.shift()?.();
   }
 
   /** Resolves once every answer handed over has settled. */
@@ -158,14 +174,18 @@ export class RunJob extends EventEmitter {
 
   /**
    * One slot of the pool. A slot asks its next example as soon as it has handed an answer to the storage: the
-   * commit (in groups, perhaps on the writer thread) costs no request time. At most `maxUnstored` answers
-   * wait for their commit; a slot that would exceed it waits first.
+   * commit (at once, or with the others of its window; perhaps on the writer thread) costs no request time. At
+   * most `maxUnstored` answers wait for their commit, counting those being asked; a slot that would exceed it
+   * waits first.
    */
   private async worker(): Promise<void> {
     const { pending, decider, items } = this.deps;
     while (!this.stopping && this.next < pending.length) {
       await this.unstored.room();
-      if (this.stopping || this.next >= pending.length) break;
+      if (this.stopping || this.next >= pending.length) {
+        this.unstored.release();
+        break;
+      }
       const sel = pending[this.next++];
       let decisions: Awaited<ReturnType<DecisionDecider["decideAll"]>>;
       try {
@@ -175,6 +195,7 @@ export class RunJob extends EventEmitter {
           err instanceof ServiceError
             ? err.message
             : `example ${JSON.stringify(sel.example.id)} could not be asked: ${(err as Error).message}`;
+        this.unstored.release();
         await this.stop("failed", message);
         return;
       }

@@ -9,11 +9,11 @@
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 import {
+  COMMIT_WINDOW_MS,
   type ExampleWire,
   type ExampleWriter,
   exampleParams,
   GROUP_COMMIT_MAX,
-  GROUP_WINDOW_MS,
   type GroupOutcome,
   GroupQueue,
   groupCommitter,
@@ -99,7 +99,7 @@ export class ThreadWriter implements ExampleWriter {
     });
     this.worker.on("error", (err) => this.fail(`the writer thread failed: ${err.message}`));
     this.worker.on("exit", (code) => this.fail(`the writer thread stopped (exit code ${code})`));
-    this.groups = new GroupQueue((group) => this.post(group), GROUP_WINDOW_MS);
+    this.groups = new GroupQueue((group) => this.post(group), COMMIT_WINDOW_MS);
   }
 
   write(write: ExampleWire): Promise<void> {

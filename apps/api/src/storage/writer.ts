@@ -1,10 +1,11 @@
 /**
  * Storing answered examples: each example (its request facts, one row per item, the run's counters) is written
- * whole in one transaction, with the other examples that arrived in the same group (GroupQueue). `write`
- * resolves once the transaction has committed: an example counts as stored (and is never asked again) only
- * then. The transactions run on the event loop's own connection (InlineWriter) or, on a machine with cores to
- * spare, on a writer thread with its own connection (writer-thread.ts). WAL checkpoints, the only writes that
- * wait for the disk, run on their own thread (checkpointer.ts).
+ * whole in one transaction, as it arrives, or with the others that arrived in the same window when answers come
+ * by the thousand a second (GroupQueue). `write` resolves once the transaction has committed: an example counts
+ * as stored (and is never asked again) only then. The transactions run on the event loop's own connection
+ * (InlineWriter) or, on a machine with cores to spare, on a writer thread with its own connection
+ * (writer-thread.ts). WAL checkpoints, the only writes that wait for the disk, run on their own thread
+ * (checkpointer.ts).
  */
 
 import { performance } from "node:perf_hooks";
@@ -126,12 +127,19 @@ export function exampleParams(w: ExampleWire): ExampleWrite {
 }
 
 /**
- * Least milliseconds between two commits of a stream of answers. Each commit appends every page it
- * touched to the write-ahead log, so small groups rewrite the same pages again and again (and a thread hand-off
- * costs the same whatever its size); a slot of the run engine asks its next example while its answer waits, so
- * the window costs no request time.
+ * Commits of answers run at most once per COMMIT_WINDOW_MS on average, with an allowance of COMMIT_BURST: an
+ * answer handed to the writer is committed at once, in the call that hands it over, while the allowance lasts, so
+ * a run at up to hundreds of answers a second, bursts included, commits each as it arrives and nothing that
+ * arrived waits behind other work of the event loop. Once the allowance is spent (a stream of thousands of answers
+ * a second), answers wait for the next commit, at most one window later, and are committed together: each commit
+ * appends every page it touched to the write-ahead log, and committing each answer of a stream alone would rewrite
+ * the same pages again and again. A killed process loses at most the answers of one window (and those it had not
+ * read yet), which are asked again.
  */
-export const GROUP_WINDOW_MS = 5;
+export const COMMIT_WINDOW_MS = 2;
+
+/** Commits that may run at once in a row before answers wait for the window (see COMMIT_WINDOW_MS). */
+export const COMMIT_BURST = 16;
 
 /** Most examples one commit takes. */
 export const GROUP_COMMIT_MAX = 256;
@@ -208,46 +216,50 @@ export function settle(group: Waiting[], outcome: GroupOutcome): void {
 }
 
 /**
- * Gathers writes into groups of at most GROUP_COMMIT_MAX and hands each group to `commit` at the end of the
- * event-loop turn in which its first write arrived (answers read from several sockets at once share a group).
- * After a group of several writes (a stream of answers), the next group is handed over no sooner than `windowMs`
- * after it, so a stream is committed in few large groups; a lone writer that waits for each write is never held
- * back. A killed process loses at most the writes of one window, which are then asked again.
+ * Gathers writes into groups of at most GROUP_COMMIT_MAX and hands each to `commit`: at once while its allowance
+ * of `burst` hand-overs lasts (it grows back by one per `windowMs`), else as soon as it has grown back (at the
+ * next write that finds it so, or by a timer), with every write queued meanwhile. No write waits longer than a
+ * window once the allowance is spent, however long a stream of writes goes on.
  */
 export class GroupQueue {
   private queue: Waiting[] = [];
-  private timer: NodeJS.Timeout | NodeJS.Immediate | undefined;
-  private last = Number.NEGATIVE_INFINITY;
-  private lastSize = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private allowance: number;
+  private at = performance.now();
   private closed = false;
 
   constructor(
     private readonly commit: (group: Waiting[]) => void,
     private readonly windowMs = 0,
-  ) {}
+    private readonly burst = COMMIT_BURST,
+  ) {
+    this.allowance = burst;
+  }
 
   push(write: ExampleWire): Promise<void> {
     if (this.closed) return Promise.reject(new Error("the storage is closed: nothing more can be written"));
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ write, resolve, reject });
-      if (this.queue.length >= GROUP_COMMIT_MAX) this.drain();
-      else if (this.queue.length === 1) {
-        const wait = this.lastSize > 1 ? this.last + this.windowMs - performance.now() : 0;
-        this.timer =
-          wait > 0 ? setTimeout(() => this.drain(), Math.ceil(wait)) : setImmediate(() => this.drain());
-      }
+      if (this.refill() >= 1 || this.queue.length >= GROUP_COMMIT_MAX) this.drain();
+      else this.timer ??= setTimeout(() => this.drain(), Math.ceil((1 - this.allowance) * this.windowMs));
     });
+  }
+
+  /** The allowance now (it grows by one per window, up to `burst`). */
+  private refill(): number {
+    const now = performance.now();
+    const grown = this.windowMs > 0 ? (now - this.at) / this.windowMs : this.burst;
+    this.allowance = Math.min(this.burst, this.allowance + grown);
+    this.at = now;
+    return this.allowance;
   }
 
   /** Hands over what is queued now. */
   drain(): void {
-    clearTimeout(this.timer as NodeJS.Timeout);
-    clearImmediate(this.timer as NodeJS.Immediate);
+    clearTimeout(this.timer);
     this.timer = undefined;
-    if (this.queue.length) {
-      this.last = performance.now();
-      this.lastSize = this.queue.length;
-    }
+    if (!this.queue.length) return;
+    this.allowance = Math.max(0, this.refill() - 1);
     while (this.queue.length) this.commit(this.queue.splice(0, GROUP_COMMIT_MAX));
   }
 
@@ -266,7 +278,7 @@ export class InlineWriter implements ExampleWriter {
     const commit = groupCommitter(db, RECORD_SQL, exampleParams);
     this.groups = new GroupQueue(
       (group) => settle(group, commit(group.map((g) => g.write))),
-      GROUP_WINDOW_MS,
+      COMMIT_WINDOW_MS,
     );
   }
 
