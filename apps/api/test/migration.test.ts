@@ -10,6 +10,8 @@ import { storedRun } from "./fixtures.js";
 import { tempDir } from "./helpers.js";
 
 const tmp = tempDir();
+/** The schema version of this code. */
+const LATEST = MIGRATIONS[MIGRATIONS.length - 1].version;
 afterAll(() => tmp.cleanup());
 
 /** How version 2 stored an answered example: one run_examples row, one predictions row per item. */
@@ -134,7 +136,7 @@ describe("migration 3: one row per answered example", () => {
     const storage = openStorage(path, { writerThread: false });
     try {
       const db = new Database(path, { readonly: true });
-      expect(db.pragma("user_version", { simple: true })).toBe(4);
+      expect(db.pragma("user_version", { simple: true })).toBe(LATEST);
       const tables = db
         .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
         .pluck()
@@ -216,7 +218,7 @@ describe("migration 4: each answer's logits in a column of their own", () => {
     migrate(db, MIGRATIONS.slice(0, 3));
     const read = (sql: string) => db.prepare(sql).raw().all() as [string, number, string, string?][];
     const before = read("SELECT run_id, ordinal, items FROM run_examples ORDER BY run_id, ordinal");
-    expect(migrate(db)).toBe(4);
+    expect(migrate(db)).toBe(LATEST);
     const after = read("SELECT run_id, ordinal, items, logits FROM run_examples ORDER BY run_id, ordinal");
     db.close();
     expect(after.length).toBe(1230);
@@ -274,6 +276,46 @@ describe("migration 4: each answer's logits in a column of their own", () => {
       expect((await storage.listPredictions("run_small", { item: "topics" })).at(-1)?.logits).toEqual([
         0.25, -1,
       ]);
+    } finally {
+      await storage.close();
+    }
+  });
+});
+
+describe("migration 5: a pending upload's owner", () => {
+  it("adds the column to a version-4 file; its uploads stay complete, readable and deletable", async () => {
+    mkdirSync(join(tmp.dir, "v4"));
+    const path = join(tmp.dir, "v4", "workbench.sqlite");
+    const db = new Database(path);
+    db.pragma("journal_mode = WAL");
+    migrate(db, MIGRATIONS.slice(0, 4));
+    const task = { name: "old", description: "d", provenance: {}, items: [] };
+    db.prepare(
+      "INSERT INTO datasets (name, task, hash, examples, splits, created_at) VALUES ('old', ?, 'h', 2, ?, 't')",
+    ).run(JSON.stringify(task), JSON.stringify({ train: 1, calibration: 0, test: 1 }));
+    const example = db.prepare(
+      "INSERT INTO examples (dataset, ordinal, id, split, state, labels, meta) VALUES ('old', ?, ?, ?, ?, '{}', NULL)",
+    );
+    example.run(0, "a", "train", JSON.stringify("alpha"));
+    example.run(1, "b", "test", JSON.stringify("beta"));
+    db.close();
+
+    const storage = openStorage(path, { writerThread: false });
+    try {
+      const raw = new Database(path, { readonly: true });
+      expect(raw.pragma("user_version", { simple: true })).toBe(LATEST);
+      const columns = raw.pragma("table_info(datasets)") as { name: string; type: string }[];
+      expect(columns.find((c) => c.name === "pending")).toMatchObject({ type: "TEXT" });
+      expect(raw.prepare("SELECT pending FROM datasets WHERE name = 'old'").pluck().get()).toBeNull();
+      raw.close();
+      expect(await storage.abandoned).toEqual([]);
+      expect((await storage.listUploads()).map((u) => u.name)).toEqual(["old"]);
+      expect((await storage.allExamples("old")).map((e) => e.state)).toEqual(["alpha", "beta"]);
+      expect((await storage.pageExamples("old", { offset: 0, limit: 5, split: "test" })).total).toBe(1);
+      await storage.deleteUpload("old");
+      expect(await storage.getUpload("old")).toBeUndefined();
+      expect(await storage.allExamples("old")).toEqual([]);
+      expect(await storage.integrityCheck()).toBe("ok");
     } finally {
       await storage.close();
     }

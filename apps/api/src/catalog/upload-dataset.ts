@@ -1,6 +1,7 @@
 /**
  * One upload, on the upload thread: the task checked, the file parsed and validated with line numbers, the
- * dataset hashed and stored in one transaction. Nothing is stored when anything is wrong.
+ * dataset hashed and stored (in short transactions, hidden until complete). Nothing is stored when anything is
+ * wrong.
  */
 
 import {
@@ -17,7 +18,7 @@ import type { ExampleRow, Split, UploadRow } from "../storage/types.js";
 import { isBundled } from "./bundled.js";
 import type { ReadUpload } from "./upload-input.js";
 import { UPLOAD_LIMIT, UPLOAD_MAX_DEPTH } from "./upload-limits.js";
-import { type UploadStore, uploadExists } from "./upload-store.js";
+import type { UploadStore } from "./upload-store.js";
 
 /** Upload names: letters, digits, `.`, `_`, `-`; they appear in URLs. */
 export const DATASET_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -48,7 +49,7 @@ function checkTaskForScorer(task: Task): void {
 }
 
 /** The task of an upload, checked; its name free. */
-function checkedTask(value: unknown, store: UploadStore): Task {
+async function checkedTask(value: unknown, store: UploadStore): Promise<Task> {
   const parsed = parseTask(value);
   if (!parsed.ok) throw new ApiError(400, "invalid_task", parsed.message, parsed.errors.map(detailOf));
   const task = parsed.task;
@@ -63,7 +64,7 @@ function checkedTask(value: unknown, store: UploadStore): Task {
       "dataset_exists",
     );
   }
-  if (store.has(task.name)) throw uploadExists(task.name);
+  await store.checkName(task.name);
   checkTaskForScorer(task);
   return task;
 }
@@ -82,8 +83,8 @@ function parseFile(input: ReadUpload, task: Task, source: string): ExampleRow[] 
 }
 
 /** Validates and stores an upload (all or nothing); errors come back as a list with line numbers. */
-export function storeUpload(input: ReadUpload, store: UploadStore): UploadRow {
-  const task = checkedTask(input.task, store);
+export async function storeUpload(input: ReadUpload, store: UploadStore): Promise<UploadRow> {
+  const task = await checkedTask(input.task, store);
   const examples = parseFile(input, task, `${task.name}.${input.format}`);
   const splits: Record<Split, number> = { train: 0, calibration: 0, test: 0 };
   for (const e of examples) splits[e.split]++;
@@ -95,6 +96,6 @@ export function storeUpload(input: ReadUpload, store: UploadStore): UploadRow {
     splits,
     createdAt: new Date().toISOString(),
   };
-  store.insert(row, examples);
+  await store.insert(row, examples);
   return row;
 }

@@ -1,13 +1,14 @@
 /**
- * The upload thread's own connection to the workbench's SQLite file: whether a name is taken, and the one
- * transaction that stores an upload with all its examples. The rows are written exactly as
- * SqliteStorage.insertUpload writes them (same tables, columns and JSON), so the main connection reads them
- * back as any other upload; its event loop never spends the seconds a million rows take.
+ * The upload thread's own connection to the workbench's SQLite file: whether a name is free, and the short
+ * transactions that store an upload (storage/upload-sql.ts, the statements SqliteStorage.insertUpload uses too),
+ * so the main connection reads it back as any other upload once it is complete. The API's event loop never
+ * spends the seconds a million rows take, and its writes wait for the write lock at most one short transaction.
  */
 
 import Database from "better-sqlite3";
 import { ApiError, conflict } from "../errors.js";
 import type { ExampleRow, UploadRow } from "../storage/types.js";
+import { UploadCancelled, uploadNameState, writeUpload } from "../storage/upload-sql.js";
 
 /** 409 dataset_exists for a name already uploaded. */
 export function uploadExists(name: string): ApiError {
@@ -17,11 +18,22 @@ export function uploadExists(name: string): ApiError {
   );
 }
 
-/** One connection of the upload thread. */
+/** 409 dataset_exists for a name another upload is being stored under. */
+export function uploadInProgress(name: string): ApiError {
+  return conflict(
+    `an upload of a dataset named ${JSON.stringify(name)} is in progress; wait for it to finish (GET /api/datasets/${name}) or give the task another name`,
+    "dataset_exists",
+  );
+}
+
+/** One connection of the upload thread, storing uploads as `owner` (storage/upload-owner.ts). */
 export class UploadStore {
   private readonly db: Database.Database;
 
-  constructor(path: string) {
+  constructor(
+    path: string,
+    private readonly owner: string,
+  ) {
     if (path === ":memory:") {
       throw new ApiError(500, "internal_error", "uploads need a database file, not an in-memory database");
     }
@@ -32,44 +44,30 @@ export class UploadStore {
     this.db.pragma("foreign_keys = ON");
   }
 
-  /** True when an upload of that name is stored. */
-  has(name: string): boolean {
-    return this.db.prepare("SELECT 1 FROM datasets WHERE name = ?").get(name) !== undefined;
+  /**
+   * 409 when an upload of that name is stored or being stored. A pending upload whose owner is gone (a
+   * process that died while storing it) is deleted first, and its name is free.
+   */
+  async checkName(name: string): Promise<void> {
+    const state = await uploadNameState(this.db, name);
+    if (state === "complete") throw uploadExists(name);
+    if (state === "pending") throw uploadInProgress(name);
   }
 
   /**
-   * Stores the upload and its examples in one transaction (all or nothing); 409 when the name was taken
-   * meanwhile. The list is consumed: each example is let go once its row is made, so the examples and their
-   * rows are not all held at once.
+   * Stores the upload and its examples, hidden until complete; 409 when the name was taken meanwhile. The list
+   * is consumed: each example is let go once its row is made. On a failure nothing is left stored.
    */
-  insert(row: UploadRow, examples: (ExampleRow | undefined)[]): void {
-    const head = this.db.prepare(
-      "INSERT INTO datasets (name, task, hash, examples, splits, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-    );
-    const ex = this.db.prepare(
-      "INSERT INTO examples (dataset, ordinal, id, split, state, labels, meta) VALUES (?, ?, ?, ?, ?, ?, ?)",
-    );
+  async insert(row: UploadRow, examples: (ExampleRow | undefined)[]): Promise<void> {
     try {
-      this.db
-        .transaction(() => {
-          head.run(
-            row.name,
-            JSON.stringify(row.task),
-            row.hash,
-            row.examples,
-            JSON.stringify(row.splits),
-            row.createdAt,
-          );
-          for (let i = 0; i < examples.length; i++) {
-            const e = examples[i] as ExampleRow;
-            examples[i] = undefined;
-            const meta = e.meta === undefined || e.meta === null ? null : JSON.stringify(e.meta);
-            ex.run(row.name, i, e.id, e.split, JSON.stringify(e.state), JSON.stringify(e.labels), meta);
-          }
-        })
-        .immediate();
+      await writeUpload(this.db, row, examples, this.owner);
     } catch (err) {
-      if ((err as { code?: string }).code === "SQLITE_CONSTRAINT_PRIMARYKEY") throw uploadExists(row.name);
+      if ((err as { code?: string }).code === "SQLITE_CONSTRAINT_PRIMARYKEY") {
+        await this.checkName(row.name);
+        throw uploadInProgress(row.name);
+      }
+      if (err instanceof UploadCancelled)
+        throw conflict(`${err.message}; upload it again`, "upload_cancelled");
       throw err;
     }
   }

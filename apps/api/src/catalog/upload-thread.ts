@@ -2,14 +2,17 @@
  * Uploads off the event loop: each upload gets a worker thread (upload-worker.ts) that is handed the request's
  * bytes chunk by chunk as they arrive (copied into a transferred buffer: no large copy or parse is ever done on
  * the event loop) and answers with the stored row or the error. One thread per upload, ended when it answers;
- * the app's close ends any still running (a transaction cut short stores nothing).
+ * the app's close ends any still running. A thread ended part-way leaves its upload pending (hidden), and the
+ * job then deletes those rows on the API's connection, in short transactions.
  */
 
+import { randomUUID } from "node:crypto";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { ApiError, type ErrorDetail } from "../errors.js";
 import type { UploadRow } from "../storage/types.js";
+import { newOwner } from "../storage/upload-owner.js";
 
 /** What the event loop sends the thread: a form field starts, bytes of the current one, the end of the body. */
 export type ThreadMessage =
@@ -33,31 +36,44 @@ export type ThreadAnswer =
  * Starts the thread: the built upload-worker.js, or, when this module runs from its TypeScript source (the
  * tests), upload-worker.ts through tsx's loader registered in the thread.
  */
-function startThread(path: string): Worker {
+function startThread(path: string, owner: string): Worker {
+  const workerData = { path, owner };
   const self = import.meta.url;
-  if (self.endsWith(".js")) return new Worker(new URL("./upload-worker.js", self), { workerData: { path } });
+  if (self.endsWith(".js")) return new Worker(new URL("./upload-worker.js", self), { workerData });
   const tsx = pathToFileURL(createRequire(self).resolve("tsx/esm/api")).href;
   const entry = new URL("./upload-worker.ts", self).href;
   const boot = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`;
-  return new Worker(boot, { eval: true, workerData: { path } });
+  return new Worker(boot, { eval: true, workerData });
 }
+
+/** Deletes what the upload with this id left pending (SqliteStorage.abandonUpload). */
+export type Abandon = (upload: string) => Promise<void>;
 
 /** One upload on its thread. */
 export class UploadJob {
   private readonly worker: Worker;
   private readonly answer: Promise<UploadRow>;
   private settled = false;
+  /**
+   * Resolves once the thread has exited and, unless it stored its upload, whatever the upload left pending is
+   * deleted (a thread ended part-way through leaves its first transactions' rows, hidden).
+   */
+  readonly ended: Promise<void>;
 
-  constructor(path: string, onSettled: (job: UploadJob) => void) {
-    this.worker = startThread(path);
+  constructor(path: string, abandon: Abandon) {
+    const upload = randomUUID();
+    this.worker = startThread(path, newOwner(upload));
+    let stored = false;
+    const exited = new Promise<void>((resolve) => this.worker.once("exit", () => resolve()));
+    this.ended = exited.then(() => (stored ? undefined : abandon(upload))).catch(() => {});
     this.answer = new Promise<UploadRow>((resolve, reject) => {
       const settle = (fn: () => void) => {
         if (this.settled) return;
         this.settled = true;
-        onSettled(this);
         fn();
       };
       this.worker.once("message", (a: ThreadAnswer) => {
+        stored = a.ok;
         settle(() => {
           if (a.ok) return resolve(a.row);
           if (a.status < 500) return reject(new ApiError(a.status, a.code, a.message, a.details));
@@ -94,10 +110,10 @@ export class UploadJob {
     return this.answer;
   }
 
-  /** Ends the thread (the request failed or the app is closing); nothing is stored. */
+  /** Ends the thread (the request failed or the app is closing); nothing is left stored. */
   abort(): Promise<void> {
-    if (this.settled) return Promise.resolve();
-    return this.worker.terminate().then(() => undefined);
+    if (!this.settled) void this.worker.terminate();
+    return this.ended;
   }
 
   private post(m: ThreadMessage, transfer: ArrayBuffer[] = []): void {
@@ -109,16 +125,20 @@ export class UploadJob {
 export class UploadJobs {
   private readonly running = new Set<UploadJob>();
 
-  constructor(private readonly path: string) {}
+  constructor(
+    private readonly path: string,
+    private readonly abandon: Abandon,
+  ) {}
 
   /** Starts an upload thread. */
   start(): UploadJob {
-    const job = new UploadJob(this.path, (j) => this.running.delete(j));
+    const job = new UploadJob(this.path, this.abandon);
     this.running.add(job);
+    void job.ended.then(() => this.running.delete(job));
     return job;
   }
 
-  /** Ends every running upload. */
+  /** Ends every running upload, and deletes what they left. */
   async close(): Promise<void> {
     await Promise.all([...this.running].map((j) => j.abort()));
   }

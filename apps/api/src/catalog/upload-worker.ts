@@ -1,7 +1,8 @@
 /**
  * The upload thread (one per upload, started by UploadJob): receives the request's bytes as they arrive, then
- * reads, validates, hashes and stores the dataset on its own database connection and answers with the stored
- * row or the error. The event loop that serves every other request does none of this work.
+ * reads, validates, hashes and stores the dataset on its own database connection (in short transactions, as
+ * the pending upload of `owner` until it is complete) and answers with the stored row or the error. The event
+ * loop that serves every other request does none of this work.
  */
 
 import { parentPort, workerData } from "node:worker_threads";
@@ -13,7 +14,7 @@ import type { ThreadAnswer, ThreadMessage } from "./upload-thread.js";
 
 const port = parentPort;
 if (!port) throw new Error("upload-worker.ts runs as a worker thread (see UploadJob)");
-const { path } = workerData as { path: string };
+const { path, owner } = workerData as { path: string; owner: string };
 
 /**
  * One field's bytes (or the JSON body's), copied into one buffer as they arrive so that each chunk is let go at
@@ -57,12 +58,12 @@ function received(kind: "json" | "form"): ReceivedUpload {
     : { kind, fields };
 }
 
-function answer(kind: "json" | "form"): ThreadAnswer {
+async function answer(kind: "json" | "form"): Promise<ThreadAnswer> {
   try {
     const input = readUpload(received(kind));
-    const store = new UploadStore(path);
+    const store = new UploadStore(path, owner);
     try {
-      return { ok: true, row: storeUpload(input, store) };
+      return { ok: true, row: await storeUpload(input, store) };
     } finally {
       store.close();
     }
@@ -87,7 +88,9 @@ port.on("message", (m: ThreadMessage) => {
     }
     part.write(m.bytes);
   } else {
-    port.postMessage(answer(m.kind));
-    port.close();
+    void answer(m.kind).then((a) => {
+      port.postMessage(a);
+      port.close();
+    });
   }
 });

@@ -163,6 +163,12 @@ export const MIGRATIONS: Migration[] = [
     sql: "ALTER TABLE run_examples ADD COLUMN logits TEXT NOT NULL DEFAULT '[]';",
     run: moveLogits,
   },
+  {
+    version: 5,
+    name: "uploads stored in short transactions: a pending upload's owner (null once the upload is complete)",
+    // JSON {pid, start, upload} (storage/upload-owner.ts). Every reader skips a row whose `pending` is set.
+    sql: "ALTER TABLE datasets ADD COLUMN pending TEXT;",
+  },
 ];
 
 /**

@@ -43,6 +43,15 @@ import type {
   UploadRow,
   WorkbenchStorage,
 } from "./types.js";
+import { newOwner } from "./upload-owner.js";
+import {
+  claimUpload,
+  discardAbandoned,
+  discardUpload,
+  discardUploadById,
+  UPLOAD_COMPLETE,
+  writeUpload,
+} from "./upload-sql.js";
 import { type ExampleWriter, exampleWire, InlineWriter, type ItemTuple } from "./writer.js";
 import { ThreadWriter } from "./writer-thread.js";
 
@@ -160,6 +169,13 @@ export class SqliteStorage implements WorkbenchStorage {
   private readonly servedCache = new Map<string, ServedEntry>();
   private readonly recentExamples = new RecentExamples();
   private readonly checkpointer: Checkpointer | undefined;
+  /**
+   * Start-up: the pending uploads of processes that are gone (killed while storing or deleting one), deleted in
+   * short transactions while the storage is in use; resolves to their names. Stopped by close (what is left
+   * stays pending under this process, for the next start).
+   */
+  readonly abandoned: Promise<string[]>;
+  private readonly closing = new AbortController();
 
   constructor(path: string, opts: StorageOptions = {}) {
     if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
@@ -182,6 +198,16 @@ export class SqliteStorage implements WorkbenchStorage {
             autocheckpoint: this.db.pragma("wal_autocheckpoint", { simple: true }) as number,
           })
         : new InlineWriter(this.db);
+    this.abandoned = file
+      ? new Promise((resolve) => setImmediate(resolve))
+          .then(() => discardAbandoned(this.db, undefined, this.closing.signal))
+          .catch(() => [])
+      : Promise.resolve([]);
+  }
+
+  /** Whether a complete upload of that name is stored (in the caller's read transaction, if any). */
+  private uploadComplete(name: string): boolean {
+    return this.stmt(`SELECT 1 FROM datasets WHERE name = ? AND ${UPLOAD_COMPLETE}`).get(name) !== undefined;
   }
 
   private stmt(sql: string): Database.Statement {
@@ -213,15 +239,19 @@ export class SqliteStorage implements WorkbenchStorage {
     if (bundledTaskOf(dataset)) return bundledStates(dataset, ids);
     const out = new Map<string, State>();
     const chunk = 500;
-    for (let i = 0; i < ids.length; i += chunk) {
-      const part = ids.slice(i, i + chunk);
-      const rows = this.db
-        .prepare(
-          `SELECT id, state FROM examples WHERE dataset = ? AND id IN (${part.map(() => "?").join(",")})`,
-        )
-        .all(dataset, ...part) as Raw[];
-      for (const r of rows) out.set(String(r.id), JSON.parse(String(r.state)) as State);
-    }
+    // one read transaction, so a pending upload is skipped throughout
+    this.db.transaction(() => {
+      if (!this.uploadComplete(dataset)) return;
+      for (let i = 0; i < ids.length; i += chunk) {
+        const part = ids.slice(i, i + chunk);
+        const rows = this.db
+          .prepare(
+            `SELECT id, state FROM examples WHERE dataset = ? AND id IN (${part.map(() => "?").join(",")})`,
+          )
+          .all(dataset, ...part) as Raw[];
+        for (const r of rows) out.set(String(r.id), JSON.parse(String(r.state)) as State);
+      }
+    })();
     return out;
   }
 
@@ -402,46 +432,34 @@ export class SqliteStorage implements WorkbenchStorage {
     return (this.stmt("SELECT count(*) AS n FROM runs WHERE server_id = ?").get(id) as { n: number }).n;
   }
 
-  // ---- uploaded datasets ------------------------------------------------------------------------------
+  // ---- uploaded datasets (a pending upload, being stored or deleted, is not there: upload-sql.ts) --------
 
   async listUploads(): Promise<UploadRow[]> {
-    return (this.stmt("SELECT * FROM datasets ORDER BY name").all() as Raw[]).map(uploadFromRaw);
+    return (this.stmt(`SELECT * FROM datasets WHERE ${UPLOAD_COMPLETE} ORDER BY name`).all() as Raw[]).map(
+      uploadFromRaw,
+    );
   }
 
   async getUpload(name: string): Promise<UploadRow | undefined> {
-    const r = this.stmt("SELECT * FROM datasets WHERE name = ?").get(name) as Raw | undefined;
+    const r = this.stmt(`SELECT * FROM datasets WHERE name = ? AND ${UPLOAD_COMPLETE}`).get(name) as
+      | Raw
+      | undefined;
     return r ? uploadFromRaw(r) : undefined;
   }
 
   async insertUpload(row: UploadRow, examples: ExampleRow[]): Promise<void> {
     this.recentExamples.forget(row.name);
-    const head = this.stmt(
-      "INSERT INTO datasets (name, task, hash, examples, splits, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-    );
-    const ex = this.stmt(
-      "INSERT INTO examples (dataset, ordinal, id, split, state, labels, meta) VALUES (?, ?, ?, ?, ?, ?, ?)",
-    );
-    this.db.transaction(() => {
-      head.run(
-        row.name,
-        JSON.stringify(row.task),
-        row.hash,
-        row.examples,
-        JSON.stringify(row.splits),
-        row.createdAt,
-      );
-      examples.forEach((e, i) => {
-        ex.run(row.name, i, e.id, e.split, JSON.stringify(e.state), JSON.stringify(e.labels), toJson(e.meta));
-      });
-    })();
+    await writeUpload(this.db, row, [...examples]);
   }
 
   async deleteUpload(name: string): Promise<void> {
     this.recentExamples.forget(name);
-    this.db.transaction(() => {
-      this.stmt("DELETE FROM examples WHERE dataset = ?").run(name);
-      this.stmt("DELETE FROM datasets WHERE name = ?").run(name);
-    })();
+    const owner = newOwner();
+    if (claimUpload(this.db, name, null, owner)) await discardUpload(this.db, name, owner);
+  }
+
+  async abandonUpload(upload: string): Promise<void> {
+    await discardUploadById(this.db, upload);
   }
 
   async pageExamples(
@@ -459,17 +477,23 @@ export class SqliteStorage implements WorkbenchStorage {
       args.push(likePattern(opts.q), likePattern(opts.q));
     }
     const clause = where.join(" AND ");
-    const total = (
-      this.db.prepare(`SELECT count(*) AS n FROM examples WHERE ${clause}`).get(...args) as { n: number }
-    ).n;
-    const rows = this.db
-      .prepare(`SELECT * FROM examples WHERE ${clause} ORDER BY ordinal LIMIT ? OFFSET ?`)
-      .all(...args, opts.limit, opts.offset) as Raw[];
-    return { total, examples: rows.map(exampleFromRaw) };
+    // one read transaction, so the count and the page agree and a pending upload is skipped
+    return this.db.transaction((): ExamplePage => {
+      if (!this.uploadComplete(name)) return { total: 0, examples: [] };
+      const total = (
+        this.db.prepare(`SELECT count(*) AS n FROM examples WHERE ${clause}`).get(...args) as { n: number }
+      ).n;
+      const rows = this.db
+        .prepare(`SELECT * FROM examples WHERE ${clause} ORDER BY ordinal LIMIT ? OFFSET ?`)
+        .all(...args, opts.limit, opts.offset) as Raw[];
+      return { total, examples: rows.map(exampleFromRaw) };
+    })();
   }
 
   async allExamples(name: string): Promise<ExampleRow[]> {
-    return this.exampleRows(name).map(exampleFromRaw);
+    return this.db
+      .transaction(() => (this.uploadComplete(name) ? this.exampleRows(name) : []))()
+      .map(exampleFromRaw);
   }
 
   /** The stored rows of an upload's examples, in file order. */
@@ -482,7 +506,9 @@ export class SqliteStorage implements WorkbenchStorage {
   ): Promise<{ upload: UploadRow; examples: readonly ExampleRow[] } | undefined> {
     // one read transaction, so the upload and its examples agree
     const read = this.db.transaction(() => {
-      const r = this.stmt("SELECT * FROM datasets WHERE name = ?").get(name) as Raw | undefined;
+      const r = this.stmt(`SELECT * FROM datasets WHERE name = ? AND ${UPLOAD_COMPLETE}`).get(name) as
+        | Raw
+        | undefined;
       if (!r) return undefined;
       const upload = uploadFromRaw(r);
       // the hash alone ignores the examples' order; an upload replaced by the same lines has another time
@@ -602,6 +628,8 @@ export class SqliteStorage implements WorkbenchStorage {
   }
 
   async close(): Promise<void> {
+    this.closing.abort();
+    await this.abandoned;
     await this.writer.close();
     await this.checkpointer?.stop();
     if (this.db.open) this.db.close();

@@ -242,12 +242,19 @@ export interface WorkbenchStorage extends Storage {
   /** How many runs name this server. */
   countRunsOfServer(id: string): Promise<number>;
 
-  // uploaded datasets (bundled ones come from the datasets package)
+  // uploaded datasets (bundled ones come from the datasets package). An upload being stored or deleted is
+  // pending: every reader below treats it as not there.
   listUploads(): Promise<UploadRow[]>;
   getUpload(name: string): Promise<UploadRow | undefined>;
-  /** Stores a dataset and all its examples in one transaction. */
+  /**
+   * Stores a dataset and all its examples in short transactions (storage/upload-sql.ts), hidden until the last
+   * one; nothing is left when it fails.
+   */
   insertUpload(row: UploadRow, examples: ExampleRow[]): Promise<void>;
+  /** Deletes an upload: hidden at once, then its rows in short transactions. */
   deleteUpload(name: string): Promise<void>;
+  /** Deletes what the upload with this id (an upload thread's, ended before it was complete) left pending. */
+  abandonUpload(upload: string): Promise<void>;
   /** Examples of an upload in file order, optionally one split, with a case-insensitive text filter. */
   pageExamples(
     name: string,
