@@ -104,41 +104,79 @@ export function jsonUpload(name: string, content: string): Buffer {
   return Buffer.from(JSON.stringify({ task: syntheticTask(name), format: "jsonl", content }));
 }
 
-// A CommonJS script for a child process: GETs argv[1] every 10 ms until its stdin ends, then prints the
-// latencies in milliseconds as JSON. Its own process, so a stalled event loop in the app cannot stall it.
+// A CommonJS script for a child process: sends argv[1] (a JSON request: url, method, headers, body, everyMs) until
+// its stdin ends, then prints each request's latency in milliseconds and status as JSON. Its own process, so a
+// stalled event loop in the app cannot stall it. A GET waits for each answer, then 10 ms; a POST is sent every
+// `everyMs` whether or not the last one was answered (an open loop: a stall delays every request sent during it,
+// and each counts, instead of one slow sample).
 const PROBE = `
 const http = require("node:http");
+const { url, method, headers, body, everyMs } = JSON.parse(process.argv[1]);
+const agent = new http.Agent({ keepAlive: true });
 const lat = [];
+const status = [];
 let stop = false;
 process.stdin.on("data", () => {}).on("end", () => { stop = true; });
-const get = () => new Promise((resolve) => {
+const send = () => new Promise((resolve) => {
   const t0 = performance.now();
-  const req = http.get(process.argv[1], (res) => { res.resume(); res.on("end", () => resolve(performance.now() - t0)); });
-  req.on("error", () => resolve(performance.now() - t0));
+  const done = (code) => { lat.push(performance.now() - t0); status.push(code); resolve(); };
+  const req = http.request(url, { method, headers, agent }, (res) => { res.resume(); res.on("end", () => done(res.statusCode)); });
+  req.on("error", () => done(0));
+  req.end(body);
 });
 (async () => {
   process.stdout.write("ready\\n");
-  while (!stop) { lat.push(await get()); await new Promise((r) => setTimeout(r, 10)); }
-  process.stdout.write(JSON.stringify(lat) + "\\n");
+  if (method === "GET") {
+    while (!stop) { await send(); await new Promise((r) => setTimeout(r, 10)); }
+  } else {
+    const sent = [];
+    while (!stop) { sent.push(send()); await new Promise((r) => setTimeout(r, everyMs)); }
+    await Promise.all(sent);
+  }
+  process.stdout.write(JSON.stringify({ lat, status }) + "\\n");
 })();
 `;
 
-/** Measures the latency of GET `url` from a child process until `stop` is called. */
-export async function probe(url: string): Promise<{ stop(): Promise<number[]> }> {
-  const child = spawn(process.execPath, ["-e", PROBE, url], { stdio: ["pipe", "pipe", "inherit"] });
+/** What a probe measured: each request's latency in milliseconds and its status (0: no answer). */
+export interface Probed {
+  latencies: number[];
+  statuses: number[];
+}
+
+/**
+ * Measures the latency of requests to `url` from a child process until `stop` is called: GET in a closed loop,
+ * or (with `post`) a POST of that JSON body every `everyMs` milliseconds in an open loop.
+ */
+export async function probe(
+  url: string,
+  opts: { post?: unknown; everyMs?: number } = {},
+): Promise<{ stop(): Promise<number[]>; stopAll(): Promise<Probed> }> {
+  const request =
+    opts.post === undefined
+      ? { url, method: "GET", headers: {} }
+      : {
+          url,
+          method: "POST",
+          headers: { "content-type": "application/json", "x-workbench": "1" },
+          body: JSON.stringify(opts.post),
+          everyMs: opts.everyMs ?? 20,
+        };
+  const child = spawn(process.execPath, ["-e", PROBE, JSON.stringify(request)], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
   let out = "";
   child.stdout.setEncoding("utf8").on("data", (c: string) => {
     out += c;
   });
   while (!out.includes("ready\n")) await new Promise((r) => setTimeout(r, 10));
-  return {
-    async stop() {
-      const closed = new Promise((r) => child.on("close", r));
-      child.stdin.end();
-      await closed;
-      return JSON.parse(out.split("\n")[1]) as number[];
-    },
+  const stopAll = async (): Promise<Probed> => {
+    const closed = new Promise((r) => child.on("close", r));
+    child.stdin.end();
+    await closed;
+    const { lat, status } = JSON.parse(out.split("\n")[1]) as { lat: number[]; status: number[] };
+    return { latencies: lat, statuses: status };
   };
+  return { stopAll, stop: async () => (await stopAll()).latencies };
 }
 
 /** The p-quantile (0..1) of latencies, by rank. */
