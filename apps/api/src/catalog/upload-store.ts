@@ -58,12 +58,14 @@ export class UploadStore {
    * Stores the upload and its examples, hidden until complete; 409 when the name was taken meanwhile. The list
    * is consumed: each example is let go once its row is made. On a failure nothing is left stored.
    */
-  async insert(row: UploadRow, examples: (ExampleRow | undefined)[]): Promise<void> {
+  async insert(row: UploadRow, examples: (ExampleRow | undefined)[], retry = true): Promise<void> {
     try {
       await writeUpload(this.db, row, examples, this.owner);
     } catch (err) {
       if ((err as { code?: string }).code === "SQLITE_CONSTRAINT_PRIMARYKEY") {
+        // taken since the name was checked; free again when the taker was a gone owner's, now deleted
         await this.checkName(row.name);
+        if (retry) return this.insert(row, examples, false);
         throw uploadInProgress(row.name);
       }
       if (err instanceof UploadCancelled)
