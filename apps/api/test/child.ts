@@ -67,3 +67,48 @@ export function listeningUrl(line: string): string {
   if (!m) throw new Error(`unexpected first line: ${JSON.stringify(line)}`);
   return m[1];
 }
+
+/** The JSON of a response; throws with the status and the body when it is not a 2xx. */
+export async function json<T>(res: Promise<Response>): Promise<T> {
+  const r = await res;
+  const text = await r.text();
+  if (!r.ok) throw new Error(`HTTP ${r.status}: ${text}`);
+  return JSON.parse(text) as T;
+}
+
+/** POSTs `payload` as JSON. */
+export function postJson(url: string, payload: unknown): Promise<Response> {
+  return fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(payload),
+  });
+}
+
+/**
+ * Over a listening workbench's HTTP API: registers the decision server at `serverUrl` (model `lexical`),
+ * uploads `upload` and starts a run over every split of `dataset` at `concurrency`; resolves to the run.
+ */
+export async function startRunOverHttp<T>(
+  url: string,
+  opts: { serverUrl: string; upload: unknown; dataset: string; concurrency: number },
+): Promise<T> {
+  const server = await json<{ id: string }>(
+    postJson(`${url}/api/servers`, {
+      name: "slow",
+      baseUrl: opts.serverUrl,
+      models: ["lexical"],
+      deterministic: true,
+    }),
+  );
+  await json(postJson(`${url}/api/datasets`, opts.upload));
+  return json<T>(
+    postJson(`${url}/api/runs`, {
+      dataset: opts.dataset,
+      serverId: server.id,
+      model: "lexical",
+      splits: ["train", "calibration", "test"],
+      concurrency: opts.concurrency,
+    }),
+  );
+}

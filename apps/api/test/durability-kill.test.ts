@@ -13,7 +13,7 @@ import type { DecisionServerHandle, ReceivedRequest } from "@decision-workbench/
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import type { RunSummary } from "../src/engine/types.js";
-import { type Child, listeningUrl, workbench } from "./child.js";
+import { type Child, json, listeningUrl, startRunOverHttp, workbench } from "./child.js";
 import { syntheticExamples, uploadBody } from "./fixtures.js";
 import { addDataset, reference, tempDir, testBench } from "./helpers.js";
 
@@ -48,21 +48,6 @@ interface Moment {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** A random moment of a run: 0.1 to 2 s after it (re)started. */
 const randomMoment = () => 100 + Math.random() * 1900;
-
-async function json<T>(res: Promise<Response>): Promise<T> {
-  const r = await res;
-  const text = await r.text();
-  if (!r.ok) throw new Error(`HTTP ${r.status}: ${text}`);
-  return JSON.parse(text) as T;
-}
-
-function postJson(url: string, payload: unknown): Promise<Response> {
-  return fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(payload),
-  });
-}
 
 /** SIGKILLs a workbench; resolves to the moment of the kill once it has exited. */
 async function kill(child: Child): Promise<Moment> {
@@ -190,24 +175,12 @@ describe("10 SIGKILLs at random moments of runs at about 30 answers a second", (
     const env = { WORKBENCH_DATA_DIR: dataDir, WORKBENCH_SECRET_KEY: randomBytes(32).toString("hex") };
     let child = workbench(["serve", "--port", "0", "--no-reference"], env);
     let url = listeningUrl(await child.firstLine);
-    const server = await json<{ id: string }>(
-      postJson(`${url}/api/servers`, {
-        name: "slow",
-        baseUrl: slow.url,
-        models: ["lexical"],
-        deterministic: true,
-      }),
-    );
-    await json(postJson(`${url}/api/datasets`, uploadBody(COUNT)));
-    const run = await json<RunSummary>(
-      postJson(`${url}/api/runs`, {
-        dataset: "tickets",
-        serverId: server.id,
-        model: "lexical",
-        splits: ["train", "calibration", "test"],
-        concurrency: CONCURRENCY,
-      }),
-    );
+    const run = await startRunOverHttp<RunSummary>(url, {
+      serverUrl: slow.url,
+      upload: uploadBody(COUNT),
+      dataset: "tickets",
+      concurrency: CONCURRENCY,
+    });
     const kills: Moment[] = [];
     const storedAt: Set<string>[] = [];
     for (let k = 0; k < KILLS; k++) {

@@ -10,6 +10,7 @@ import {
   startDecisionServer,
 } from "@decision-workbench/decision-server";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
+import { afterAll, beforeAll } from "vitest";
 import { buildApp } from "../src/app.js";
 import { RunEngine } from "../src/engine/engine.js";
 import type { RunSummary } from "../src/engine/types.js";
@@ -80,6 +81,22 @@ export async function testBench(
       tmp.cleanup();
     },
   };
+}
+
+/**
+ * A listening test bench for the tests of a file or a describe block: started before them (handed to `use` with
+ * its base URL), closed after them.
+ */
+export function listeningBench(
+  opts: Parameters<typeof testBench>[0],
+  use: (bench: TestBench, url: string) => void | Promise<void>,
+): void {
+  let bench: TestBench | undefined;
+  beforeAll(async () => {
+    bench = await testBench(opts);
+    await use(bench, await bench.listen());
+  });
+  afterAll(async () => bench?.close());
 }
 
 /** A reference server with the lexical model only (starts at once); options pass through. */

@@ -7,7 +7,7 @@ import { maxUnstored } from "../src/engine/job.js";
 import type { RunSummary } from "../src/engine/types.js";
 import { openStorage } from "../src/storage/sqlite.js";
 import type { PredictionRow } from "../src/storage/types.js";
-import { listeningUrl, workbench } from "./child.js";
+import { json, listeningUrl, startRunOverHttp, workbench } from "./child.js";
 import { syntheticExamples, uploadBody } from "./fixtures.js";
 import { addServer, reference, requestsPerState, runToEnd, tempDir, testBench } from "./helpers.js";
 
@@ -27,21 +27,6 @@ afterAll(async () => {
   await plain.close();
   tmp.cleanup();
 });
-
-async function json<T>(res: Promise<Response>): Promise<T> {
-  const r = await res;
-  const text = await r.text();
-  if (!r.ok) throw new Error(`HTTP ${r.status}: ${text}`);
-  return JSON.parse(text) as T;
-}
-
-function postJson(url: string, payload: unknown): Promise<Response> {
-  return fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(payload),
-  });
-}
 
 /** What must be identical between two runs: each decision, without timings. */
 function decisions(rows: PredictionRow[]): string[] {
@@ -70,24 +55,12 @@ describe("a SIGKILL in the middle of a run", () => {
     const env = { WORKBENCH_DATA_DIR: dataDir, WORKBENCH_SECRET_KEY: randomBytes(32).toString("hex") };
     const first = workbench(["serve", "--port", "0", "--no-reference"], env);
     const url = listeningUrl(await first.firstLine);
-    const server = await json<{ id: string }>(
-      postJson(`${url}/api/servers`, {
-        name: "slow",
-        baseUrl: slow.url,
-        models: ["lexical"],
-        deterministic: true,
-      }),
-    );
-    await json(postJson(`${url}/api/datasets`, uploadBody(COUNT)));
-    const run = await json<RunSummary>(
-      postJson(`${url}/api/runs`, {
-        dataset: "tickets",
-        serverId: server.id,
-        model: "lexical",
-        splits: ["train", "calibration", "test"],
-        concurrency: CONCURRENCY,
-      }),
-    );
+    const run = await startRunOverHttp<RunSummary>(url, {
+      serverUrl: slow.url,
+      upload: uploadBody(COUNT),
+      dataset: "tickets",
+      concurrency: CONCURRENCY,
+    });
     for (;;) {
       const now = await json<RunSummary>(fetch(`${url}/api/runs/${run.id}`));
       if (now.progress.done >= 12) break;

@@ -6,9 +6,9 @@
 import { request } from "node:http";
 import { connect } from "node:net";
 import { Writable } from "node:stream";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { syntheticTask } from "./fixtures.js";
-import { type TestBench, testBench } from "./helpers.js";
+import { listeningBench, type TestBench, testBench } from "./helpers.js";
 
 const TOKEN = "a-very-long-team-token-123";
 
@@ -57,16 +57,15 @@ describe("token mode: access is decided on the route the router matched", () => 
   let url: string;
   let plain: Answer;
 
-  beforeAll(async () => {
-    bench = await testBench({ token: TOKEN });
-    url = await bench.listen();
+  listeningBench({ token: TOKEN }, async (b, u) => {
+    bench = b;
+    url = u;
     const made = await raw(url, "POST", "/api/servers", { ...bearer, ...json }, serverInput("listed-server"));
     expect(made.status).toBe(201);
     plain = await raw(url, "GET", "/api/servers", bearer);
     expect(plain.status).toBe(200);
     expect(plain.body).toContain("listed-server");
   });
-  afterAll(async () => bench.close());
 
   // Variants of GET /api/servers: encoded, doubled slashes, dot segments, case, trailing characters.
   const sameRoute = [
@@ -191,11 +190,10 @@ describe("the Host allow-list (DNS rebinding)", () => {
   let bench: TestBench;
   let url: string;
 
-  beforeAll(async () => {
-    bench = await testBench({ allowHosts: ["workbench.team.example"] });
-    url = await bench.listen();
+  listeningBench({ allowHosts: ["workbench.team.example"] }, (b, u) => {
+    bench = b;
+    url = u;
   });
-  afterAll(async () => bench.close());
 
   it.each([
     "evil.example",
@@ -247,12 +245,11 @@ describe("cross-site requests to state-changing routes", () => {
   let url: string;
   let own: string;
 
-  beforeAll(async () => {
-    bench = await testBench();
-    url = await bench.listen();
+  listeningBench({}, (b, u) => {
+    bench = b;
+    url = u;
     own = new URL(url).host;
   });
-  afterAll(async () => bench.close());
 
   async function names(): Promise<string[]> {
     return (await bench.storage.listServers()).map((s) => s.name);
@@ -375,14 +372,11 @@ describe("cross-site requests to state-changing routes", () => {
 });
 
 describe("security headers", () => {
-  let bench: TestBench;
   let url: string;
 
-  beforeAll(async () => {
-    bench = await testBench({ token: TOKEN });
-    url = await bench.listen();
+  listeningBench({ token: TOKEN }, (_b, u) => {
+    url = u;
   });
-  afterAll(async () => bench.close());
 
   it.each([
     ["/health", {}],

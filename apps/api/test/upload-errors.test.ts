@@ -1,22 +1,18 @@
 // Bad uploads answer 400 with the line (never 500), and store nothing: nesting past the depth limit, bytes
 // that are not UTF-8, in the JSON body and in multipart; and the upload thread's edges (a name taken during an
 // upload, an app closed during one).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { UPLOAD_MAX_DEPTH } from "../src/catalog/upload-limits.js";
 import { syntheticTask } from "./fixtures.js";
-import { type TestBench, testBench } from "./helpers.js";
+import { listeningBench, type TestBench, testBench } from "./helpers.js";
 import { errorOf, jsonUpload, multipartBody, type RawAnswer, send } from "./upload-http.js";
 
 let bench: TestBench;
 let base: string;
 
-beforeAll(async () => {
-  bench = await testBench();
-  base = await bench.listen();
-});
-
-afterAll(async () => {
-  await bench.close();
+listeningBench({}, (b, url) => {
+  bench = b;
+  base = url;
 });
 
 const ok = (id: string) => `{"id":"${id}","state":"fine","labels":{"team":"billing"}}`;

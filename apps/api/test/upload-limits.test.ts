@@ -1,22 +1,18 @@
 // One size limit for uploads (UPLOAD_LIMIT): a Content-Length over it is refused with a readable 413 before any
 // of the body is read; a body without a Content-Length is cut off with 413 once it passes it.
 import { request } from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { UPLOAD_LIMIT } from "../src/catalog/upload-limits.js";
 import { syntheticTask } from "./fixtures.js";
-import { type TestBench, testBench } from "./helpers.js";
+import { listeningBench, type TestBench } from "./helpers.js";
 import { errorOf, jsonUpload, type RawAnswer, send } from "./upload-http.js";
 
 let bench: TestBench;
 let base: string;
 
-beforeAll(async () => {
-  bench = await testBench();
-  base = await bench.listen();
-});
-
-afterAll(async () => {
-  await bench.close();
+listeningBench({}, (b, url) => {
+  bench = b;
+  base = url;
 });
 
 /** Streams `total` bytes of `filler` with chunked encoding (no Content-Length), reading the answer as it comes. */

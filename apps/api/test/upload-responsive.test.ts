@@ -1,8 +1,8 @@
 // Uploads never block: while a ~100 MB upload is received, parsed, validated, hashed and stored, other
 // requests keep answering. The latency is measured from a child process (this process serves the app).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { syntheticTask } from "./fixtures.js";
-import { type TestBench, testBench } from "./helpers.js";
+import { listeningBench, type TestBench } from "./helpers.js";
 import { bigJsonl, jsonUpload, multipartBody, probe, quantile, send } from "./upload-http.js";
 
 /** A generous bound on the p99 latency of GET /health during an upload (the goal is 200 ms). */
@@ -11,13 +11,9 @@ const P99_BOUND_MS = 1_000;
 let bench: TestBench;
 let base: string;
 
-beforeAll(async () => {
-  bench = await testBench();
-  base = await bench.listen();
-});
-
-afterAll(async () => {
-  await bench.close();
+listeningBench({}, (b, url) => {
+  bench = b;
+  base = url;
 });
 
 async function whileUploading(body: Buffer, contentType = "application/json") {

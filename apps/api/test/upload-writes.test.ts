@@ -2,8 +2,8 @@
 // writes on the API's own connection keep answering. POST /api/servers is such a write; a loop in a child
 // process sends one every 20 ms whether or not the last was answered, so a stall counts once per request it
 // delays. A single transaction for the whole upload held the write lock for 2-3 s and failed this test.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type TestBench, testBench } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { listeningBench, type TestBench } from "./helpers.js";
 import { bigJsonl, jsonUpload, postUpload, probe, quantile } from "./upload-http.js";
 
 /** A generous bound on the p99 latency of a write during an upload (the goal is 200 ms). */
@@ -12,13 +12,9 @@ const P99_BOUND_MS = 1_000;
 let bench: TestBench;
 let base: string;
 
-beforeAll(async () => {
-  bench = await testBench();
-  base = await bench.listen();
-});
-
-afterAll(async () => {
-  await bench.close();
+listeningBench({}, (b, url) => {
+  bench = b;
+  base = url;
 });
 
 describe("writes during an upload", () => {

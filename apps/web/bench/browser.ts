@@ -18,8 +18,8 @@ export function chromiumPath(): string {
   return path;
 }
 
-/** Launches headless Chromium from PATH. */
-export async function launchChromium(): Promise<Browser> {
+/** Launches headless Chromium from PATH, with `extraArgs` after the usual flags. */
+export async function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumPath(),
     args: [
@@ -30,6 +30,7 @@ export async function launchChromium(): Promise<Browser> {
       "--disable-component-update",
       "--disable-sync",
       "--no-first-run",
+      ...extraArgs,
     ],
   });
 }

@@ -13,9 +13,9 @@ import { dirname, join } from "node:path";
 import { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { serveConfig, startWorkbench, type Workbench } from "@decision-workbench/api";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromiumPath } from "../bench/browser.js";
+import { chromiumPath, launchChromium } from "../bench/browser.js";
 
 const WEB = join(dirname(fileURLToPath(import.meta.url)), "..");
 /** The name the rebinding page uses; Chromium resolves it to 127.0.0.1 (`--host-resolver-rules`). */
@@ -98,19 +98,7 @@ beforeAll(async () => {
   });
   attackerUrl = await listen(attacker);
   attackPage = attackHtml(workbench.url);
-  browser = await chromium.launch({
-    executablePath: chromiumPath(),
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-      `--host-resolver-rules=MAP ${REBOUND} 127.0.0.1`,
-    ],
-  });
+  browser = await launchChromium([`--host-resolver-rules=MAP ${REBOUND} 127.0.0.1`]);
 }, 120_000);
 
 afterAll(async () => {
