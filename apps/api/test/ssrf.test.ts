@@ -295,7 +295,7 @@ describe("addresses checked when the socket connects", () => {
     }
   });
 
-  it("keeps the embedded reference server allowed in token mode, and its base URL under the policy", async () => {
+  it("keeps the embedded reference server allowed in token mode, and its base URL fixed", async () => {
     const input = server(ref.url, { name: "reference (embedded)" });
     const row = serverRow("srv_embedded_test", input, `${ref.url}/v1/decision`, modes.secrets, true);
     await modes.storage.insertServer(row);
@@ -305,8 +305,8 @@ describe("addresses checked when the socket connects", () => {
     const moved = await call(modes.strict, "PATCH", `/api/servers/${row.id}`, {
       baseUrl: "http://127.0.0.1:6379",
     });
-    expect(moved.statusCode).toBe(400);
-    expect(moved.json().error.message).toContain("--allow-private-servers");
+    expect(moved.statusCode).toBe(409);
+    expect(moved.json().error.code).toBe("server_embedded");
   });
 });
 

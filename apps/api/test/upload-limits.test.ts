@@ -1,9 +1,10 @@
 // One size limit for uploads (UPLOAD_LIMIT): a Content-Length over it is refused with a readable 413 before any
 // of the body is read; a body without a Content-Length is cut off with 413 once it passes it.
 import { request } from "node:http";
+import { connect, type Socket } from "node:net";
 import { describe, expect, it } from "vitest";
-import { UPLOAD_LIMIT } from "../src/catalog/upload-limits.js";
-import { syntheticTask } from "./fixtures.js";
+import { UPLOAD_LIMIT, UPLOADS_AT_ONCE } from "../src/catalog/upload-limits.js";
+import { jsonl, syntheticExamples, syntheticTask } from "./fixtures.js";
 import { listeningBench, type TestBench } from "./helpers.js";
 import { errorOf, jsonUpload, type RawAnswer, send } from "./upload-http.js";
 
@@ -128,5 +129,37 @@ describe("the upload limit", () => {
       body: jsonUpload("after-limits", '{"id":"a","state":"x","labels":{"team":"billing"}}\n'),
     });
     expect(answer.status, answer.body).toBe(201);
+  });
+});
+
+describe("uploads received at once", () => {
+  it(`at most ${UPLOADS_AT_ONCE} are held open: the next answers 503 with Retry-After, and a place frees on abort`, async () => {
+    const { hostname, port } = new URL(base);
+    // Each opener declares a body near the limit, sends one byte and keeps the upload open.
+    const open = () =>
+      new Promise<Socket>((resolve) => {
+        const s: Socket = connect(Number(port), hostname, () => {
+          s.write(
+            `POST /api/datasets HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${UPLOAD_LIMIT - 1}\r\n\r\n{`,
+          );
+          setTimeout(() => resolve(s), 150); // the request has taken its place
+        });
+      });
+    const held: Socket[] = [];
+    for (let i = 0; i < UPLOADS_AT_ONCE; i++) held.push(await open());
+    const json = { "content-type": "application/json" };
+    const body = (name: string) => jsonUpload(name, jsonl(syntheticExamples(3)));
+    const refused = await send(base, { path: "/api/datasets", headers: json, body: body("one-too-many") });
+    expect(refused.status).toBe(503);
+    expect(refused.headers["retry-after"]).toBe("5");
+    expect(errorOf(refused).code).toBe("too_many_uploads");
+    for (const s of held) s.destroy();
+    await new Promise((r) => setTimeout(r, 300)); // the aborted requests give their places back
+    const accepted = await send(base, {
+      path: "/api/datasets",
+      headers: json,
+      body: body("after-the-others"),
+    });
+    expect(accepted.status, accepted.body).toBe(201);
   });
 });

@@ -2,7 +2,7 @@
 
 import type { FastifyPluginAsync } from "fastify";
 import { newId } from "../engine/engine.js";
-import { ApiError, conflict, notFound } from "../errors.js";
+import { ApiError, badRequest, conflict, notFound } from "../errors.js";
 import { checkServer } from "../servers/check.js";
 import { secretContext } from "../servers/connect.js";
 import { checkOutbound, rulesFor } from "../servers/outbound.js";
@@ -28,6 +28,42 @@ import {
 const tags = ["servers"];
 
 /** The servers routes. */
+/** The origin of a URL text, or the text itself when it does not parse (then never equal to a real origin). */
+function originOf(url: string): string {
+  try {
+    return new URL(url.trim()).origin;
+  } catch {
+    return url;
+  }
+}
+
+/**
+ * Refuses a base URL change that would re-point what the workbench trusts: the embedded reference server's URL
+ * (set by the workbench at each start; its loopback exemption must not follow a new host), and a server's stored
+ * API key, which is never sent to a new origin unless it is given again (or dropped with `apiKey: null`).
+ */
+function refuseBaseUrlChange(
+  row: ServerRow,
+  stored: string,
+  patch: { baseUrl?: string; apiKey?: string | null },
+) {
+  if (row.embedded) {
+    throw conflict(
+      "the embedded reference server's base URL is set by the workbench at each start; add another server for another URL",
+      "server_embedded",
+    );
+  }
+  if (
+    row.apiKeySecret !== null &&
+    patch.apiKey === undefined &&
+    originOf(patch.baseUrl ?? "") !== originOf(stored)
+  ) {
+    throw badRequest(
+      "this server has an API key, which is never sent to a new host: send it again with the new base URL (body.apiKey), or body.apiKey: null to drop it",
+    );
+  }
+}
+
 export const serverRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
   const { storage, secrets, engine, outbound } = ctx;
 
@@ -95,7 +131,9 @@ export const serverRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app,
     async (req) => {
       const row = await mustGet(req.params.id);
       const patch = req.body;
-      const baseUrl = patch.baseUrl ?? secrets.decrypt(row.baseUrlSecret, secretContext(row.id, "baseUrl"));
+      const stored = secrets.decrypt(row.baseUrlSecret, secretContext(row.id, "baseUrl"));
+      if (patch.baseUrl !== undefined) refuseBaseUrlChange(row, stored, patch);
+      const baseUrl = patch.baseUrl ?? stored;
       const merged: ServerInput = {
         name: patch.name ?? row.name,
         baseUrl,
@@ -107,7 +145,7 @@ export const serverRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app,
         deterministic: patch.deterministic ?? row.deterministic,
       };
       const endpoint = checkServerInput(merged);
-      // A new base URL follows the policy as any server's does, the embedded server's too (no loopback exemption).
+      // A new base URL follows the policy as any server's does (the embedded server's cannot change).
       if (patch.baseUrl !== undefined) checkOutbound(baseUrl, rulesFor({ embedded: false }, outbound));
       const next: ServerRow = {
         ...row,

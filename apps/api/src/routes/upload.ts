@@ -21,9 +21,11 @@ import type {
 import { uploadSummary } from "../catalog/catalog.js";
 import { emptyJsonBody, uploadSchema } from "../catalog/upload-input.js";
 import {
+  tooManyUploads,
   UPLOAD_LIMIT,
   UPLOAD_LIMIT_TEXT,
   UPLOAD_MAX_DEPTH,
+  UPLOADS_AT_ONCE,
   uploadTooLarge,
 } from "../catalog/upload-limits.js";
 import { UploadJob, UploadJobs } from "../catalog/upload-thread.js";
@@ -37,6 +39,25 @@ const refuseLargeUpload: onRequestHookHandler = (req, _reply, done) => {
   const declared = Number(req.headers["content-length"]);
   done(declared > UPLOAD_LIMIT ? uploadTooLarge(declared) : undefined);
 };
+
+/**
+ * At most UPLOADS_AT_ONCE uploads are received at once: a request takes a place before its body is read (503
+ * too_many_uploads, with Retry-After, when none is free) and gives it back when it is answered or aborted.
+ */
+function uploadPlaces(): { take: onRequestHookHandler; give: (req: FastifyRequest) => void } {
+  const holding = new Set<FastifyRequest>();
+  return {
+    take(req, reply, done) {
+      if (holding.size >= UPLOADS_AT_ONCE) {
+        reply.header("retry-after", "5");
+        return done(tooManyUploads());
+      }
+      holding.add(req);
+      done();
+    },
+    give: (req) => void holding.delete(req),
+  };
+}
 
 /** A body without a Content-Length that ran past the limit: the connection is closed after the 413. */
 const closeAfterCutOff: onSendHookHandler = (req, reply, payload, done) => {
@@ -103,6 +124,7 @@ function jsonIntoThread(jobs: UploadJobs) {
 /** The upload route with its parsers (registered in a context of its own: other routes keep Fastify's). */
 export const uploadRoute: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
   const jobs = new UploadJobs(ctx.storage.path, (upload) => ctx.storage.abandonUpload(upload));
+  const places = uploadPlaces();
   app.addHook("onClose", () => jobs.close());
   await app.register(multipart, multipartOptions);
   app.removeContentTypeParser("application/json");
@@ -112,9 +134,19 @@ export const uploadRoute: FastifyPluginAsync<{ ctx: AppContext }> = async (app, 
     "/api/datasets",
     {
       bodyLimit: UPLOAD_LIMIT,
-      onRequest: refuseLargeUpload,
+      onRequest: [refuseLargeUpload, places.take],
       onSend: closeAfterCutOff,
-      onResponse: endLeftover,
+      onResponse: [
+        endLeftover,
+        (req, _reply, done) => {
+          places.give(req);
+          done();
+        },
+      ],
+      onRequestAbort: (req, done) => {
+        places.give(req);
+        done();
+      },
       // The body is checked against the schema on the upload thread (upload-input.ts), not here.
       validatorCompiler: () => () => true,
       schema: {
