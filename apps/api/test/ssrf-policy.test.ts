@@ -37,6 +37,8 @@ describe("the ranges", () => {
     "224.0.0.251",
     "255.255.255.255",
     "ff02::1",
+    "2002:a9fe:a9fe::",
+    "2001::7f00:1",
   ];
   const privateOrLoopback = [
     "127.0.0.1",

@@ -287,8 +287,10 @@ export class DecisionScorer {
     try {
       reply = parseLenientJson(body);
     } catch (error) {
+      // Never V8's message: it quotes the start of the body, which may echo a key.
+      const at = /position (\d+)/.exec((error as Error).message)?.[1];
       throw new EscalationError(
-        `invalid decision output: the reply is not JSON (${(error as Error).message})`,
+        `invalid decision output: the reply is not JSON${at === undefined ? "" : ` (at character ${at})`}`,
       );
     }
     if (typeof reply !== "object" || reply === null || Array.isArray(reply)) {

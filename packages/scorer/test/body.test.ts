@@ -147,3 +147,19 @@ describe("the answer cache's key", () => {
     }
   });
 });
+
+describe("a 200 whose body is not JSON", () => {
+  it("is described without quoting the body, which may echo a key", async () => {
+    const secret = "sk-live-ECHOEDKEY0123456789";
+    const scorer = new DecisionScorer("http://127.0.0.1:9", "m", secret, {
+      retries: 0,
+      opener: async () => ({ status: 200, headers: {}, body: `${secret} is not a JSON reply` }),
+    });
+    const outcome = await scorer.score("s", items.slice(0, 1)).then(
+      (r) => JSON.stringify(r),
+      (e: Error) => `${e.name}: ${e.message} ${JSON.stringify(e)}`,
+    );
+    expect(outcome).toContain("invalid decision output: the reply is not JSON");
+    expect(outcome).not.toContain(secret.slice(0, 6));
+  });
+});

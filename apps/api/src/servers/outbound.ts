@@ -61,6 +61,10 @@ const RANGES: Range[] = (
     ["224.0.0.0/4", "never", "a multicast address"],
     ["240.0.0.0/4", "never", "a reserved or broadcast address"],
     ["ff00::/8", "never", "a multicast address"],
+    // Tunnels that embed an IPv4 address (6to4, Teredo): no decision service lives there, and the address inside
+    // could be any of the above.
+    ["2002::/16", "never", "a 6to4 tunnel address"],
+    ["2001::/32", "never", "a Teredo tunnel address"],
     ["127.0.0.0/8", "loopback", "a loopback address"],
     ["::1/128", "loopback", "a loopback address"],
     ["0.0.0.0/8", "private", "a this-host address"],
