@@ -12,6 +12,7 @@ export {
 } from "./constants.js";
 export { DecisionDecider, decisionDecider } from "./decider.js";
 export { EscalationError, NOTHING_LEARNED, RemoteClientError, ServiceError, ValueError } from "./errors.js";
+export { errorText } from "./errorText.js";
 export { usableLogits } from "./learning.js";
 export { NetworkError, type SocketOptions, undiciOpener, undiciOpenerWith } from "./opener.js";
 export { redact } from "./redact.js";

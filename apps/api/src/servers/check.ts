@@ -5,13 +5,13 @@
  */
 
 import { performance } from "node:perf_hooks";
-import { redact, ServiceError } from "@decision-workbench/scorer";
+import { errorText, redact, ServiceError } from "@decision-workbench/scorer";
 import type { SecretBox } from "../secrets/box.js";
 import type { ServerRow } from "../storage/types.js";
 import { apiKeyOf, deciderFor, fullBaseUrl, outboundRefusal } from "./connect.js";
 import { type OutboundPolicy, rulesFor } from "./outbound.js";
 import { outboundOpener } from "./outbound-opener.js";
-import { replyErrorText, SNIPPET_CHARS, snippet } from "./outbound-text.js";
+import { SNIPPET_CHARS, snippet } from "./outbound-text.js";
 
 /** Models listed at most, and characters of a name or description kept. */
 const MODELS_LISTED = 200;
@@ -80,7 +80,7 @@ async function listModels(
   }
   // an error reply's body is already a short, sanitised snippet (outbound-opener.ts); a redirect names its origin
   if (status < 200 || status >= 300) {
-    const said = replyErrorText(text);
+    const said = errorText(text);
     return { models: null, error: `GET ${shown} answered HTTP ${status}${said ? `: ${said}` : ""}` };
   }
   try {

@@ -54,39 +54,6 @@ export function snippet(
   return clean.length > limit ? `${clean.slice(0, limit - 1)}…` : clean;
 }
 
-/**
- * The error text of a reply body, found where services put it (`error.message`, a string `error` or
- * `message`, a string `detail`, `detail.message`, FastAPI's `detail` list), else the body itself. Not cut.
- */
-export function replyErrorText(body: string): string {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(body);
-  } catch {
-    return body;
-  }
-  if (typeof doc !== "object" || doc === null) return body;
-  const d = doc as Record<string, unknown>;
-  const error = d.error as Record<string, unknown> | string | undefined;
-  if (typeof error === "string") return error;
-  if (error && typeof error === "object" && typeof error.message === "string") return error.message;
-  if (typeof d.message === "string") return d.message;
-  const detail = d.detail;
-  if (typeof detail === "string") return detail;
-  if (Array.isArray(detail)) {
-    return detail
-      .map((x) => {
-        const { loc, msg } = (x ?? {}) as { loc?: unknown; msg?: unknown };
-        return Array.isArray(loc) ? `${loc.join(".")}: ${String(msg)}` : String(msg ?? x);
-      })
-      .join("; ");
-  }
-  if (detail && typeof detail === "object" && typeof (detail as { message?: unknown }).message === "string") {
-    return (detail as { message: string }).message;
-  }
-  return body;
-}
-
 /** The origin (scheme://host:port) a redirect points to, resolved against the request's URL; never its path or query. */
 export function redirectOrigin(
   location: string | string[] | undefined,
