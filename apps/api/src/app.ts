@@ -2,8 +2,6 @@
 
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
-import { Ajv, type Options as AjvOptions } from "ajv";
-import formatsModule from "ajv-formats";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import type { RunEngine } from "./engine/engine.js";
 import { errorHandler, notFoundHandler } from "./errors.js";
@@ -16,6 +14,7 @@ import { serveWebApp } from "./routes/static.js";
 import type { SecretBox } from "./secrets/box.js";
 import { canonicalUrl, docsCsp, registerSecurity } from "./security/index.js";
 import type { WorkbenchStorage } from "./storage/types.js";
+import { validators } from "./validators.js";
 
 /** Largest JSON body of every route but dataset uploads. */
 export const BODY_LIMIT = 1024 * 1024;
@@ -47,26 +46,6 @@ const requestSerializer = (req: { method: string; url: string; ip?: string }) =>
 function loggerOption(logger: AppOptions["logger"]): FastifyServerOptions["logger"] {
   if (!logger || logger === true) return logger ? { serializers: { req: requestSerializer } } : false;
   return { ...logger, serializers: { ...logger.serializers, req: requestSerializer } };
-}
-
-type AddFormats = (ajv: Ajv) => unknown;
-const addFormats: AddFormats =
-  (formatsModule as unknown as { default?: AddFormats }).default ?? (formatsModule as unknown as AddFormats);
-
-/** Two validators: bodies are strict (no type coercion), query strings and params coerce text to numbers. */
-function validators(): { body: Ajv; other: Ajv } {
-  const common: AjvOptions = {
-    useDefaults: true,
-    removeAdditional: false,
-    allErrors: false,
-    verbose: true,
-    strict: false,
-  };
-  const body = new Ajv({ ...common, coerceTypes: false });
-  const other = new Ajv({ ...common, coerceTypes: "array" });
-  addFormats(body);
-  addFormats(other);
-  return { body, other };
 }
 
 /** Builds the workbench app (not listening yet). */

@@ -45,6 +45,28 @@ export function notFound(what: string, id: string, hint = ""): ApiError {
   );
 }
 
+/** 400 invalid_json for an empty body sent as application/json. */
+export function emptyJsonBody(): ApiError {
+  return new ApiError(
+    400,
+    "invalid_json",
+    "the body is empty but its Content-Type is application/json; send a JSON object",
+  );
+}
+
+/**
+ * 400 invalid_json for a body that is not JSON, from the parser's message; never echoes it (V8 quotes the body,
+ * which may hold a key), only the position it names.
+ */
+export function invalidJson(parserMessage: string | undefined): ApiError {
+  const position = /position (\d+)/.exec(parserMessage ?? "")?.[1];
+  return new ApiError(
+    400,
+    "invalid_json",
+    `the body is not valid JSON${position ? ` near character ${position}` : ""}; check quotes, commas and brackets`,
+  );
+}
+
 /** 409 conflict. */
 export function conflict(message: string, code = "conflict"): ApiError {
   return new ApiError(409, code, message);
@@ -111,11 +133,6 @@ export function errorHandler(
       "unsupported_media_type",
       "send the body as application/json (dataset uploads also take multipart/form-data)",
     ],
-    FST_ERR_CTP_EMPTY_JSON_BODY: [
-      "invalid_json",
-      "the body is empty but its Content-Type is application/json; send a JSON object",
-    ],
-    FST_ERR_CTP_INVALID_JSON_BODY: ["invalid_json", "the body is not valid JSON"],
     FST_ERR_CTP_INVALID_CONTENT_LENGTH: ["invalid_request", "the Content-Length does not match the body"],
     FST_ERR_MAX_PARAM_LENGTH: [
       "invalid_request",
@@ -123,17 +140,14 @@ export function errorHandler(
     ],
     FST_ERR_BAD_URL: ["invalid_request", "the URL is malformed: check its percent-encoding"],
   };
+  if (error.code === "FST_ERR_CTP_EMPTY_JSON_BODY") return reply.code(400).send(emptyJsonBody().body());
+  if (error.code === "FST_ERR_CTP_INVALID_JSON_BODY")
+    return reply.code(400).send(invalidJson(error.message).body());
   const hit = known[error.code];
   if (hit) {
     const [code, text] = hit;
-    // Never echo the parser's message: V8 quotes the body, which may hold a key.
-    const position = /position (\d+)/.exec(error.message ?? "")?.[1];
-    const detail =
-      code === "invalid_json" && error.code === "FST_ERR_CTP_INVALID_JSON_BODY"
-        ? `${position ? ` near character ${position}` : ""}; check quotes, commas and brackets`
-        : "";
     const answered = status >= 400 && status < 500 ? status : 400;
-    return reply.code(answered).send(new ApiError(answered, code, `${text}${detail}`).body());
+    return reply.code(answered).send(new ApiError(answered, code, text).body());
   }
   if (status >= 400 && status < 500) {
     return reply.code(status).send(new ApiError(status, "invalid_request", error.message).body());

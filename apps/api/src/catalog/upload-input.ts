@@ -6,19 +6,17 @@
  */
 
 import { decodeUtf8Escaped, encodeUtf8Escaped, hasEscapedBytes } from "@decision-workbench/datasets";
-import { Ajv, type ErrorObject } from "ajv";
-import { ApiError, badRequest, describeSchemaError } from "../errors.js";
+import type { ErrorObject } from "ajv";
+import { ApiError, badRequest, describeSchemaError, emptyJsonBody, invalidJson } from "../errors.js";
+import { anyObject } from "../routes/schemas.js";
+import { validators } from "../validators.js";
 import { UPLOAD_MAX_DEPTH } from "./upload-limits.js";
 
 /** The JSON body of POST /api/datasets (multipart fields are read into the same shape). */
 export const uploadSchema = {
   type: "object",
   properties: {
-    task: {
-      type: "object",
-      additionalProperties: true,
-      description: "the task definition (name, description, provenance, items)",
-    },
+    task: { ...anyObject, description: "the task definition (name, description, provenance, items)" },
     format: { type: "string", enum: ["jsonl", "csv"] },
     content: { type: "string", description: "the file's text" },
   },
@@ -54,15 +52,8 @@ export interface ReadUpload {
   content: string | Uint8Array;
 }
 
-// The options of the app's body validator (app.ts), so a message reads the same as on every other route.
-const validate = new Ajv({
-  useDefaults: true,
-  removeAdditional: false,
-  allErrors: false,
-  verbose: true,
-  strict: false,
-  coerceTypes: false,
-}).compile(uploadSchema);
+// The app's own body validator (validators.ts), so a message reads the same as on every other route.
+const validate = validators().body.compile(uploadSchema);
 
 function checkSchema(body: unknown): void {
   if (validate(body)) return;
@@ -96,15 +87,6 @@ function checkShape(value: unknown, where: string, utf8 = false): void {
   }
 }
 
-/** 400 invalid_json for an empty JSON body. */
-export function emptyJsonBody(): ApiError {
-  return new ApiError(
-    400,
-    "invalid_json",
-    "the body is empty but its Content-Type is application/json; send a JSON object",
-  );
-}
-
 /** The body's text; bytes that are not UTF-8 are kept, escaped (see decodeUtf8Escaped). */
 function bodyText(body: Received): { text: string; escaped: boolean } {
   const bytes = take(body);
@@ -122,13 +104,7 @@ function parseBody(received: Received): { body: unknown; escaped: boolean } {
   try {
     return { body: JSON.parse(text), escaped };
   } catch (err) {
-    // Never echo the parser's message: V8 quotes the body, which may hold a key.
-    const position = /position (\d+)/.exec((err as Error).message)?.[1];
-    throw new ApiError(
-      400,
-      "invalid_json",
-      `the body is not valid JSON${position ? ` near character ${position}` : ""}; check quotes, commas and brackets`,
-    );
+    throw invalidJson((err as Error).message);
   }
 }
 

@@ -19,7 +19,7 @@ import type {
   onSendHookHandler,
 } from "fastify";
 import { uploadSummary } from "../catalog/catalog.js";
-import { emptyJsonBody, uploadSchema } from "../catalog/upload-input.js";
+import { uploadSchema } from "../catalog/upload-input.js";
 import {
   tooManyUploads,
   UPLOAD_LIMIT,
@@ -29,7 +29,7 @@ import {
   uploadTooLarge,
 } from "../catalog/upload-limits.js";
 import { UploadJob, UploadJobs } from "../catalog/upload-thread.js";
-import { ApiError } from "../errors.js";
+import { ApiError, emptyJsonBody } from "../errors.js";
 import type { AppContext } from "./context.js";
 import { multipartOptions, receiveForm } from "./multipart.js";
 import { datasetSummarySchema, errorResponses } from "./schemas.js";
