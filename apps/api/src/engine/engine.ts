@@ -7,6 +7,7 @@ import { analysisData, defaultSplit, splitsOf, warmReports } from "../analysis/d
 import { HeadlineTally } from "../analysis/headline.js";
 import { taskSpecs } from "../analysis/item-spec.js";
 import { ApiError, conflict, notFound } from "../errors.js";
+import { processAlive } from "../process-alive.js";
 import type { SecretBox } from "../secrets/box.js";
 import { deciderFor } from "../servers/connect.js";
 import { LOCAL_POLICY, type OutboundPolicy } from "../servers/outbound.js";
@@ -45,15 +46,6 @@ export interface EngineOptions {
    * loopback allowed; a workbench with a token passes `{ allowPrivate: false }` unless --allow-private-servers.
    */
   outbound?: OutboundPolicy;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 /** Runs of one storage, worked on by this process. */
@@ -273,7 +265,7 @@ export class RunEngine {
       return this.summary(runId);
     }
     if (run.status === "running" || run.status === "queued") {
-      if (run.ownerPid !== null && run.ownerPid !== this.pid && alive(run.ownerPid)) {
+      if (run.ownerPid !== null && run.ownerPid !== this.pid && processAlive(run.ownerPid)) {
         throw conflict(
           `run ${runId} is worked on by another workbench process (pid ${run.ownerPid}); cancel it there`,
           "run_owned_elsewhere",
@@ -307,7 +299,7 @@ export class RunEngine {
       (run.status === "running" || run.status === "queued") &&
       run.ownerPid !== null &&
       run.ownerPid !== this.pid &&
-      alive(run.ownerPid)
+      processAlive(run.ownerPid)
     ) {
       throw conflict(
         `run ${runId} is worked on by another workbench process (pid ${run.ownerPid})`,
@@ -325,7 +317,7 @@ export class RunEngine {
     for (const status of ["running", "queued"] as const) {
       for (const run of await this.storage.listStoredRuns({ status })) {
         if (this.jobs.has(run.id)) continue;
-        if (run.ownerPid !== null && run.ownerPid !== this.pid && alive(run.ownerPid)) continue;
+        if (run.ownerPid !== null && run.ownerPid !== this.pid && processAlive(run.ownerPid)) continue;
         await this.launch(run.id);
         ids.push(run.id);
       }
@@ -344,7 +336,7 @@ export class RunEngine {
       (run.status === "running" || run.status === "queued") &&
       run.ownerPid !== null &&
       run.ownerPid !== this.pid &&
-      alive(run.ownerPid)
+      processAlive(run.ownerPid)
     ) {
       throw conflict(
         `run ${runId} is worked on by another workbench process (pid ${run.ownerPid}); cancel it there first`,

@@ -6,6 +6,7 @@
 
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { processAlive } from "../process-alive.js";
 
 /** The owner of a pending upload. */
 export interface UploadOwner {
@@ -67,11 +68,7 @@ export function ownerGone(pending: string): boolean {
   const owner = ownerOf(pending);
   if (!owner) return true;
   if (owner.pid === process.pid) return Math.abs(owner.start - PROCESS_START) > START_SLACK_MS;
-  try {
-    process.kill(owner.pid, 0);
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "ESRCH";
-  }
+  if (!processAlive(owner.pid)) return true;
   const started = startOf(owner.pid);
   return started !== undefined && started > owner.start + START_SLACK_MS;
 }
