@@ -440,11 +440,16 @@ export class SqliteStorage implements WorkbenchStorage {
     );
   }
 
-  async getUpload(name: string): Promise<UploadRow | undefined> {
+  /** A complete upload's row (in the caller's read transaction, if any). */
+  private completeUpload(name: string): UploadRow | undefined {
     const r = this.stmt(`SELECT * FROM datasets WHERE name = ? AND ${UPLOAD_COMPLETE}`).get(name) as
       | Raw
       | undefined;
     return r ? uploadFromRaw(r) : undefined;
+  }
+
+  async getUpload(name: string): Promise<UploadRow | undefined> {
+    return this.completeUpload(name);
   }
 
   async insertUpload(row: UploadRow, examples: ExampleRow[]): Promise<void> {
@@ -506,11 +511,8 @@ export class SqliteStorage implements WorkbenchStorage {
   ): Promise<{ upload: UploadRow; examples: readonly ExampleRow[] } | undefined> {
     // one read transaction, so the upload and its examples agree
     const read = this.db.transaction(() => {
-      const r = this.stmt(`SELECT * FROM datasets WHERE name = ? AND ${UPLOAD_COMPLETE}`).get(name) as
-        | Raw
-        | undefined;
-      if (!r) return undefined;
-      const upload = uploadFromRaw(r);
+      const upload = this.completeUpload(name);
+      if (!upload) return undefined;
       // the hash alone ignores the examples' order; an upload replaced by the same lines has another time
       const version = `${upload.hash}|${upload.createdAt}`;
       const kept = this.recentExamples.get(name, version);
