@@ -8,13 +8,11 @@ import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { DB_FILE } from "../src/config.js";
 import { openStorage } from "../src/storage/sqlite.js";
-import type { ExampleRow, UploadRow } from "../src/storage/types.js";
 import { newOwner, ownerGone, PROCESS_START } from "../src/storage/upload-owner.js";
-import { insertExamples, reserveUpload } from "../src/storage/upload-sql.js";
 import { listeningUrl, workbench } from "./child.js";
-import { syntheticExamples, syntheticTask } from "./fixtures.js";
 import { tempDir, testBench } from "./helpers.js";
 import { bigJsonl, jsonUpload, postUpload } from "./upload-http.js";
+import { halfStored as halfStoredIn, storedRows, uploadRows } from "./upload-rows.js";
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
@@ -36,21 +34,11 @@ async function emptyFile(name: string): Promise<string> {
   return path;
 }
 
-/** Reserves `name` under `owner` and stores `count` examples, without completing the upload. */
+/** Reserves `name` under `owner` in the file at `path` and stores `count` examples, without completing it. */
 async function halfStored(path: string, name: string, count: number, owner: string): Promise<void> {
   const db = new Database(path);
   try {
-    const examples = syntheticExamples(count) as unknown as ExampleRow[];
-    const row: UploadRow = {
-      name,
-      task: syntheticTask(name) as UploadRow["task"],
-      hash: "h",
-      examples: count,
-      splits: { train: count, calibration: 0, test: 0 },
-      createdAt: new Date().toISOString(),
-    };
-    reserveUpload(db, row, owner);
-    await insertExamples(db, name, owner, examples);
+    await halfStoredIn(db, name, count, owner);
   } finally {
     db.close();
   }
@@ -59,11 +47,7 @@ async function halfStored(path: string, name: string, count: number, owner: stri
 function stored(path: string, name: string): { datasets: number; examples: number } {
   const db = new Database(path, { readonly: true });
   try {
-    const count = (sql: string) => db.prepare(sql).pluck().get(name) as number;
-    return {
-      datasets: count("SELECT count(*) FROM datasets WHERE name = ?"),
-      examples: count("SELECT count(*) FROM examples WHERE dataset = ?"),
-    };
+    return storedRows(db, name);
   } finally {
     db.close();
   }
@@ -86,20 +70,7 @@ describe("whose owner is gone", () => {
     await halfStored(path, "alive", 50, newOwner());
     const storage = openStorage(path, { writerThread: false });
     try {
-      await storage.insertUpload(
-        ...(() => {
-          const examples = syntheticExamples(10) as unknown as ExampleRow[];
-          const row: UploadRow = {
-            name: "whole",
-            task: syntheticTask("whole") as UploadRow["task"],
-            hash: "h",
-            examples: 10,
-            splits: { train: 4, calibration: 3, test: 3 },
-            createdAt: new Date().toISOString(),
-          };
-          return [row, examples] as const;
-        })(),
-      );
+      await storage.insertUpload(...uploadRows("whole", 10));
       expect(await storage.abandoned).toEqual(["dead"]);
       expect((await storage.listUploads()).map((u) => u.name)).toEqual(["whole"]);
     } finally {

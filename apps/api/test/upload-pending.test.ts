@@ -2,12 +2,11 @@
 // upload of its name is refused as in progress, and one that fails or is cancelled part-way leaves nothing.
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ExampleRow, UploadRow } from "../src/storage/types.js";
 import { newOwner } from "../src/storage/upload-owner.js";
-import { insertExamples, reserveUpload, UPLOAD_SQL } from "../src/storage/upload-sql.js";
-import { syntheticExamples, syntheticTask } from "./fixtures.js";
+import { UPLOAD_SQL } from "../src/storage/upload-sql.js";
 import { body, post, type TestBench, testBench } from "./helpers.js";
 import { bigJsonl, errorOf, jsonUpload, postUpload } from "./upload-http.js";
+import { halfStored as halfStoredIn, storedRows } from "./upload-rows.js";
 
 let bench: TestBench;
 let base: string;
@@ -24,36 +23,10 @@ afterAll(async () => {
   await bench.close();
 });
 
-/** The synthetic dataset `name` as rows, `count` examples. */
-function rowsOf(name: string, count: number): [UploadRow, ExampleRow[]] {
-  const examples = syntheticExamples(count) as unknown as ExampleRow[];
-  const row: UploadRow = {
-    name,
-    task: syntheticTask(name) as UploadRow["task"],
-    hash: "h",
-    examples: count,
-    splits: { train: 0, calibration: 0, test: 0 },
-    createdAt: new Date().toISOString(),
-  };
-  for (const e of examples) row.splits[e.split]++;
-  return [row, examples];
-}
-
 /** Reserves `name` under `owner` and stores `count` examples, without completing the upload. */
-async function halfStored(name: string, count: number, owner: string): Promise<void> {
-  const [row, examples] = rowsOf(name, count);
-  reserveUpload(db, row, owner);
-  await insertExamples(db, name, owner, examples);
-}
-
+const halfStored = (name: string, count: number, owner: string) => halfStoredIn(db, name, count, owner);
 /** The rows stored under `name`, pending or not. */
-function stored(name: string): { datasets: number; examples: number } {
-  const count = (sql: string) => db.prepare(sql).pluck().get(name) as number;
-  return {
-    datasets: count("SELECT count(*) FROM datasets WHERE name = ?"),
-    examples: count("SELECT count(*) FROM examples WHERE dataset = ?"),
-  };
-}
+const stored = (name: string) => storedRows(db, name);
 
 describe("a pending upload", () => {
   it("is not listed, shown, paged, run or deleted; a second upload of its name is in progress", async () => {
