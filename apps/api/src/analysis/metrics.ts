@@ -6,6 +6,7 @@ import {
   debiasedCalibrationError,
   type Labelled,
   type MultiLabel,
+  mce,
   multiLabelScores,
   multiLabelTop,
   offByOneAccuracy,
@@ -28,7 +29,9 @@ export interface Metrics {
   accuracy: CI;
   ece: CI;
   eceMass: CI;
+  /** MCE over the equal-width bins (`mce`) and over the equal-mass bins (`mceMass`): it follows the binning. */
   mce: CI;
+  mceMass: MaybeCI;
   brier: CI;
   nll: CI;
   classwiseEce: MaybeCI;
@@ -41,6 +44,11 @@ export interface Metrics {
   microF1?: MaybeCI;
   macroF1?: MaybeCI;
 }
+
+/** How each metric's interval was obtained, in words with its reference; absent: the metric has no interval. */
+export type IntervalMethods = Partial<Record<keyof Metrics, string>>;
+
+const PERCENTILE = "bootstrap percentile over items [Efron 1979]";
 
 /** Which secondary metrics get a bootstrap interval (smooth ECE never does): auto (small items), all (bounded), or none. */
 export type CiMode = "auto" | "all" | "headline";
@@ -109,7 +117,12 @@ type Stat = (x: Labelled | MultiLabel) => number;
 export function itemMetrics(
   d: ItemData,
   o: MetricOptions,
-): { metrics: Metrics; report: CalibrationReport; resamples: { headline: number; secondary: number } } {
+): {
+  metrics: Metrics;
+  intervals: IntervalMethods;
+  report: CalibrationReport;
+  resamples: { headline: number; secondary: number };
+} {
   const data = libraryData(d);
   const resamples = o.resamples ?? autoResamples(d.m);
   let secondaryResamples =
@@ -152,9 +165,13 @@ export function itemMetrics(
     ece: report.ece,
     eceMass: report.eceMass,
     mce: report.mce,
+    mceMass: [mce(topOf(data), { bins: o.bins, binning: "mass" }), null, null],
     brier: report.brier,
     nll: report.nll,
   };
+  const intervals: IntervalMethods = {};
+  for (const name of ["accuracy", "ece", "eceMass", "mce", "brier", "nll"] as const)
+    intervals[name] = PERCENTILE;
   for (const [name, s] of Object.entries(secondary)) {
     const n = s.data.probs.length / s.data.k;
     const resample = secondaryResamples > 0 && !s.smooth;
@@ -163,12 +180,14 @@ export function itemMetrics(
         resamples: secondaryResamples,
         seed: o.seed,
       });
+      intervals[name as keyof Metrics] = PERCENTILE;
     } else {
       metrics[name] = [s.point ?? s.stat(s.data), null, null];
     }
   }
   return {
     metrics: metrics as unknown as Metrics,
+    intervals,
     report,
     resamples: { headline: resamples, secondary: secondaryResamples },
   };

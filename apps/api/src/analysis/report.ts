@@ -13,7 +13,8 @@ import {
 import { type Bin, binsOf, confidenceHistogram, type HistogramBar, toBin } from "./bins.js";
 import type { ItemSpec } from "./item-spec.js";
 import { ANSWERED, type ItemData, UNKNOWN, usabilityCounts } from "./matrix.js";
-import { type CiMode, itemMetrics, type Metrics } from "./metrics.js";
+import { type CiMode, type IntervalMethods, itemMetrics, type Metrics } from "./metrics.js";
+import { RATE_INTERVAL, type Rate, rateOf } from "./rates.js";
 import { type RiskPoint, riskCoverageCurve, type UnknownReport, unknownReport } from "./selective.js";
 import { type LabelCurve, thresholdCurves } from "./thresholds.js";
 import { libraryData, topView } from "./views.js";
@@ -42,6 +43,16 @@ export interface OptionReport {
   f1: number;
   support: number;
   predicted: number;
+  /** Precision (of the rows predicted as this option) and recall (of the rows whose gold it is), x of n, Wilson. */
+  rates: { precision: Rate; recall: Rate };
+}
+
+/** The consistency test of an item's top-label calibration. */
+export interface Consistency {
+  statistic: "ece";
+  pValue: number;
+  resamples: number;
+  method: string;
 }
 
 /** Everything the workbench shows about one item of one run on one split (or several). */
@@ -63,6 +74,15 @@ export interface ItemReport {
   level: number;
   /** Null when nothing is usable yet. */
   metrics: Metrics | null;
+  /** How each metric's interval was obtained, in words with its reference (null when nothing is usable). */
+  intervals: IntervalMethods | null;
+  /** The interval of every rate (Unknown rates, precision, recall): always the Wilson score interval. */
+  rateInterval: string;
+  /**
+   * "Consistent with perfect calibration?": outcomes redrawn as Bernoulli(confidence), the top-label ECE recomputed;
+   * pValue = share of redrawn ECEs at least the observed one [Brocker & Smith 2007]. Absent when nothing is usable.
+   */
+  consistency?: Consistency;
   bins: { width: Bin[]; mass: Bin[]; count: number; binning: Binning; view: "top" | "classwise" };
   perOption: OptionReport[];
   histogram: HistogramBar[];
@@ -72,6 +92,14 @@ export interface ItemReport {
   unknown?: UnknownReport;
   riskCoverage: RiskPoint[];
   aurc: number | null;
+}
+
+type Score = ReportBase["scores"][number];
+
+/** One option's bins and scores, its precision and recall as x of n (true positives of predicted, of support). */
+function optionReport(option: string, bins: Bin[], s: Score): OptionReport {
+  const tp = Math.round(s.precision * s.predicted);
+  return { option, bins, ...s, rates: { precision: rateOf(tp, s.predicted), recall: rateOf(tp, s.support) } };
 }
 
 /** The pooled one-vs-rest problem: every (option probability, option is gold) pair of every row. */
@@ -95,6 +123,8 @@ export interface ReportBase {
   counts: ItemReport["counts"];
   resamples: ItemReport["resamples"];
   metrics: Metrics | null;
+  intervals: IntervalMethods | null;
+  consistency?: Consistency;
   topBins: { width: Bin[]; mass: Bin[] };
   topHistogram: HistogramBar[];
   scores: { precision: number; recall: number; f1: number; support: number; predicted: number }[];
@@ -143,6 +173,7 @@ export function reportBase(d: ItemData, opts: ReportOptions = {}): ReportBase {
       counts,
       resamples: { headline: 0, secondary: 0 },
       metrics: null,
+      intervals: null,
       topBins: { width: [], mass: [] },
       topHistogram: [],
       scores: [],
@@ -152,7 +183,7 @@ export function reportBase(d: ItemData, opts: ReportOptions = {}): ReportBase {
   }
   const data = libraryData(d);
   const top = topView(d);
-  const { metrics, report, resamples } = itemMetrics(d, {
+  const { metrics, intervals, report, resamples } = itemMetrics(d, {
     bins,
     resamples: opts.resamples,
     seed: opts.seed ?? 0,
@@ -169,6 +200,7 @@ export function reportBase(d: ItemData, opts: ReportOptions = {}): ReportBase {
     counts,
     resamples,
     metrics,
+    intervals,
     topBins: { width: report.reliability.width.map(toBin), mass: report.reliability.mass.map(toBin) },
     topHistogram: confidenceHistogram(top),
     scores,
@@ -208,6 +240,8 @@ export function itemReport(
     seed: opts.seed ?? 0,
     level: 0.95,
     metrics: b.metrics,
+    intervals: b.intervals,
+    rateInterval: RATE_INTERVAL,
   };
   if (d.m === 0) {
     return {
@@ -234,11 +268,12 @@ export function itemReport(
   const out: ItemReport = {
     ...head,
     bins: { ...diagram, count: bins, binning, view },
-    perOption: d.columns.map((option, j) => ({ option, bins: perBins[j].map(toBin), ...b.scores[j] })),
+    perOption: d.columns.map((option, j) => optionReport(option, perBins[j].map(toBin), b.scores[j])),
     histogram,
     riskCoverage: b.riskCoverage,
     aurc: b.aurc,
   };
+  if (b.consistency) out.consistency = b.consistency;
   if (b.smooth) out.smooth = b.smooth;
   if (b.confusion) out.confusion = b.confusion;
   if (b.thresholds) out.thresholds = b.thresholds;

@@ -6,6 +6,7 @@ import {
   unknownStats,
 } from "@decision-workbench/calibration";
 import type { ItemData } from "./matrix.js";
+import { type Rate, rateOf } from "./rates.js";
 
 /** One point of the risk-coverage curve: answer alone at confidence >= threshold. */
 export interface RiskPoint {
@@ -30,6 +31,17 @@ export interface UnknownReport {
   riskAnswered: number | null;
   predicted: number;
   gold: number;
+  /**
+   * Every rate above as x of n with its 95 % Wilson interval: predicted and gold Unknown of the usable rows,
+   * precision (of the predicted Unknowns), recall (of the gold Unknowns), error of the answered rows.
+   */
+  rates: {
+    predicted: Rate;
+    gold: Rate;
+    precision: Rate;
+    recall: Rate;
+    riskAnswered: Rate;
+  };
 }
 
 /** Evenly spaced indices (at most `max`, first and last included) of a list of length `len`. */
@@ -72,6 +84,8 @@ export function unknownReport(d: ItemData, top: Binary): UnknownReport | null {
     : unknownAnalytics({ probs: d.probs, k: d.k, gold: d.gold } as Labelled, d.k - 1);
   const predicted = Math.round(s.predictedRate * s.n);
   const gold = Math.round(s.goldRate * s.n);
+  const both = Math.round(s.precision * predicted);
+  const wrong = s.answeredRisk === null ? 0 : Math.round(s.answeredRisk * s.answered);
   return {
     predictedRate: s.predictedRate,
     goldRate: s.goldRate,
@@ -81,5 +95,12 @@ export function unknownReport(d: ItemData, top: Binary): UnknownReport | null {
     riskAnswered: s.answeredRisk,
     predicted,
     gold,
+    rates: {
+      predicted: rateOf(predicted, s.n),
+      gold: rateOf(gold, s.n),
+      precision: rateOf(both, predicted),
+      recall: rateOf(both, gold),
+      riskAnswered: rateOf(wrong, s.answered),
+    },
   };
 }

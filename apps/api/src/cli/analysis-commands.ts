@@ -10,6 +10,7 @@ import {
   parseCalibrationFile,
 } from "@decision-workbench/calibration";
 import { AnalysisData, defaultSplit, type LoadedRun, type SplitChoice } from "../analysis/data.js";
+import type { Rate } from "../analysis/rates.js";
 import type { ItemReport } from "../analysis/report.js";
 import { itemReport } from "../analysis/report.js";
 import { catalogNames } from "../catalog/names.js";
@@ -86,6 +87,22 @@ async function withRun<T>(
   return f(data, await data.run(id));
 }
 
+const pctOf = (x: number | null) => (x === null ? "n/a" : `${(x * 100).toFixed(1)}%`);
+/** A rate with its count and Wilson interval: "3/4 = 75.0% [30.1%, 95.4%]"; "0/0" when nothing to share. */
+const rate = (r: Rate) =>
+  r.n === 0 ? "0/0" : `${r.x}/${r.n} = ${pctOf(r.value)} [${pctOf(r.low)}, ${pctOf(r.high)}]`;
+
+/** The consistency test's verdict in words (null when the report has none). */
+export function consistencyText(c: ItemReport["consistency"]): string | null {
+  if (!c) return null;
+  const p =
+    c.pValue < 0.001 ? "p < 0.001" : `p = ${c.pValue < 0.01 ? c.pValue.toFixed(3) : c.pValue.toFixed(2)}`;
+  const how = `consistency resampling of the ${c.statistic.toUpperCase()}, ${c.resamples} draws [Brocker & Smith 2007]`;
+  return c.pValue < 0.05
+    ? `evidence of miscalibration: ${p} (${how})`
+    : `consistent with perfect calibration: ${p} (${how}; no evidence of miscalibration)`;
+}
+
 /** A report as lines of text. */
 export function reportText(r: ItemReport): string {
   const c = r.counts;
@@ -98,17 +115,29 @@ export function reportText(r: ItemReport): string {
     return `${lines.join("\n")}\n`;
   }
   lines.push(
-    `  accuracy ${ci(m.accuracy)}   ECE ${ci(m.ece)} (${r.bins.count} equal-width bins)   ECE equal-mass ${ci(m.eceMass)}`,
-    `  MCE ${ci(m.mce)}   Brier ${ci(m.brier)}   NLL ${ci(m.nll)}   AURC ${fmt(r.aurc)}`,
+    `  accuracy ${ci(m.accuracy)}   Brier ${ci(m.brier)}   NLL ${ci(m.nll)}   AURC ${fmt(r.aurc)}`,
+    `  equal-width (${r.bins.count} bins): ECE ${ci(m.ece)}   MCE ${ci(m.mce)}`,
+    `  equal-mass (${r.bins.count} bins):  ECE ${ci(m.eceMass)}   MCE ${ci(m.mceMass)}`,
     `  classwise ECE ${ci(m.classwiseEce)}   smooth ECE ${ci(m.smoothEce)}   debiased L2 ${ci(m.debiasedL2)}${
       m.rps ? `   RPS ${ci(m.rps)}   off-by-one ${ci(m.offByOne)}` : ""
     }${m.microF1 ? `   micro F1 ${ci(m.microF1)}` : ""}${m.macroF1 ? `   macro F1 ${ci(m.macroF1)}` : ""}`,
   );
+  const verdict = consistencyText(r.consistency);
+  if (verdict) lines.push(`  ${verdict}`);
   if (r.unknown) {
-    const u = r.unknown;
+    const u = r.unknown.rates;
     lines.push(
-      `  Unknown: predicted ${fmt(u.predictedRate)}, gold ${fmt(u.goldRate)}, precision ${fmt(u.precision)}, recall ${fmt(u.recall)}, error when answered ${fmt(u.riskAnswered)}`,
+      `  Unknown: predicted ${rate(u.predicted)}, gold ${rate(u.gold)}`,
+      `    precision ${rate(u.precision)}, recall ${rate(u.recall)}, error when answered ${rate(u.riskAnswered)}`,
     );
+  }
+  if (r.perOption.length > 0) {
+    lines.push(
+      `  per ${r.item.kind === "multi" ? "label" : "option"} (precision of predicted, recall of gold):`,
+    );
+    for (const o of r.perOption) {
+      lines.push(`    ${o.option}: precision ${rate(o.rates.precision)}, recall ${rate(o.rates.recall)}`);
+    }
   }
   if (r.thresholds) {
     for (const t of r.thresholds) {
@@ -117,8 +146,20 @@ export function reportText(r: ItemReport): string {
       );
     }
   }
-  lines.push(`  (bootstrap: ${r.resamples.headline} resamples, seed ${r.seed}, 95% percentile intervals)`);
+  lines.push(`  intervals: 95%, ${r.resamples.headline} resamples, seed ${r.seed}; ${intervalsText(r)}`);
+  lines.push(`  rates: ${r.rateInterval}`);
   return `${lines.join("\n")}\n`;
+}
+
+/** Which interval method each metric used, grouped: "ECE, MCE: ...; accuracy, Brier: ...". */
+function intervalsText(r: ItemReport): string {
+  const byMethod = new Map<string, string[]>();
+  for (const [name, method] of Object.entries(r.intervals ?? {})) {
+    if (!method) continue;
+    byMethod.set(method, [...(byMethod.get(method) ?? []), name]);
+  }
+  if (byMethod.size === 0) return "no intervals";
+  return [...byMethod].map(([method, names]) => `${names.join(", ")}: ${method}`).join("; ");
 }
 
 /** `workbench report RUN [--item I] [--split test|calibration|train|all] [--bins 15] [--json] [--data-dir D]`. */

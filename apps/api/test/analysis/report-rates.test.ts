@@ -1,0 +1,204 @@
+// The report's rates, MCE per binning, interval methods and consistency test over HTTP, on a real SQLite file with
+// runs made by the run engine against the reference server; and the CLI `report` printing them from the same file.
+import { mce, type TopLabel, topLabel, wilsonInterval } from "@decision-workbench/calibration";
+import type { DecisionServerHandle } from "@decision-workbench/decision-server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ItemReport } from "../../src/analysis/report.js";
+import { runReportCommand } from "../../src/cli/analysis-commands.js";
+import type { RunSummary } from "../../src/engine/types.js";
+import { startServer } from "./fixtures.js";
+import { startWorkbench, type Workbench } from "./harness.js";
+
+let wb: Workbench;
+let server: DecisionServerHandle;
+let penguins: RunSummary;
+let spam: RunSummary;
+
+beforeAll(async () => {
+  wb = await startWorkbench();
+  server = await startServer({ alias: "bayes-1" });
+  const added = await wb.post<{ id: string }>("/api/servers", {
+    name: "reference",
+    baseUrl: server.url,
+    models: ["workbench-latest"],
+    deterministic: true,
+  });
+  expect(added.status).toBe(201);
+  const serverId = added.body.id;
+  penguins = await wb.run({ dataset: "penguins", serverId, model: "workbench-latest", concurrency: 8 });
+  spam = await wb.run({ dataset: "spam-assassin", serverId, model: "workbench-latest", limit: 60 });
+});
+
+afterAll(async () => {
+  await wb?.close();
+  await server?.close();
+});
+
+async function report(run: RunSummary, query: string): Promise<ItemReport> {
+  const r = await wb.get<ItemReport>(`/api/runs/${run.id}/report?${query}`);
+  expect(r.status).toBe(200);
+  return r.body;
+}
+
+type Rate = ItemReport["perOption"][number]["rates"]["precision"];
+
+/** A rate is its own x / n with the Wilson interval of x of n around it. */
+function expectRate(r: Rate, x: number, n: number): void {
+  expect({ x: r.x, n: r.n }).toEqual({ x, n });
+  if (n === 0) {
+    expect([r.value, r.low, r.high]).toEqual([null, null, null]);
+    return;
+  }
+  expect(r.value).toBeCloseTo(x / n, 12);
+  const [lo, hi] = wilsonInterval(x, n);
+  expect(r.low).toBeCloseTo(lo, 12);
+  expect(r.high).toBeCloseTo(hi, 12);
+  expect(r.low as number).toBeLessThanOrEqual(r.value as number);
+  expect(r.high as number).toBeGreaterThanOrEqual(r.value as number);
+}
+
+/** The usable rows' top-label pairs, rebuilt from the items endpoint (independent of the report code). */
+async function topPairs(run: RunSummary, item: string, split: string): Promise<TopLabel> {
+  const rows: {
+    confidence: number | null;
+    correct: boolean | null;
+    probabilities: Record<string, number>;
+  }[] = [];
+  for (let offset = 0; ; offset += 500) {
+    const page = await wb.get<{ total: number; rows: typeof rows }>(
+      `/api/runs/${run.id}/items?item=${item}&split=${split}&offset=${offset}&limit=500`,
+    );
+    rows.push(...page.body.rows);
+    if (rows.length >= page.body.total) break;
+  }
+  const usable = rows.filter((r) => r.correct !== null);
+  const k = Object.keys(usable[0].probabilities).length;
+  const probs = new Float64Array(usable.length * k);
+  const gold = new Int32Array(usable.length);
+  usable.forEach((r, i) => {
+    Object.values(r.probabilities).forEach((p, j) => {
+      probs[i * k + j] = p;
+    });
+    let best = 0;
+    for (let j = 1; j < k; j++) if (probs[i * k + j] > probs[i * k + best]) best = j;
+    gold[i] = r.correct ? best : (best + 1) % k;
+  });
+  return topLabel({ probs, k, gold });
+}
+
+describe("rates carry their counts and Wilson intervals", () => {
+  it("Unknown rates of penguins/sex match the items endpoint's counts", async () => {
+    const r = await report(penguins, "item=sex");
+    const u = r.unknown;
+    if (!u) throw new Error("sex allows not stated: the report must have an Unknown section");
+    const predictedUnknown = await wb.get<{ total: number }>(
+      `/api/runs/${penguins.id}/items?item=sex&split=test&filter=unknown&limit=1`,
+    );
+    expectRate(u.rates.predicted, predictedUnknown.body.total, r.n);
+    expect(u.rates.predicted.x).toBe(u.predicted);
+    expectRate(u.rates.gold, u.gold, r.n);
+    // precision and recall share their numerator (predicted and gold Unknown), over different denominators
+    const both = u.rates.precision.x;
+    expectRate(u.rates.precision, both, u.predicted);
+    expectRate(u.rates.recall, both, u.gold);
+    if (u.precision !== null) expect(u.rates.precision.value).toBeCloseTo(u.precision, 12);
+    if (u.recall !== null) expect(u.rates.recall.value).toBeCloseTo(u.recall, 12);
+    const answered = r.n - u.predicted;
+    expect(u.rates.riskAnswered.n).toBe(answered);
+    if (u.riskAnswered !== null) expect(u.rates.riskAnswered.value).toBeCloseTo(u.riskAnswered, 12);
+    expect(r.rateInterval).toMatch(/Wilson/);
+  });
+
+  it("per-option precision and recall are the confusion matrix's diagonal over its column and row sums", async () => {
+    for (const item of ["species", "sex", "body_mass"]) {
+      const r = await report(penguins, `item=${item}`);
+      const m = r.confusion?.matrix;
+      if (!m) throw new Error(`${item} is single-label: the report must have a confusion matrix`);
+      r.perOption.forEach((o, j) => {
+        const tp = m[j][j];
+        const column = m.reduce((s, row) => s + row[j], 0);
+        const row = m[j].reduce((s, v) => s + v, 0);
+        expectRate(o.rates.precision, tp, column);
+        expectRate(o.rates.recall, tp, row);
+      });
+      expect(r.perOption.reduce((s, o) => s + o.rates.recall.n, 0)).toBe(r.n);
+    }
+  });
+
+  it("multi-label per-label rates count the label decisions at 0.5", async () => {
+    const r = await report(spam, "item=properties&split=all");
+    expect(r.item.kind).toBe("multi");
+    for (const o of r.perOption) {
+      expectRate(o.rates.precision, o.rates.precision.x, o.predicted);
+      expectRate(o.rates.recall, o.rates.precision.x, o.support);
+      expect(o.rates.precision.x).toBeLessThanOrEqual(Math.min(o.predicted, o.support));
+    }
+  });
+});
+
+describe("MCE follows the binning", () => {
+  it("reports MCE over equal-width and over equal-mass bins, each the library's MCE of the top-label pairs", async () => {
+    for (const bins of [10, 15]) {
+      const r = await report(penguins, `item=species&bins=${bins}`);
+      const top = await topPairs(penguins, "species", "test");
+      const m = r.metrics;
+      if (!m) throw new Error("species has usable rows");
+      expect(m.mce[0]).toBeCloseTo(mce(top, { bins, binning: "width" }), 10);
+      expect(m.mceMass[0]).toBeCloseTo(mce(top, { bins, binning: "mass" }), 10);
+      // the largest bin gap of each diagram the report ships
+      const gap = (bs: ItemReport["bins"]["width"]) =>
+        Math.max(
+          ...bs.filter((b) => b.count > 0).map((b) => Math.abs((b.accuracy ?? 0) - (b.confidence ?? 0))),
+        );
+      expect(m.mce[0]).toBeCloseTo(gap(r.bins.width), 10);
+      expect(m.mceMass[0]).toBeCloseTo(gap(r.bins.mass), 10);
+    }
+  });
+});
+
+describe("intervals say how they were obtained", () => {
+  it("names a method for every metric that has an interval, and none for one that has not", async () => {
+    for (const [run, q] of [
+      [penguins, "item=species"],
+      [penguins, "item=body_mass&ci=all"],
+      [spam, "item=properties&split=all"],
+    ] as const) {
+      const r = await report(run, q);
+      const m = r.metrics as unknown as Record<string, [number, number | null, number | null]>;
+      for (const [name, v] of Object.entries(m)) {
+        if (v[1] === null) expect(r.intervals?.[name as keyof typeof r.intervals]).toBeUndefined();
+        else expect(r.intervals?.[name as keyof typeof r.intervals]).toMatch(/\w/);
+      }
+    }
+  });
+});
+
+describe("workbench report", () => {
+  it("prints every rate with x/n and its interval, and MCE under each binning", async () => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runReportCommand([penguins.id, "--data-dir", wb.dir, "--item", "sex"], {
+      out: (t) => out.push(t),
+      err: (t) => err.push(t),
+    });
+    expect(err.join("")).toBe("");
+    expect(code).toBe(0);
+    const text = out.join("");
+    const r = await report(penguins, "item=sex");
+    const u = r.unknown;
+    if (!u) throw new Error("sex allows not stated");
+    expect(text).toContain(`predicted ${u.rates.predicted.x}/${u.rates.predicted.n} = `);
+    expect(text).toContain(`recall ${u.rates.recall.x}/${u.rates.recall.n}`);
+    for (const o of r.perOption) {
+      expect(text).toContain(`${o.option}: precision ${o.rates.precision.x}/${o.rates.precision.n}`);
+    }
+    // a percentage is never printed bare: each one follows "x/n = " or sits inside an interval's brackets
+    for (const line of text.split("\n").filter((l) => /precision|recall|Unknown/.test(l))) {
+      const bare = line.replace(/\d+\/\d+ = \d+\.\d%/g, "").replace(/\[[^\]]*\]/g, "");
+      expect(bare, line).not.toMatch(/\d%/);
+    }
+    expect(text).toMatch(/equal-width \(15 bins\): ECE .* MCE /);
+    expect(text).toMatch(/equal-mass \(15 bins\): {2}ECE .* MCE /);
+    expect(text).toMatch(/rates: Wilson score interval/);
+  });
+});
