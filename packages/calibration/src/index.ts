@@ -19,9 +19,12 @@ export {
   type CandidateResult,
   type ChooseOptions,
   type ChooseResult,
+  type ChooseVerdict,
   chooseCalibrator,
+  SIMPLICITY_ORDER,
 } from "./calibrators/choose.js";
 export { type CrossFitResult, crossFit } from "./calibrators/cross-fit.js";
+export { fitDiagnostics, minItems } from "./calibrators/diagnostics.js";
 export { type HistogramParams, histogramBinning } from "./calibrators/histogram.js";
 export { type IdentityParams, identityCalibrator } from "./calibrators/identity.js";
 export { type IsotonicParams, isotonicCalibrator } from "./calibrators/isotonic.js";
@@ -59,7 +62,10 @@ export {
   type CalibrationFile,
   CalibrationFileError,
   type CalibrationSource,
+  type FileAnswered,
   type FileError,
+  type FileLabelThreshold,
+  type FileSelection,
   type FileThreshold,
   type QuestionCalibration,
   type QuestionKind,

@@ -19,6 +19,7 @@ import {
   oneVsRest,
   perLabel,
   plattScaling,
+  SIMPLICITY_ORDER,
   temperatureScaling,
   topLabel,
   vectorScaling,
@@ -294,28 +295,32 @@ describe("cross-fitting and choosing", () => {
   });
   it("chooseCalibrator prefers a fitted calibrator on overconfident data and reports every candidate", () => {
     const fit = synthetic({ n: 3000, k: 3, temperature: 0.4, seed: 31 });
-    const evalSplit = synthetic({ n: 3000, k: 3, temperature: 0.4, seed: 32 });
-    const r = chooseCalibrator(fit, { eval: evalSplit, resamples: 100 });
-    expect(r.heldOut).toBe("eval");
+    const selection = synthetic({ n: 3000, k: 3, temperature: 0.4, seed: 32 });
+    const r = chooseCalibrator(fit, { selection, resamples: 100 });
+    expect(r.heldOut).toBe("selection");
+    expect(r.folds).toBeNull();
     expect(r.winner).not.toBe("identity");
-    expect(r.candidates.map((c) => c.method)).toEqual([
-      "identity",
-      ...METHODS.filter((m) => m !== "identity"),
-    ]);
+    expect(r.candidates.map((c) => c.method)).toEqual([...SIMPLICITY_ORDER]);
     const identity = r.candidates[0];
     for (const v of identity.delta!.nll) expect(Math.abs(v)).toBeLessThan(1e-12);
     const best = r.candidates.find((c) => c.method === r.winner)!;
+    expect(best.accepted).toBe(true);
     expect(best.heldOut!.nll[0]).toBeLessThan(identity.heldOut!.nll[0]);
     expect(best.delta!.nll[2]).toBeLessThan(0); // the whole interval of the improvement is below 0
     for (const c of r.candidates) {
       expect(c.error).toBeNull();
       expect(c.heldOut!.nll[1]).toBeLessThanOrEqual(c.heldOut!.nll[0]);
     }
+    expect(() => chooseCalibrator(fit, { eval: selection } as never)).toThrow(
+      /the eval option is removed.*pass a separate selection split as `selection`/,
+    );
+    expect(() => chooseCalibrator(fit, { selection: fit })).toThrow(/the selection split is the fit split/);
   });
   it("chooseCalibrator keeps identity on calibrated data (cross-fitted) within noise", () => {
     const fit = synthetic({ n: 2000, k: 3, temperature: 1, seed: 41 });
     const r = chooseCalibrator(fit, { candidates: ["temperature"], resamples: 100, criterion: "brier" });
     expect(r.heldOut).toBe("cross-fit");
+    expect(r.folds).toBe(5);
     expect(r.candidates).toHaveLength(2);
     const t = r.candidates[1];
     // no real gain: the paired difference's interval contains 0

@@ -47,7 +47,7 @@ describe("multi-label questions end to end", () => {
       expect(l.a).toBeGreaterThan(0.4);
       expect(l.a).toBeLessThan(0.6);
     }
-    const choice = chooseCalibrator(fit, { eval: evalSplit, resamples: 100 });
+    const choice = chooseCalibrator(fit, { resamples: 100 });
     expect(choice.winner).not.toBe("identity");
     expect(choice.candidates.map((c) => c.method)).not.toContain("vector");
   });

@@ -1,24 +1,42 @@
 import { bootstrapOptions } from "../bootstrap/bootstrap.js";
-import { bootstrapRuns, ENGINE_METRICS, type RunItems } from "../bootstrap/engine.js";
+import { bootstrapRuns, ENGINE_METRICS, type Replicates, type RunItems } from "../bootstrap/engine.js";
 import { percentileInterval } from "../bootstrap/percentile.js";
 import { NothingLearnedError } from "../errors.js";
 import { checkBins, checkLabelled, checkMultiLabel, isMultiLabel } from "../input.js";
 import { runItems } from "../report/items.js";
 import { pointMetrics } from "../report/points.js";
 import type { HeadlineMetrics } from "../report/report.js";
-import type { BootstrapOptions, Labelled, MultiLabel, ProbMatrix } from "../types.js";
+import type { BootstrapOptions, Estimate, Labelled, MultiLabel, ProbMatrix } from "../types.js";
 import { argmaxUnchecked } from "../views.js";
 import { crossFit } from "./cross-fit.js";
+import { diagnose, minItems } from "./diagnostics.js";
 import { calibrator, labelCalibrator, METHODS, type Method } from "./registry.js";
 import type { Calibrator } from "./types.js";
 
+/**
+ * The order in which `auto` tries methods, simplest first: a method replaces the one before it that is kept only when
+ * its paired held-out improvement has a 95 % interval wholly above 0.
+ */
+export const SIMPLICITY_ORDER: readonly Method[] = [
+  "identity",
+  "temperature",
+  "platt",
+  "vector",
+  "beta",
+  "histogram",
+  "isotonic",
+];
+
 /** Options of chooseCalibrator. */
 export interface ChooseOptions extends BootstrapOptions {
-  /** Held-out split to score on; without it, k-fold cross-fitting on the fit split. */
-  eval?: Labelled | MultiLabel;
+  /**
+   * A separate selection split (never the evaluation split) to score the candidates on, fitted on `fit`; without it,
+   * k-fold cross-fitting inside `fit` on the same folds for every candidate, so the comparison is paired.
+   */
+  selection?: Labelled | MultiLabel;
   /** Methods to try; identity is always tried. All methods by default ("vector" only for multiclass). */
   candidates?: Method[];
-  /** Held-out score that picks the winner: "nll" (default) or "brier". */
+  /** Held-out score compared: "nll" (default) or "brier". */
   criterion?: "nll" | "brier";
   /** Folds of the cross-fitting (5). */
   folds?: number;
@@ -31,24 +49,44 @@ export interface ChooseOptions extends BootstrapOptions {
 /** One candidate's held-out results. */
 export interface CandidateResult {
   method: Method;
-  /** Params fitted on the whole fit split (null when the fit failed). */
+  /** Params fitted on the whole fit split (null when the fit failed or the method was not tried). */
   params: unknown;
   error: string | null;
   warnings: string[];
-  /** Held-out metrics with CIs (null when the fit failed). */
+  /** Held-out metrics (cross-fit or selection split) with percentile CIs (null when the fit failed). */
   heldOut: HeadlineMetrics | null;
-  /** Paired differences candidate - identity on the held-out items. */
+  /** Paired differences candidate - identity on the held-out items, percentile CIs. */
   delta: HeadlineMetrics | null;
   /** Held-out predicted Unknown rate, when unknownOption is given. */
   unknownRate: number | null;
+  /**
+   * Held-out criterion improvement over `against` (against minus candidate: positive = better), with its paired
+   * bootstrap percentile interval; null for identity and for candidates that were not scored.
+   */
+  improvement: Estimate | null;
+  /** The incumbent this candidate was tested against (null for identity and unscored candidates). */
+  against: Method | null;
+  /** Whether the candidate replaced the incumbent (identity: accepted as the starting incumbent unless replaced). */
+  accepted: boolean;
 }
 
-/** Every candidate scored on held-out data, and the winner. */
+/** How the winner came out of the comparison. */
+export type ChooseVerdict = "improvement" | "indistinguishable" | "identity" | "degenerate";
+
+/** Every candidate scored on held-out fit data, and the winner by the simplicity rule. */
 export interface ChooseResult {
   criterion: "nll" | "brier";
-  heldOut: "eval" | "cross-fit";
+  heldOut: "cross-fit" | "selection";
+  /** Folds of the cross-fitting; null when scored on a selection split. */
+  folds: number | null;
   winner: Method;
+  /** The winner's params, fitted on the whole fit split. */
   params: unknown;
+  verdict: ChooseVerdict;
+  /** The verdict in words, with the improvement and its interval. */
+  note: string;
+  /** Degenerate or small fit data, and the winner's fit warnings. */
+  warnings: string[];
   candidates: CandidateResult[];
 }
 
@@ -62,15 +100,52 @@ function unknownRate(m: ProbMatrix, option: number | undefined): number | null {
 }
 
 /**
- * Fits every candidate calibrator on the fit split, scores it on held-out data (the eval split, or k-fold
- * cross-fitting), reports each with bootstrap CIs and paired differences against identity, and picks the lowest
- * held-out NLL or Brier [Guo et al. 2017; Kull et al. 2019].
+ * The paired bootstrap percentile interval of the mean held-out improvement a - b (a: incumbent, b: candidate) from
+ * replicates drawn on the same resampled items, with the point a - b. Internal (tested for coverage).
+ */
+export function pairedImprovement(
+  pointA: number,
+  pointB: number,
+  repsA: Float64Array,
+  repsB: Float64Array,
+  level: number,
+): Estimate {
+  const diff = new Float64Array(repsA.length);
+  for (let i = 0; i < diff.length; i++) diff[i] = repsA[i] - repsB[i];
+  const [lo, hi] = percentileInterval(diff, level);
+  const point = pointA - pointB;
+  return [point, Math.min(lo, point), Math.max(hi, point)];
+}
+
+const fmt = (x: number) => (Math.abs(x) >= 0.001 || x === 0 ? x.toFixed(4) : x.toExponential(2));
+
+function says(e: Estimate, criterion: string, level: number, where: string): string {
+  return `${criterion.toUpperCase()} improvement ${fmt(e[0])} (${Math.round(level * 100)} % CI ${fmt(e[1])} to ${fmt(e[2])}, paired bootstrap percentile, ${where})`;
+}
+
+function checkData(x: Labelled | MultiLabel, multi: boolean, fn: string, what: string): number {
+  return multi
+    ? checkMultiLabel(x as MultiLabel, `${fn} (${what})`)
+    : checkLabelled(x as Labelled, `${fn} (${what})`);
+}
+
+/**
+ * Compares candidate calibrators on held-out FIT data only — k-fold cross-fitting inside the fit split (the same
+ * folds for every candidate) or a separate selection split — and picks by the simplicity rule: walking up
+ * SIMPLICITY_ORDER from identity, a candidate replaces the incumbent only when its paired held-out improvement in the
+ * criterion (incumbent minus candidate, mean over items) has a 95 % paired bootstrap percentile interval wholly above
+ * 0. Degenerate fit data (all correct or all wrong, one class, separable) keep identity with verdict "degenerate".
+ * The winner's params are fitted on the whole fit split. It never sees evaluation data [Guo et al. 2017; Kull et al.
+ * 2019; Efron & Tibshirani 1993 for the bootstrap].
  */
 export function chooseCalibrator(fit: Labelled | MultiLabel, opts: ChooseOptions = {}): ChooseResult {
+  if ((opts as { eval?: unknown }).eval !== undefined) {
+    throw new RangeError(
+      "chooseCalibrator: the eval option is removed, since selection must never read the split it reports on; pass a separate selection split as `selection`, or nothing to cross-fit inside the fit split",
+    );
+  }
   const multi = isMultiLabel(fit);
-  const n = multi
-    ? checkMultiLabel(fit, "chooseCalibrator")
-    : checkLabelled(fit as Labelled, "chooseCalibrator");
+  const n = checkData(fit, multi, "chooseCalibrator", "fit split");
   if (n === 0) throw new NothingLearnedError();
   const o = bootstrapOptions(opts, "chooseCalibrator");
   const bins = checkBins(opts.bins ?? 15, "chooseCalibrator");
@@ -80,17 +155,24 @@ export function chooseCalibrator(fit: Labelled | MultiLabel, opts: ChooseOptions
       `chooseCalibrator: criterion must be "nll" or "brier", got ${JSON.stringify(criterion)}`,
     );
   }
-  const evalData = opts.eval;
-  if (evalData) {
-    if (isMultiLabel(evalData) !== multi || evalData.k !== fit.k) {
+  const selection = opts.selection;
+  if (selection) {
+    if (isMultiLabel(selection) !== multi || selection.k !== fit.k) {
       throw new RangeError(
-        "chooseCalibrator: the eval split must be the same kind of question with the same options",
+        "chooseCalibrator: the selection split must be the same kind of question with the same options as the fit split",
       );
     }
-    const m = multi
-      ? checkMultiLabel(evalData as MultiLabel, "chooseCalibrator")
-      : checkLabelled(evalData as Labelled, "chooseCalibrator");
-    if (m === 0) throw new RangeError("chooseCalibrator: the eval split has no usable items to score on");
+    if (selection === fit || selection.probs === fit.probs) {
+      throw new RangeError(
+        "chooseCalibrator: the selection split is the fit split; pass a separate split, or no selection to cross-fit",
+      );
+    }
+    if (checkData(selection, multi, "chooseCalibrator", "selection split") === 0)
+      throw new RangeError("chooseCalibrator: the selection split has no usable items to score on");
+  }
+  const folds = opts.folds ?? 5;
+  if (!selection && (!Number.isInteger(folds) || folds < 2)) {
+    throw new RangeError(`chooseCalibrator: folds must be an integer >= 2 (5 by default), got ${folds}`);
   }
   const wanted = opts.candidates ?? METHODS.filter((m) => !(multi && m === "vector"));
   for (const m of wanted) {
@@ -98,12 +180,19 @@ export function chooseCalibrator(fit: Labelled | MultiLabel, opts: ChooseOptions
       throw new RangeError(
         `chooseCalibrator: unknown method ${JSON.stringify(m)}; expected one of ${METHODS.join(", ")}`,
       );
+    if (multi && m === "vector")
+      throw new RangeError(
+        'chooseCalibrator: "vector" scaling has no per-label form for multi-label questions; use "platt"',
+      );
   }
-  const methods: Method[] = ["identity", ...wanted.filter((m) => m !== "identity")];
-  const target = evalData ?? fit;
+  const methods = SIMPLICITY_ORDER.filter((m) => m === "identity" || wanted.includes(m));
+  const diagnosis = diagnose(fit);
+  const warnings = [...diagnosis.degenerate, ...diagnosis.small];
+  const target = selection ?? fit;
   const results: CandidateResult[] = [];
   const items: RunItems[] = [];
   const index: number[] = [];
+  const canCrossFit = selection !== undefined || n >= folds;
   for (const method of methods) {
     const cal = (multi ? labelCalibrator(method) : calibrator(method)) as Calibrator<
       Labelled | MultiLabel,
@@ -118,58 +207,126 @@ export function chooseCalibrator(fit: Labelled | MultiLabel, opts: ChooseOptions
       heldOut: null,
       delta: null,
       unknownRate: null,
+      improvement: null,
+      against: null,
+      accepted: method === "identity",
     };
     results.push(res);
+    const need = minItems(method, fit.k);
+    if (n < need) {
+      res.error = `not tried: ${method} needs at least ${need} fit items, the fit split has ${n}`;
+      continue;
+    }
+    if (!canCrossFit) {
+      if (method !== "identity") {
+        res.error = `not tried: ${n} fit items cannot be split into ${folds} folds`;
+        continue;
+      }
+    }
     try {
       const params = cal.fit(fit);
       res.params = params;
       res.warnings = collectWarnings(params);
-      const held = evalData
-        ? cal.apply(params, evalData)
-        : crossFit(cal, fit, { folds: opts.folds ?? 5, seed: o.seed }).probs;
+      const held = selection
+        ? cal.apply(params, selection)
+        : method === "identity"
+          ? Float64Array.from(fit.probs)
+          : crossFit(cal, fit, { folds, seed: o.seed }).probs;
       const heldData = { ...target, probs: held } as Labelled | MultiLabel;
       items.push(runItems(heldData, "chooseCalibrator"));
       index.push(results.length - 1);
       res.unknownRate = multi ? null : unknownRate(heldData, opts.unknownOption);
     } catch (err) {
+      if (method === "identity") throw err;
       res.error = err instanceof Error ? err.message : String(err);
     }
   }
   if (items.length === 0) throw new NothingLearnedError();
   const reps = bootstrapRuns(items, bins, o.resamples, o.seed);
-  const pointOf = (it: RunItems) => pointMetrics(it, bins);
-  const base = index[0] === 0 ? 0 : -1;
-  const basePoint = base === 0 ? pointOf(items[0]) : null;
+  const points = items.map((it) => pointMetrics(it, bins));
   for (let r = 0; r < items.length; r++) {
     const res = results[index[r]];
-    const point = pointOf(items[r]);
     const held = {} as HeadlineMetrics;
     const delta = {} as HeadlineMetrics;
     for (const m of ENGINE_METRICS) {
-      held[m] = [point[m], ...percentileInterval(reps[r][m], o.level)];
-      if (basePoint) {
-        const diff = reps[r][m].map((v, i) => v - reps[0][m][i]);
-        delta[m] = [point[m] - basePoint[m], ...percentileInterval(diff, o.level)];
-      }
+      held[m] = holdPoint(points[r][m], percentileInterval(reps[r][m], o.level));
+      const diff = reps[r][m].map((v, i) => v - reps[0][m][i]);
+      delta[m] = holdPoint(points[r][m] - points[0][m], percentileInterval(diff, o.level));
     }
     res.heldOut = held;
-    res.delta = basePoint ? delta : null;
+    res.delta = delta;
   }
-  let best = -1;
-  for (let i = 0; i < results.length; i++) {
-    const h = results[i].heldOut;
-    if (h && (best < 0 || h[criterion][0] < results[best].heldOut![criterion][0])) best = i;
+  const where = selection ? "selection split" : `${folds}-fold cross-fit on the fit split`;
+  const degenerate = diagnosis.degenerate.length > 0;
+  // the simplicity rule: walk up the order, replacing the incumbent only on a significant improvement
+  let incumbent = 0; // position in items / index
+  for (let r = 1; r < items.length; r++) {
+    const res = results[index[r]];
+    const inc = results[index[incumbent]];
+    res.against = inc.method;
+    res.improvement = pairedImprovement(
+      points[incumbent][criterion],
+      points[r][criterion],
+      reps[incumbent][criterion] as Float64Array,
+      (reps[r] as Replicates)[criterion],
+      o.level,
+    );
+    if (!degenerate && res.improvement[1] > 0) {
+      inc.accepted = false;
+      res.accepted = true;
+      incumbent = r;
+    }
   }
+  const winnerRes = results[index[degenerate ? 0 : incumbent]];
+  let bestByPoint = 0;
+  for (let r = 1; r < items.length; r++)
+    if (points[r][criterion] < points[bestByPoint][criterion]) bestByPoint = r;
+  let verdict: ChooseVerdict;
+  let note: string;
+  if (degenerate) {
+    verdict = "degenerate";
+    for (const r of results) r.accepted = r.method === "identity";
+    note = `identity is kept: the fit data are degenerate (${diagnosis.degenerate.join("; ")}), so a fitted calibrator would push confidences towards 0 or 1 and its first mistake would cost a huge log-loss`;
+  } else if (bestByPoint !== incumbent) {
+    verdict = "indistinguishable";
+    const best = results[index[bestByPoint]];
+    const e = pairedImprovement(
+      points[incumbent][criterion],
+      points[bestByPoint][criterion],
+      reps[incumbent][criterion],
+      reps[bestByPoint][criterion],
+      o.level,
+    );
+    const simpler = bestByPoint > incumbent ? "the simpler " : "";
+    note = `${best.method} has the lowest held-out ${criterion.toUpperCase()} but is indistinguishable from ${winnerRes.method}: ${says(e, criterion, o.level, where)}; ${simpler}${winnerRes.method} is kept`;
+  } else if (winnerRes.method !== "identity") {
+    verdict = "improvement";
+    note = `${winnerRes.method} improves on ${winnerRes.against}: ${says(winnerRes.improvement!, criterion, o.level, where)}; ${winnerRes.method} is chosen`;
+  } else {
+    verdict = "identity";
+    note = `no candidate has a lower held-out ${criterion.toUpperCase()} than identity (${where}); identity is kept`;
+  }
+  for (const w of winnerRes.warnings) if (!warnings.includes(w)) warnings.push(w);
   return {
     criterion,
-    heldOut: evalData ? "eval" : "cross-fit",
-    winner: results[best].method,
-    params: results[best].params,
+    heldOut: selection ? "selection" : "cross-fit",
+    folds: selection ? null : folds,
+    winner: winnerRes.method,
+    params: winnerRes.params,
+    verdict,
+    note,
+    warnings,
     candidates: results,
   };
 }
 
-function collectWarnings(params: unknown): string[] {
+/** The interval widened to hold its point (a percentile interval of a biased statistic can miss it). */
+function holdPoint(point: number, [lo, hi]: [number, number]): Estimate {
+  return [point, Math.min(lo, point), Math.max(hi, point)];
+}
+
+/** Every distinct warning string found in params (nested: per class or per label). Internal. */
+export function collectWarnings(params: unknown): string[] {
   const out: string[] = [];
   const visit = (x: unknown) => {
     if (Array.isArray(x)) x.forEach(visit);

@@ -1,5 +1,7 @@
 import { bootstrapOptions } from "../bootstrap/bootstrap.js";
-import { chooseCalibrator } from "../calibrators/choose.js";
+import { type ChooseResult, chooseCalibrator, collectWarnings } from "../calibrators/choose.js";
+import { crossFit } from "../calibrators/cross-fit.js";
+import { diagnose, minItems } from "../calibrators/diagnostics.js";
 import { calibrator, labelCalibrator, METHODS, type Method } from "../calibrators/registry.js";
 import type { Calibrator } from "../calibrators/types.js";
 import { NothingLearnedError } from "../errors.js";
@@ -7,6 +9,8 @@ import { checkBins, checkLabelled, checkMultiLabel, isMultiLabel } from "../inpu
 import { clopperPearsonInterval } from "../intervals/clopper-pearson.js";
 import { calibrationReport } from "../report/report.js";
 import { escalationThreshold } from "../thresholds/escalation.js";
+import { f1Estimate } from "../thresholds/f1-interval.js";
+import { type LabelObjective, labelThresholds } from "../thresholds/labels.js";
 import type { BootstrapOptions, Estimate, Labelled, MultiLabel, ProbMatrix } from "../types.js";
 import { multiLabelTop, topLabelUnchecked } from "../views.js";
 import {
@@ -14,6 +18,8 @@ import {
   type CalibrationFile,
   CalibrationFileError,
   type CalibrationSource,
+  type FileLabelThreshold,
+  type FileSelection,
   type QuestionCalibration,
   type QuestionKind,
 } from "./schema.js";
@@ -87,24 +93,78 @@ function fileMetrics(
 export interface CalibrateQuestionOptions extends BootstrapOptions {
   kind: QuestionKind;
   options: string[];
-  /** A fixed method; without it, chooseCalibrator picks one by cross-fitted `criterion` on the fit split. */
-  method?: Method;
+  /** A method forced by the user (fitted on the fit split, no selection), or "auto" (default): chooseCalibrator. */
+  method?: Method | "auto";
+  /** A chooseCalibrator result the caller already computed on the same fit split (auto only): reused, not redone. */
+  choice?: ChooseResult;
+  /** A separate selection split for auto (never the evaluation split); default: cross-fitting inside the fit split. */
+  selection?: Labelled | MultiLabel;
+  /** Folds of the cross-fitting (selection, out-of-fold threshold, one-split metrics): 5. */
+  folds?: number;
+  /** Methods auto tries (identity always): every method valid for the kind by default. */
+  candidates?: Method[];
   criterion?: "nll" | "brier";
   /** Target answered-alone error for the escalation threshold (none when absent). */
   targetRisk?: number;
   /** "point" (default) or "upper" (Clopper-Pearson bound). */
   thresholdMethod?: "point" | "upper";
+  /** Multi-label: what the per-label thresholds maximise ("f1" by default). */
+  labelObjective?: LabelObjective;
   bins?: number;
 }
 
+type Cal = Calibrator<Labelled | MultiLabel, unknown, ProbMatrix>;
+
+function calOf(multi: boolean, method: Method): Cal {
+  return (multi ? labelCalibrator(method) : calibrator(method)) as Cal;
+}
+
+/** Multi-label: each label's threshold chosen on `chosenOn`, with its F1 and bootstrap interval on `reportOn`. */
+function fileLabelThresholds(
+  chosenOn: MultiLabel,
+  reportOn: MultiLabel,
+  names: string[],
+  objective: LabelObjective,
+  o: { resamples: number; seed: number; level: number },
+  warnings: string[],
+): FileLabelThreshold[] {
+  const chosen = labelThresholds(chosenOn, objective);
+  const n = reportOn.probs.length / reportOn.k;
+  const k = reportOn.k;
+  return chosen.map((c, j) => {
+    let threshold = c.threshold;
+    if (threshold === null) {
+      threshold = 0.5;
+      warnings.push(
+        `label ${names[j]}: no threshold qualifies on the fit split (no positive items); 0.5 kept`,
+      );
+    }
+    let tp = 0;
+    let fp = 0;
+    let fn = 0;
+    for (let i = 0; i < n; i++) {
+      const on = reportOn.probs[i * k + j] >= threshold;
+      const y = reportOn.labels[i * k + j] === 1;
+      if (on && y) tp++;
+      else if (on) fp++;
+      else if (y) fn++;
+    }
+    const f1 = f1Estimate(tp, fp, fn, n - tp - fp - fn, { ...o, seed: o.seed + j });
+    return { label: names[j], threshold, n, f1 };
+  });
+}
+
 /**
- * One question's calibration-file entry: the calibrator fitted on the fit split (chosen there by cross-fitting unless
- * fixed), the escalation threshold chosen on the calibrated fit split, and the eval-split metrics before and after
- * with bootstrap CIs (answered_error with a Clopper-Pearson interval) [Kull et al. 2019; Guo et al. 2017].
+ * One question's calibration-file entry, with selection, fitting and reporting on separate data: the method is forced
+ * by the user or chosen by chooseCalibrator on the fit split only (cross-fitting, or a separate selection split); it is
+ * fitted on the whole fit split; the escalation threshold (and, multi-label, each label's threshold) is chosen on the
+ * fit split's out-of-fold calibrated probabilities; and the metrics before and after are measured once on the
+ * evaluation split. Without an evaluation split (`null`: a run with one split) the after-metrics are out-of-fold
+ * cross-fit estimates on the fit split, and `metrics.estimated_by` says so [Kull et al. 2019; Guo et al. 2017].
  */
 export function calibrateQuestion(
   fit: Labelled | MultiLabel,
-  evalSplit: Labelled | MultiLabel,
+  evalSplit: Labelled | MultiLabel | null,
   opts: CalibrateQuestionOptions,
 ): QuestionCalibration {
   const multi = isMultiLabel(fit);
@@ -117,57 +177,154 @@ export function calibrateQuestion(
       `calibrateQuestion: kind ${opts.kind} does not match ${multi ? "multi-label" : "multiclass"} data`,
     );
   }
-  if (opts.options.length !== fit.k || evalSplit.k !== fit.k) {
+  if (opts.options.length !== fit.k) {
     throw new RangeError(
       `calibrateQuestion: ${opts.options.length} option names for ${fit.k} probability columns`,
     );
   }
+  if (evalSplit !== null) {
+    if (evalSplit === undefined || isMultiLabel(evalSplit) !== multi || evalSplit.k !== fit.k) {
+      throw new RangeError(
+        "calibrateQuestion: the evaluation split must be the same kind of question with the same options as the fit split, or null for a run with one split",
+      );
+    }
+    if (evalSplit === fit || evalSplit.probs === fit.probs) {
+      throw new RangeError(
+        "calibrateQuestion: the evaluation split is the fit split; pass null to report out-of-fold cross-fit estimates instead",
+      );
+    }
+  }
   const o = bootstrapOptions(opts, "calibrateQuestion");
   const bins = checkBins(opts.bins ?? 15, "calibrateQuestion");
+  const asked = opts.method ?? "auto";
+  if (asked !== "auto" && !METHODS.includes(asked)) {
+    throw new RangeError(
+      `calibrateQuestion: unknown method ${JSON.stringify(asked)}; expected "auto" or one of ${METHODS.join(", ")}`,
+    );
+  }
+  if (multi && asked === "vector") {
+    throw new RangeError(
+      'calibrateQuestion: "vector" scaling has no per-label form for multi-label questions; use "platt"',
+    );
+  }
+  const folds = opts.folds ?? opts.choice?.folds ?? 5;
+  if (!Number.isInteger(folds) || folds < 2) {
+    throw new RangeError(`calibrateQuestion: folds must be an integer >= 2 (5 by default), got ${folds}`);
+  }
+  const criterion = opts.criterion ?? opts.choice?.criterion ?? "nll";
   let method: Method;
   let params: unknown;
-  if (opts.method) {
-    if (!METHODS.includes(opts.method))
-      throw new RangeError(`calibrateQuestion: unknown method ${JSON.stringify(opts.method)}`);
-    method = opts.method;
-    const cal = (multi ? labelCalibrator(method) : calibrator(method)) as Calibrator<
-      Labelled | MultiLabel,
-      unknown,
-      ProbMatrix
-    >;
-    params = cal.fit(fit);
+  let selection: FileSelection;
+  const warnings: string[] = [];
+  if (asked !== "auto") {
+    method = asked;
+    params = calOf(multi, method).fit(fit);
+    const d = diagnose(fit);
+    warnings.push(...d.degenerate);
+    const need = minItems(method, fit.k);
+    if (n < need) warnings.push(`${method} was forced on ${n} fit items; it needs at least ${need}`);
+    for (const w of collectWarnings(params)) if (!warnings.includes(w)) warnings.push(w);
+    const advice = opts.choice ? `; auto would choose ${opts.choice.winner} (${opts.choice.verdict})` : "";
+    selection = {
+      by: "user",
+      criterion,
+      verdict: "forced",
+      note: `${method} was chosen by the user; no selection was run${advice}`,
+    };
   } else {
-    // chosen by cross-fitting on the fit split, so the eval split stays untouched for the reported metrics
-    const chosen = chooseCalibrator(fit, { ...o, criterion: opts.criterion, bins });
-    method = chosen.winner;
-    params = chosen.params;
+    const choice =
+      opts.choice ??
+      chooseCalibrator(fit, {
+        selection: opts.selection,
+        candidates: opts.candidates,
+        criterion,
+        folds,
+        bins,
+        resamples: o.resamples,
+        seed: o.seed,
+        level: o.level,
+      });
+    if (!METHODS.includes(choice.winner) || choice.params === null || choice.params === undefined) {
+      throw new RangeError(
+        "calibrateQuestion: opts.choice is not a chooseCalibrator result (no winner with params)",
+      );
+    }
+    method = choice.winner;
+    params = choice.params;
+    warnings.push(...choice.warnings);
+    selection = {
+      by: choice.heldOut === "selection" ? "selection-split" : "cross-fit",
+      criterion: choice.criterion,
+      verdict: choice.verdict,
+      note: choice.note,
+    };
+    if (choice.folds !== null) selection.folds = choice.folds;
   }
-  const cal = (multi ? labelCalibrator(method) : calibrator(method)) as Calibrator<
-    Labelled | MultiLabel,
-    unknown,
-    ProbMatrix
-  >;
-  const fitAfter = { ...fit, probs: cal.apply(params, fit) } as Labelled | MultiLabel;
-  const evalAfter = { ...evalSplit, probs: cal.apply(params, evalSplit) } as Labelled | MultiLabel;
+  const cal = calOf(multi, method);
+  // out-of-fold calibrated fit probabilities: where thresholds are chosen, and the one-split after-metrics
+  let oof: Float64Array;
+  let oofWhere = `fit split, out-of-fold (${folds}-fold cross-fit)`;
+  if (method === "identity") {
+    oof = Float64Array.from(fit.probs);
+    oofWhere = "fit split (identity: nothing fitted)";
+  } else {
+    try {
+      oof = crossFit(cal, fit, { folds, seed: o.seed }).probs;
+    } catch (err) {
+      oof = cal.apply(params, fit);
+      oofWhere = "fit split, in-sample";
+      warnings.push(
+        `no out-of-fold probabilities (${err instanceof Error ? err.message : String(err)}): thresholds are chosen on the calibrated fit split itself, which flatters them`,
+      );
+    }
+  }
+  const fitOof = { ...fit, probs: oof } as Labelled | MultiLabel;
   const entry: QuestionCalibration = {
     kind: opts.kind,
     options: opts.options,
     method,
     params: params as Record<string, unknown>,
+    selection,
   };
   let minConfidence: number | null = null;
   if (opts.targetRisk !== undefined) {
-    const t = escalationThreshold(fitAfter, {
+    const t = escalationThreshold(fitOof, {
       targetRisk: opts.targetRisk,
       method: opts.thresholdMethod,
       level: o.level,
     });
     minConfidence = t.minConfidence;
-    entry.threshold = { target_risk: opts.targetRisk, min_confidence: minConfidence };
+    entry.threshold = { target_risk: opts.targetRisk, min_confidence: minConfidence, chosen_on: oofWhere };
+  }
+  const reportBefore = evalSplit ?? fit;
+  const reportAfter = (evalSplit ? { ...evalSplit, probs: cal.apply(params, evalSplit) } : fitOof) as
+    | Labelled
+    | MultiLabel;
+  if (!evalSplit) {
+    warnings.push(
+      "one split: the after-metrics are out-of-fold cross-fit estimates on the fit split, not untouched held-out data",
+    );
   }
   entry.metrics = {
-    before: fileMetrics(evalSplit, minConfidence, o, bins),
-    after: fileMetrics(evalAfter, minConfidence, o, bins),
+    before: fileMetrics(reportBefore, minConfidence, o, bins),
+    after: fileMetrics(reportAfter, minConfidence, o, bins),
+    estimated_by: evalSplit ? "evaluation split" : "cross-fit",
   };
+  if (multi) {
+    entry.label_thresholds = fileLabelThresholds(
+      fitOof as MultiLabel,
+      reportAfter as MultiLabel,
+      opts.options,
+      opts.labelObjective ?? "f1",
+      o,
+      warnings,
+    );
+    if (entry.threshold) {
+      const a = answeredError(reportAfter, minConfidence, o.level);
+      const m = reportAfter.probs.length / reportAfter.k;
+      entry.answered = { share: a.coverage, error: a.error ?? [0, 0, 1], n: m };
+    }
+  }
+  if (warnings.length > 0) entry.warnings = warnings;
   return entry;
 }

@@ -25,6 +25,37 @@ export interface FileThreshold {
   target_risk: number;
   /** null: no threshold met the target on the fit split, escalate everything. */
   min_confidence: number | null;
+  /** Where the threshold was chosen, e.g. "fit split, out-of-fold (5-fold cross-fit)". */
+  chosen_on?: string;
+}
+
+/** How a question's method was selected. */
+export interface FileSelection {
+  /** "user": forced; "cross-fit": k-fold cross-fitting inside the fit split; "selection-split": a separate split. */
+  by: "user" | "cross-fit" | "selection-split";
+  folds?: number;
+  criterion: "nll" | "brier";
+  verdict: "forced" | "improvement" | "indistinguishable" | "identity" | "degenerate";
+  /** The verdict in words. */
+  note: string;
+}
+
+/** A multi-label label's threshold, chosen on the fit split out-of-fold, with its F1 where the metrics are reported. */
+export interface FileLabelThreshold {
+  label: string;
+  threshold: number;
+  /** Items the F1 is measured on. */
+  n: number;
+  f1: Estimate;
+}
+
+/** Decisions answered alone at the escalation threshold where the metrics are reported, and their error. */
+export interface FileAnswered {
+  share: number;
+  /** Error rate of the answered-alone decisions with its Clopper-Pearson interval. */
+  error: Estimate;
+  /** Items the share is measured on. */
+  n: number;
 }
 
 /** One question's calibration: method and params, threshold, and metrics before / after as [point, low, high]. */
@@ -34,7 +65,20 @@ export interface QuestionCalibration {
   method: Method;
   params: Record<string, unknown>;
   threshold?: FileThreshold;
-  metrics?: { before?: Record<string, Estimate>; after?: Record<string, Estimate> };
+  metrics?: {
+    before?: Record<string, Estimate>;
+    after?: Record<string, Estimate>;
+    /** "evaluation split": measured once on untouched data; "cross-fit": out-of-fold estimates on the fit split. */
+    estimated_by?: "evaluation split" | "cross-fit";
+  };
+  /** How the method was selected. */
+  selection?: FileSelection;
+  /** Degenerate or small fit data, fit warnings: everything a reader must know about the numbers. */
+  warnings?: string[];
+  /** Multi-label: per-label thresholds (chosen on the fit split out-of-fold, F1 where the metrics are reported). */
+  label_thresholds?: FileLabelThreshold[];
+  /** Multi-label: the share answered alone at the escalation threshold and its error. */
+  answered?: FileAnswered;
 }
 
 /** A calibration file, version 1: JSON, independent of any language. */

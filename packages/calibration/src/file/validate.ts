@@ -2,6 +2,10 @@ import { METHODS, type Method } from "../calibrators/registry.js";
 import { CALIBRATION_SCHEMA, type CalibrationFile, CalibrationFileError, type FileError } from "./schema.js";
 
 const KINDS = ["choice", "yesno", "score", "multi"];
+const ESTIMATED_BY = ["evaluation split", "cross-fit"];
+const SELECTED_BY = ["user", "cross-fit", "selection-split"];
+const VERDICTS = ["forced", "improvement", "indistinguishable", "identity", "degenerate"];
+const list = (xs: string[]) => xs.map((x) => JSON.stringify(x)).join(", ");
 
 type Obj = Record<string, unknown>;
 const isObj = (x: unknown): x is Obj => x !== null && typeof x === "object" && !Array.isArray(x);
@@ -141,8 +145,16 @@ function metrics(c: Checker, m: unknown, path: string): void {
     return;
   }
   for (const side of Object.keys(m)) {
+    if (side === "estimated_by") {
+      if (!ESTIMATED_BY.includes(m[side] as string))
+        c.add(
+          `${path}.estimated_by`,
+          `${show(m[side])}; expected one of ${ESTIMATED_BY.map((x) => JSON.stringify(x)).join(", ")}`,
+        );
+      continue;
+    }
     if (side !== "before" && side !== "after") {
-      c.add(`${path}.${side}`, 'unknown key; expected "before" or "after"');
+      c.add(`${path}.${side}`, 'unknown key; expected "before", "after" or "estimated_by"');
       continue;
     }
     const s = m[side];
@@ -157,6 +169,88 @@ function metrics(c: Checker, m: unknown, path: string): void {
       else if (!(v[1] <= v[0] + 1e-12 && v[0] <= v[2] + 1e-12)) c.add(at, "expected low <= point <= high");
     }
   }
+}
+
+const QUESTION_KEYS = [
+  "kind",
+  "options",
+  "method",
+  "params",
+  "threshold",
+  "metrics",
+  "selection",
+  "warnings",
+  "label_thresholds",
+  "answered",
+];
+
+function estimate(c: Checker, v: unknown, path: string, min?: number, max?: number): void {
+  if (!Array.isArray(v) || v.length !== 3 || !v.every(isNum))
+    c.add(path, `${show(v)}; expected [point, low, high]`);
+  else if (!(v[1] <= v[0] + 1e-12 && v[0] <= v[2] + 1e-12)) c.add(path, "expected low <= point <= high");
+  else if ((min !== undefined && v[1] < min) || (max !== undefined && v[2] > max))
+    c.add(path, `expected values in [${min}, ${max}]`);
+}
+
+function selection(c: Checker, s: unknown, path: string): void {
+  if (!isObj(s)) {
+    c.add(path, `${show(s)}; expected { by, folds?, criterion, verdict, note }`);
+    return;
+  }
+  if (!SELECTED_BY.includes(s.by as string))
+    c.add(`${path}.by`, `${show(s.by)}; expected one of ${list(SELECTED_BY)}`);
+  if (s.folds !== undefined && !(Number.isInteger(s.folds) && (s.folds as number) >= 2))
+    c.add(`${path}.folds`, `${show(s.folds)}; expected an integer >= 2`);
+  if (s.criterion !== "nll" && s.criterion !== "brier")
+    c.add(`${path}.criterion`, `${show(s.criterion)}; expected "nll" or "brier"`);
+  if (!VERDICTS.includes(s.verdict as string))
+    c.add(`${path}.verdict`, `${show(s.verdict)}; expected one of ${list(VERDICTS)}`);
+  else if ((s.verdict === "forced") !== (s.by === "user"))
+    c.add(`${path}.verdict`, `${show(s.verdict)}; "forced" goes with by "user" and only with it`);
+  c.string(s, "note", `${path}.`);
+  for (const key of Object.keys(s)) {
+    if (!["by", "folds", "criterion", "verdict", "note"].includes(key))
+      c.add(`${path}.${key}`, "unknown field; expected by, folds, criterion, verdict, note");
+  }
+}
+
+function labelThresholds(
+  c: Checker,
+  v: unknown,
+  kind: string | undefined,
+  options: unknown[],
+  path: string,
+): void {
+  if (kind !== undefined && kind !== "multi") c.add(path, "only multi-label questions have label thresholds");
+  if (!Array.isArray(v)) {
+    c.add(path, `${show(v)}; expected an array of { label, threshold, n, f1 }`);
+    return;
+  }
+  v.forEach((t, j) => {
+    const at = `${path}[${j}]`;
+    if (!isObj(t)) {
+      c.add(at, `${show(t)}; expected { label, threshold, n, f1 }`);
+      return;
+    }
+    const label = c.string(t, "label", `${at}.`);
+    if (label !== undefined && options.length > 0 && !options.includes(label))
+      c.add(`${at}.label`, `${show(label)}; expected one of the question's options`);
+    c.number(t, "threshold", `${at}.`, 0, 1);
+    if (!(Number.isInteger(t.n) && (t.n as number) >= 0))
+      c.add(`${at}.n`, `${show(t.n)}; expected an item count`);
+    estimate(c, t.f1, `${at}.f1`, 0, 1);
+  });
+}
+
+function answered(c: Checker, a: unknown, path: string): void {
+  if (!isObj(a)) {
+    c.add(path, `${show(a)}; expected { share, error, n }`);
+    return;
+  }
+  c.number(a, "share", `${path}.`, 0, 1);
+  estimate(c, a.error, `${path}.error`, 0, 1);
+  if (!(Number.isInteger(a.n) && (a.n as number) >= 0))
+    c.add(`${path}.n`, `${show(a.n)}; expected an item count`);
 }
 
 function question(c: Checker, name: string, q: unknown): void {
@@ -195,6 +289,11 @@ function question(c: Checker, name: string, q: unknown): void {
       c.add(`${path}.threshold`, `${show(q.threshold)}; expected { target_risk, min_confidence }`);
     else {
       c.number(q.threshold, "target_risk", `${path}.threshold.`, 0, 1);
+      if (q.threshold.chosen_on !== undefined) c.string(q.threshold, "chosen_on", `${path}.threshold.`);
+      for (const key of Object.keys(q.threshold)) {
+        if (!["target_risk", "min_confidence", "chosen_on"].includes(key))
+          c.add(`${path}.threshold.${key}`, "unknown field; expected target_risk, min_confidence, chosen_on");
+      }
       const mc = q.threshold.min_confidence;
       if (mc !== null && !(isNum(mc) && mc >= 0 && mc <= 1)) {
         c.add(
@@ -205,9 +304,24 @@ function question(c: Checker, name: string, q: unknown): void {
     }
   }
   metrics(c, q.metrics, `${path}.metrics`);
+  if (q.selection !== undefined) selection(c, q.selection, `${path}.selection`);
+  if (q.warnings !== undefined) {
+    if (!Array.isArray(q.warnings) || !q.warnings.every((w) => typeof w === "string" && w.length > 0))
+      c.add(`${path}.warnings`, `${show(q.warnings)}; expected an array of non-empty strings`);
+  }
+  if (q.label_thresholds !== undefined) {
+    labelThresholds(
+      c,
+      q.label_thresholds,
+      kind,
+      Array.isArray(options) ? options : [],
+      `${path}.label_thresholds`,
+    );
+  }
+  if (q.answered !== undefined) answered(c, q.answered, `${path}.answered`);
   for (const key of Object.keys(q)) {
-    if (!["kind", "options", "method", "params", "threshold", "metrics"].includes(key))
-      c.add(`${path}.${key}`, "unknown field");
+    if (!QUESTION_KEYS.includes(key))
+      c.add(`${path}.${key}`, `unknown field; expected one of ${QUESTION_KEYS.join(", ")}`);
   }
 }
 
