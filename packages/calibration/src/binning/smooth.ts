@@ -1,7 +1,15 @@
 import { checkBinary, checkNonEmpty } from "../input.js";
 import { smoothEce } from "../metrics/smooth-ece.js";
 import type { Binary } from "../types.js";
-import { interpolateGrid, reflectedConvolve, roundToGrid } from "./kernel.js";
+import {
+  gaussianOnGrid,
+  interpolateGrid,
+  meshGridPoints,
+  reflectedConvolveAt,
+  roundOntoGrid,
+  smoothingGridSize,
+  unitMesh,
+} from "./kernel.js";
 
 /** A smoothed reliability curve: accuracy and prediction density at each mesh point t. */
 export interface SmoothCurve {
@@ -13,7 +21,8 @@ export interface SmoothCurve {
 
 /**
  * Kernel-smoothed reliability curve (Nadaraya-Watson with a reflected Gaussian kernel), bandwidth = the smooth-ECE
- * bandwidth unless given; `points` mesh points (200) [Blasiok & Nakkiran 2023, relplot].
+ * bandwidth unless given; `points` mesh points (200): relplot's KernelSmoother mean (accuracy = smoothed y over
+ * smoothed count + 1e-4) and kde density, on the same grid as smooth ECE [Blasiok & Nakkiran 2023, relplot].
  */
 export function smoothReliability(b: Binary, opts: { sigma?: number; points?: number } = {}): SmoothCurve {
   const n = checkBinary(b, "smoothReliability");
@@ -26,23 +35,18 @@ export function smoothReliability(b: Binary, opts: { sigma?: number; points?: nu
   if (!(sigma > 0 && Number.isFinite(sigma))) {
     throw new RangeError(`smoothReliability: sigma must be a positive number, got ${sigma}`);
   }
-  const m = (Math.max(2000, Math.round(20 / sigma)) >> 1) + 1;
-  const t = new Float64Array(points);
-  for (let i = 0; i < points; i++) t[i] = i < points - 1 ? i * (1 / (points - 1)) : 1;
-  const num = interpolateGrid(
-    reflectedConvolve(
-      roundToGrid(b.p, (i) => b.y[i], m),
-      sigma,
-    ),
-    t,
-  );
-  const den = interpolateGrid(
-    reflectedConvolve(
-      roundToGrid(b.p, () => 1, m),
-      sigma,
-    ),
-    t,
-  );
+  const m = smoothingGridSize(sigma);
+  const ys = new Float64Array(m);
+  const ones = new Float64Array(m);
+  roundOntoGrid(b.p, b.y, 0, 1, ys, ones);
+  const ker = new Float64Array(m);
+  gaussianOnGrid(sigma, ker);
+  const sNum = new Float64Array(m);
+  const sDen = new Float64Array(m);
+  reflectedConvolveAt(ys, ones, ker, sigma, meshGridPoints(m, points), sNum, sDen);
+  const t = unitMesh(points);
+  const num = interpolateGrid(sNum, t);
+  const den = interpolateGrid(sDen, t);
   const accuracy: number[] = [];
   const density: number[] = [];
   for (let i = 0; i < points; i++) {
