@@ -1,6 +1,7 @@
 import { assignBins, massEdges } from "../binning/edges.js";
 import { NothingLearnedError } from "../errors.js";
 import { checkBinary, checkBins } from "../input.js";
+import { countPositives, degenerateWarnings, targetRange } from "./targets.js";
 import type { BinaryCalibrator, FitWarnings } from "./types.js";
 
 /** Histogram-binning params: equal-mass bin edges and the outcome rate of each bin. */
@@ -10,8 +11,9 @@ export interface HistogramParams extends FitWarnings {
 }
 
 /**
- * Histogram binning: equal-mass bins of p (10 by default), each mapped to its observed outcome rate
- * [Zadrozny & Elkan 2001].
+ * Histogram binning: equal-mass bins of p (10 by default), each mapped to its observed outcome rate, kept inside
+ * Platt's smoothed targets [1 / (N- + 2), (N+ + 1) / (N+ + 2)] so that no bin maps to exactly 0 or 1
+ * [Zadrozny & Elkan 2001; Platt 1999].
  */
 export function histogramBinning(opts: { bins?: number } = {}): BinaryCalibrator<HistogramParams> {
   const bins = checkBins(opts.bins ?? 10, "histogramBinning");
@@ -28,12 +30,18 @@ export function histogramBinning(opts: { bins?: number } = {}): BinaryCalibrator
         count[ids[i]]++;
         hits[ids[i]] += data.y[i];
       }
+      const pos = countPositives(data.y, n);
+      const [lo, hi] = targetRange(pos, n);
       const values: number[] = [];
-      for (let b = 0; b < bins; b++)
-        values.push(count[b] > 0 ? hits[b] / count[b] : (edges[b] + edges[b + 1]) / 2);
+      for (let b = 0; b < bins; b++) {
+        const v = count[b] > 0 ? hits[b] / count[b] : (edges[b] + edges[b + 1]) / 2;
+        values.push(Math.min(hi, Math.max(lo, v)));
+      }
       const params: HistogramParams = { edges: Array.from(edges), values };
+      const warnings = degenerateWarnings(data.p, data.y, n, pos);
       if (n < 10 * bins)
-        params.warnings = [`${n} items for ${bins} bins: fewer than 10 per bin, the rates are noisy`];
+        warnings.push(`${n} items for ${bins} bins: fewer than 10 per bin, the rates are noisy`);
+      if (warnings.length > 0) params.warnings = warnings;
       return params;
     },
     apply(params, p) {

@@ -1,6 +1,7 @@
 import { NothingLearnedError } from "../errors.js";
 import { checkBinary } from "../input.js";
 import { argsortUnit } from "../sort.js";
+import { countPositives, degenerateWarnings, targetRange } from "./targets.js";
 import type { BinaryCalibrator, FitWarnings } from "./types.js";
 
 /** Isotonic params: the fitted step function's knots, linearly interpolated between, clipped outside. */
@@ -114,7 +115,9 @@ function merge(
 /**
  * Isotonic calibration: the non-decreasing step function of p closest to the outcomes (pool-adjacent-violators),
  * interpolated linearly between knots and clipped outside them, as scikit-learn's IsotonicRegression
- * (out_of_bounds="clip"); warns under 1000 items [Zadrozny & Elkan 2002; Barlow et al. 1972].
+ * (out_of_bounds="clip"), its values then kept inside Platt's smoothed targets [1 / (N- + 2), (N+ + 1) / (N+ + 2)] so
+ * that no calibrated probability is exactly 0 or 1; warns under 1000 items [Zadrozny & Elkan 2002; Barlow et al. 1972;
+ * Platt 1999].
  */
 export function isotonicCalibrator(): BinaryCalibrator<IsotonicParams> {
   return {
@@ -144,12 +147,17 @@ export function isotonicCalibrator(): BinaryCalibrator<IsotonicParams> {
           keepY.push(y[j]);
         }
       }
+      const pos = countPositives(data.y, n);
+      const [lo, hi] = targetRange(pos, n);
+      for (let j = 0; j < keepY.length; j++) keepY[j] = Math.min(hi, Math.max(lo, keepY[j]));
       const params: IsotonicParams = { x: keepX, y: keepY };
+      const warnings = degenerateWarnings(data.p, data.y, n, pos);
       if (n < 1000) {
-        params.warnings = [
+        warnings.push(
           `isotonic regression on ${n} items (fewer than about 1000) tends to overfit; prefer temperature or Platt`,
-        ];
+        );
       }
+      if (warnings.length > 0) params.warnings = warnings;
       return params;
     },
     apply(params, p) {

@@ -1,9 +1,12 @@
 import { NothingLearnedError } from "../errors.js";
 import { fastExp as importedExp, fastLog as importedLog } from "../fast-math.js";
 import { checkBinary, checkLabelled, rowsOf } from "../input.js";
+import { topLabelUnchecked } from "../views.js";
 import { centredLogProbs, softmaxRows } from "./log-probs.js";
 import { fitLogistic } from "./logistic.js";
 import { checkParam, logit, sigmoid } from "./logit.js";
+import { classTargets } from "./soft-targets.js";
+import { countPositives, degenerateWarnings, plattTargets, T_FLOOR } from "./targets.js";
 import type { BinaryCalibrator, FitWarnings, MulticlassCalibrator } from "./types.js";
 
 /** Temperature params: q ∝ p^(1 / temperature) on clipped probabilities. */
@@ -12,7 +15,8 @@ export interface TemperatureParams extends FitWarnings {
 }
 
 const BETA_MIN = 1e-3;
-const BETA_MAX = 1e3;
+/** 1 / T_FLOOR: no fit returns T below 0.05. */
+const BETA_MAX = 1 / T_FLOOR;
 
 interface Derivatives {
   f1: number;
@@ -88,6 +92,8 @@ function derivativesFromProbs(
   k: number,
   beta: number,
   x: Float64Array,
+  tGold: Float64Array,
+  tOther: Float64Array,
   out: Derivatives,
   from: number,
   to: number,
@@ -104,7 +110,12 @@ function derivativesFromProbs(
       inv = 1 / pm;
     }
     // logs in a loop of their own (independent of each other, so the processor overlaps them), then exps and moments
-    for (let j = 0; j < k; j++) x[j] = fastLog(Math.max(probs[base + j], clip) * inv);
+    let sx = 0;
+    for (let j = 0; j < k; j++) {
+      const l = fastLog(Math.max(probs[base + j], clip) * inv);
+      x[j] = l;
+      sx += l;
+    }
     let s0 = 0;
     let s1 = 0;
     let s2 = 0;
@@ -124,7 +135,9 @@ function derivativesFromProbs(
     const r0 = 1 / s0;
     const mu = s1 * r0;
     const m2 = s2 * r0;
-    out.f1 += mu - x[gold[i]];
+    const c = gold[i];
+    const xg = x[c];
+    out.f1 += mu - (tGold[c] * xg + tOther[c] * (sx - xg));
     out.f2 += m2 - mu * mu;
     out.f3 += s3 * r0 - 3 * mu * m2 + 2 * mu * mu * mu;
   }
@@ -150,14 +163,27 @@ function rowLogs(probs: Float64Array, base: number, k: number, x: Float64Array, 
   }
 }
 
-/** Centred clipped log-probabilities (rowLogs) of every stride-th row, and each such row's gold entry. */
-function sampleLogs(probs: Float64Array, gold: ArrayLike<number>, k: number, stride: number) {
+/**
+ * Centred clipped log-probabilities (rowLogs) of every stride-th row, and each such row's target-weighted log
+ * sum_j t_j d_j (the smoothed targets: tGold on the gold option, tOther on each other one).
+ */
+function sampleLogs(
+  probs: Float64Array,
+  gold: ArrayLike<number>,
+  k: number,
+  stride: number,
+  tGold: Float64Array,
+  tOther: Float64Array,
+) {
   const rows = Math.floor(gold.length / stride);
   const sample = { d: new Float64Array(rows * k), g: new Float64Array(rows) }; // built first (see the notes above)
   const { d, g } = sample;
   for (let r = 0, at = 0; r < rows; r++, at += k) {
     rowLogs(probs, r * stride * k, k, d, at);
-    g[r] = d[at + gold[r * stride]];
+    const c = gold[r * stride];
+    let sx = 0;
+    for (let j = at; j < at + k; j++) sx += d[j];
+    g[r] = tGold[c] * d[at + c] + tOther[c] * (sx - d[at + c]);
   }
   return sample;
 }
@@ -195,9 +221,11 @@ function solveBeta(derivs: (beta: number, out: Derivatives) => void, start: numb
 }
 
 /**
- * Temperature scaling: one T on clipped log-probabilities, q ∝ exp(log(max(p, 1e-6)) / T), minimising NLL (Halley's
- * method in 1/T, to machine precision up to 4000 items, to about 1e-6 beyond); it never moves the argmax
- * [Guo et al. 2017].
+ * Temperature scaling: one T on clipped log-probabilities, q ∝ exp(log(max(p, 1e-6)) / T), minimising the
+ * cross-entropy to smoothed targets (Halley's method in 1/T, to machine precision up to 4000 items, to about 1e-6
+ * beyond); it never moves the argmax [Guo et al. 2017]. The targets generalise Platt's (1999): an item whose gold is
+ * option c puts (N_c + 1) / (N_c + 2) on c and shares 1 / (N_c + 2) equally among the other options (N_c: fit items
+ * with gold c), so T stays finite on all-correct or separable data; T never goes below T_FLOOR = 0.05.
  */
 export function temperatureScaling(): MulticlassCalibrator<TemperatureParams> {
   return {
@@ -206,9 +234,10 @@ export function temperatureScaling(): MulticlassCalibrator<TemperatureParams> {
       const n = checkLabelled(data, "temperature.fit");
       if (n === 0) throw new NothingLearnedError();
       const k = data.k;
+      const { tGold, tOther } = classTargets(data.gold, n, k);
       let result: { beta: number; flat: boolean };
       if (n <= 4000) {
-        const { d, g } = sampleLogs(data.probs, data.gold, k, 1);
+        const { d, g } = sampleLogs(data.probs, data.gold, k, 1, tGold, tOther);
         const derivs = (b: number, out: Derivatives) =>
           inChunks(n, (from, to) => storedDerivatives(d, g, k, b, out, from, to));
         result = solveBeta(derivs, 1, 1e-5);
@@ -217,7 +246,7 @@ export function temperatureScaling(): MulticlassCalibrator<TemperatureParams> {
         // of relative size c < 2e-2, is far below the sample's own), then Halley steps over all rows with logs taken
         // on the fly, stopping once the step leaves an error of about 1e-6 (usually after one pass)
         const stride = Math.floor(n / Math.min(8000, Math.max(1000, Math.floor(n / 10))));
-        const { d, g } = sampleLogs(data.probs, data.gold, k, stride);
+        const { d, g } = sampleLogs(data.probs, data.gold, k, stride, tGold, tOther);
         const warm = solveBeta(
           (b, out) => inChunks(g.length, (from, to) => storedDerivatives(d, g, k, b, out, from, to)),
           1,
@@ -226,16 +255,15 @@ export function temperatureScaling(): MulticlassCalibrator<TemperatureParams> {
         const x = new Float64Array(k);
         const { probs, gold } = data;
         const derivs = (b: number, out: Derivatives) =>
-          inChunks(n, (from, to) => derivativesFromProbs(probs, gold, k, b, x, out, from, to));
+          inChunks(n, (from, to) => derivativesFromProbs(probs, gold, k, b, x, tGold, tOther, out, from, to));
         result = warm.flat ? warm : solveBeta(derivs, warm.beta, 2e-2);
       }
       const { beta, flat } = result;
       const params: TemperatureParams = { temperature: flat ? 1 : 1 / beta };
-      if (flat)
-        params.warnings = ["every row is uniform or certain: the NLL does not depend on T, T = 1 kept"];
-      else if (beta <= BETA_MIN * 1.000001 || beta >= BETA_MAX / 1.000001) {
-        params.warnings = [`the NLL keeps falling towards T = ${1 / beta}: the fit stopped at its bound`];
-      }
+      const warnings = multiclassWarnings(data.probs, data.gold, n, k);
+      if (flat) warnings.push("every row is uniform or certain: the NLL does not depend on T, T = 1 kept");
+      else warnings.push(...boundWarnings(beta));
+      if (warnings.length > 0) params.warnings = warnings;
       return params;
     },
     apply(params, m) {
@@ -247,9 +275,48 @@ export function temperatureScaling(): MulticlassCalibrator<TemperatureParams> {
   };
 }
 
+/** Each item's clipped logit into x (a loop of its own, nothing after it). */
+function logitsOf(p: ArrayLike<number>, x: Float64Array): void {
+  for (let i = 0; i < x.length; i++) x[i] = logit(p[i]);
+}
+
+/** A warning when 1 / T stopped at a bound: T_FLOOR (sharpening) or 1000 (flattening). */
+function boundWarnings(beta: number): string[] {
+  if (beta >= BETA_MAX / 1.000001) {
+    return [
+      `T reached its floor ${T_FLOOR}: the data would sharpen the probabilities further than any finite sample supports`,
+    ];
+  }
+  if (beta <= BETA_MIN * 1.000001)
+    return [`T reached its ceiling ${1 / BETA_MIN}: the probabilities carry no signal`];
+  return [];
+}
+
+/** Degenerate-data warnings of a multiclass fit (all correct or wrong, separable by top-label confidence). Internal. */
+export function multiclassWarnings(
+  probs: Float64Array,
+  gold: ArrayLike<number>,
+  n: number,
+  k: number,
+): string[] {
+  const top = topLabelUnchecked(probs, n, k, gold);
+  const w = degenerateWarnings(top.p, top.y, n, countPositives(top.y, n));
+  return w.map((s) =>
+    s
+      .replace(/^every outcome is 1/, "every item is correct")
+      .replace(/^every outcome is 0/, "every item is wrong")
+      .replace(
+        "the outcomes are separable by the probability",
+        "right and wrong items are separable by confidence",
+      )
+      .replace("every negative", "every wrong item")
+      .replace("every positive", "every right item"),
+  );
+}
+
 /**
- * Temperature scaling of one binary problem (one label): q = sigmoid(logit(p) / T), T by maximum likelihood
- * [Guo et al. 2017].
+ * Temperature scaling of one binary problem (one label): q = sigmoid(logit(p) / T), T by maximum likelihood on Platt's
+ * smoothed targets, never below T_FLOOR = 0.05 [Guo et al. 2017; Platt 1999].
  */
 export function binaryTemperatureScaling(): BinaryCalibrator<TemperatureParams> {
   return {
@@ -258,12 +325,15 @@ export function binaryTemperatureScaling(): BinaryCalibrator<TemperatureParams> 
       const n = checkBinary(data, "temperature.fit");
       if (n === 0) throw new NothingLearnedError();
       const x = new Float64Array(n);
-      for (let i = 0; i < n; i++) x[i] = logit(data.p[i]);
-      const fit = fitLogistic([x], data.y, false, [1]);
+      logitsOf(data.p, x);
+      const { t, pos } = plattTargets(data.y, n);
+      const fit = fitLogistic([x], t, false, [1]);
       const beta = Math.min(BETA_MAX, Math.max(BETA_MIN, fit.coef[0]));
       const params: TemperatureParams = { temperature: 1 / beta };
-      if (beta !== fit.coef[0] || !fit.converged)
-        params.warnings = ["the fit did not converge: T stopped at its bound"];
+      const warnings = degenerateWarnings(data.p, data.y, n, pos);
+      if (beta !== fit.coef[0]) warnings.push(...boundWarnings(beta));
+      else if (!fit.converged) warnings.push("the fit did not converge within 200 Newton steps");
+      if (warnings.length > 0) params.warnings = warnings;
       return params;
     },
     apply(params, p) {

@@ -3,7 +3,12 @@ import { fastExp, fastLog } from "../fast-math.js";
 import { checkLabelled, rowsOf } from "../input.js";
 import { centredLogProbs, softmaxRows } from "./log-probs.js";
 import { checkParam } from "./logit.js";
+import { classTargets } from "./soft-targets.js";
+import { T_FLOOR } from "./targets.js";
+import { multiclassWarnings } from "./temperature.js";
 import type { FitWarnings, MulticlassCalibrator } from "./types.js";
+
+const BETA_MAX = 1 / T_FLOOR;
 
 /** Vector scaling params: q ∝ exp(log(max(p, 1e-6)) / temperature + bias_j), bias[0] = 0. */
 export interface VectorParams extends FitWarnings {
@@ -31,6 +36,8 @@ function addRows(
   n: number,
   k: number,
   theta: Float64Array,
+  tGold: Float64Array,
+  tOther: Float64Array,
   loss: Float64Array,
   grad: Float64Array,
   hess: Float64Array,
@@ -53,17 +60,26 @@ function addRows(
     }
     let mu = 0;
     let m2 = 0;
+    let sd = 0;
+    let sb = 0;
     for (let j = 0; j < k; j++) {
       q[j] /= s;
       mu += q[j] * d[base + j];
       m2 += q[j] * d[base + j] * d[base + j];
+      sd += d[base + j];
+      if (j > 0) sb += theta[j];
     }
     const g = gold[i];
-    loss[0] += log(s) + mx - (theta[0] * d[base + g] + (g > 0 ? theta[g] : 0));
-    grad[0] += mu - d[base + g];
+    const tg = tGold[g];
+    const to = tOther[g];
+    const bg = g > 0 ? theta[g] : 0;
+    // targets: tg on the gold option, to on each other one
+    const td = tg * d[base + g] + to * (sd - d[base + g]);
+    loss[0] += log(s) + mx - (theta[0] * td + tg * bg + to * (sb - bg));
+    grad[0] += mu - td;
     hess[0] += m2 - mu * mu;
     for (let j = 1; j < k; j++) {
-      grad[j] += q[j] - (g === j ? 1 : 0);
+      grad[j] += q[j] - (g === j ? tg : to);
       const cross = q[j] * (d[base + j] - mu);
       hess[j] += cross;
       hess[j * m] += cross;
@@ -82,13 +98,15 @@ function evaluate(
   n: number,
   k: number,
   theta: Float64Array,
+  tGold: Float64Array,
+  tOther: Float64Array,
 ): State {
   // theta = [beta, b_1 .. b_{k-1}]; b_0 = 0.
   const m = k;
   const grad = new Float64Array(m);
   const hess = new Float64Array(m * m);
   const sum = new Float64Array(1);
-  addRows(d, gold, n, k, theta, sum, grad, hess);
+  addRows(d, gold, n, k, theta, tGold, tOther, sum, grad, hess);
   let loss = sum[0];
   for (let j = 1; j < k; j++) {
     loss += 0.5 * RIDGE * theta[j] * theta[j];
@@ -125,8 +143,10 @@ function solve(hess: Float64Array, grad: Float64Array, m: number): Float64Array 
 }
 
 /**
- * Vector scaling: one temperature on clipped log-probabilities plus a bias per option, by maximum likelihood
- * (Newton, tiny ridge 1e-4 on the biases); unlike temperature scaling it can move the argmax [Guo et al. 2017].
+ * Vector scaling: one temperature on clipped log-probabilities plus a bias per option, by maximum likelihood on the
+ * smoothed targets of temperature scaling ((N_c + 1) / (N_c + 2) on the gold option c, 1 / (N_c + 2) shared by the
+ * others; Newton, tiny ridge 1e-4 on the biases, T never below T_FLOOR = 0.05); unlike temperature scaling it can move
+ * the argmax [Guo et al. 2017; Platt 1999].
  */
 export function vectorScaling(): MulticlassCalibrator<VectorParams> {
   return {
@@ -136,9 +156,10 @@ export function vectorScaling(): MulticlassCalibrator<VectorParams> {
       if (n === 0) throw new NothingLearnedError();
       const k = data.k;
       const { d } = centredLogProbs(data.probs, n, k, null);
+      const { tGold, tOther } = classTargets(data.gold, n, k);
       let theta: Float64Array = new Float64Array(k);
       theta[0] = 1;
-      let cur = evaluate(d, data.gold, n, k, theta);
+      let cur = evaluate(d, data.gold, n, k, theta, tGold, tOther);
       let converged = false;
       for (let it = 0; it < 100 && !converged; it++) {
         const step = solve(cur.hess, cur.grad, k);
@@ -148,7 +169,8 @@ export function vectorScaling(): MulticlassCalibrator<VectorParams> {
         for (let half = 0; half < 60 && !accepted; half++, t /= 2) {
           const next = theta.map((v, j) => v - t * step[j]);
           if (!(next[0] > 0)) continue;
-          const state = evaluate(d, data.gold, n, k, next);
+          next[0] = Math.min(next[0], BETA_MAX); // T never below its floor
+          const state = evaluate(d, data.gold, n, k, next, tGold, tOther);
           if (state.loss <= cur.loss + 1e-12 * Math.abs(cur.loss)) accepted = { theta: next, state };
         }
         if (!accepted) break; // no step lowers the loss: at the optimum to machine precision
@@ -160,7 +182,13 @@ export function vectorScaling(): MulticlassCalibrator<VectorParams> {
         converged = size < 1e-12;
       }
       const params: VectorParams = { temperature: 1 / theta[0], bias: [0, ...Array.from(theta.subarray(1))] };
-      if (!converged) params.warnings = ["the fit did not converge within 100 Newton steps"];
+      const warnings = multiclassWarnings(data.probs, data.gold, n, k);
+      if (theta[0] >= BETA_MAX) {
+        warnings.push(
+          `T reached its floor ${T_FLOOR}: the data would sharpen the probabilities further than any finite sample supports`,
+        );
+      } else if (!converged) warnings.push("the fit did not converge within 100 Newton steps");
+      if (warnings.length > 0) params.warnings = warnings;
       return params;
     },
     apply(params, m) {
