@@ -13,6 +13,7 @@ import type {
   RunSummary,
   Server,
 } from "../src/api/types";
+import { rate } from "../test/fixtures";
 
 /** Mulberry32: a small seeded generator. */
 function rng(seed: number): () => number {
@@ -130,6 +131,7 @@ export function choiceReport(n: number, k = 15, seed = 1): ItemReport {
       f1: precision + recall ? (2 * precision * recall) / (precision + recall) : 0,
       support: row,
       predicted: col,
+      rates: { precision: rate(tp, col), recall: rate(tp, row) },
     };
   });
   const acc = ok.reduce((s, x) => s + x, 0) / n;
@@ -141,11 +143,14 @@ export function choiceReport(n: number, k = 15, seed = 1): ItemReport {
     resamples: { headline: 1000, secondary: 200 },
     seed: 0,
     level: 0.95,
+    intervals: null,
+    rateInterval: "Wilson score interval, 95 % [Wilson 1927]",
     metrics: {
       accuracy: ci(acc),
       ece: ci(0.08),
       eceMass: ci(0.075),
       mce: ci(0.2),
+      mceMass: ci(0.18),
       classwiseEce: ci(0.01),
       smoothEce: [0.07, null, null],
       debiasedL2: ci(0.004),

@@ -1,6 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from "vitest";
 import { cellColor, cellTextColor, confusionTable, perOptionTable } from "../src/transforms/confusion";
+import { rate } from "./fixtures";
 
 describe("confusionTable", () => {
   it("computes row shares, recall, column totals and the diagonal share", () => {
@@ -53,6 +54,10 @@ describe("perOptionTable", () => {
       f1,
       support,
       predicted: support,
+      rates: {
+        precision: rate(Math.round(p * support), support),
+        recall: rate(Math.round(r * support), support),
+      },
     });
     const t = perOptionTable([opt("a", 0.9, 0.8, 0.85, 10), opt("b", 0.5, 0.7, 0.58, 30)]);
     expect(t.rows.map((r) => r.option)).toEqual(["b", "a"]);

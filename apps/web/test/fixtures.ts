@@ -1,5 +1,5 @@
 /** Small hand-made API payloads for the transform and component tests. */
-import type { Bin, Calibration, DatasetSummary, RunCheck, Server } from "../src/api/types";
+import type { Bin, Calibration, DatasetSummary, Rate, RunCheck, Server } from "../src/api/types";
 import { SPARSE_BIN } from "../src/transforms/reliability";
 
 /** A bin from its edges, count and accuracy/confidence (interval ±0.1 clipped to [0, 1]; sparse as the API flags it). */
@@ -20,6 +20,17 @@ export function bin(
     high: accuracy === null ? null : Math.min(1, accuracy + 0.1),
     sparse: count < SPARSE_BIN,
   };
+}
+
+/** x of n with its 95 % Wilson score interval, as the API gives every rate. */
+export function rate(x: number, n: number): Rate {
+  if (n === 0) return { x, n, value: null, low: null, high: null };
+  const z = 1.959963984540054;
+  const p = x / n;
+  const d = 1 + (z * z) / n;
+  const c = (p + (z * z) / (2 * n)) / d;
+  const h = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / d;
+  return { x, n, value: p, low: x === 0 ? 0 : c - h, high: x === n ? 1 : c + h };
 }
 
 /** A registered server. */

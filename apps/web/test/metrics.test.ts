@@ -1,7 +1,13 @@
 // @vitest-environment node
 import { describe, expect, it } from "vitest";
 import type { ReportMetrics } from "../src/api/types";
-import { metricCards, metricInfo } from "../src/transforms/metrics";
+import {
+  consistencyVerdict,
+  intervalSummary,
+  metricCards,
+  metricInfo,
+  pValueText,
+} from "../src/transforms/metrics";
 
 const ci = (x: number): [number, number, number] => [x, x - 0.01, x + 0.01];
 const BASE: ReportMetrics = {
@@ -9,6 +15,7 @@ const BASE: ReportMetrics = {
   ece: ci(0.05),
   eceMass: ci(0.04),
   mce: ci(0.2),
+  mceMass: ci(0.25),
   classwiseEce: ci(0.06),
   smoothEce: [0.045, null, null],
   debiasedL2: ci(0.002),
@@ -68,5 +75,75 @@ describe("metricInfo", () => {
     expect(metricInfo("eceMass")).toEqual({ label: "ECE (equal-mass)", unit: "percent", better: "lower" });
     expect(metricInfo("accuracy").better).toBe("higher");
     expect(metricInfo("mystery")).toEqual({ label: "mystery", unit: "number", better: "lower" });
+  });
+});
+
+describe("MCE follows the binning", () => {
+  it("shows one MCE card, over the bins of the chosen binning, with the bin count in its label", () => {
+    const width = metricCards(BASE, "choice", 10, undefined, "width");
+    const mass = metricCards(BASE, "choice", 10, undefined, "mass");
+    expect(width.filter((c) => c.label.startsWith("MCE")).map((c) => [c.key, c.label, c.ci[0]])).toEqual([
+      ["mce", "MCE (equal-width, 10 bins)", 0.2],
+    ]);
+    expect(mass.filter((c) => c.label.startsWith("MCE")).map((c) => [c.key, c.label, c.ci[0]])).toEqual([
+      ["mceMass", "MCE (equal-mass, 10 bins)", 0.25],
+    ]);
+    // both ECE cards stay: the report shows the two binnings side by side
+    expect(mass.map((c) => c.key)).toEqual(expect.arrayContaining(["ece", "eceMass"]));
+  });
+
+  it("labels the compared equal-mass MCE without a bin count", () => {
+    expect(metricInfo("mceMass").label).toBe("MCE (equal-mass)");
+  });
+});
+
+describe("interval methods", () => {
+  const methods = {
+    accuracy: "bootstrap percentile",
+    ece: "basic bootstrap, bias-corrected point",
+    mce: "basic bootstrap, bias-corrected point",
+  };
+
+  it("puts each card's method on the card, and none where the report names none", () => {
+    const cards = metricCards(BASE, "choice", 15, undefined, "width", methods);
+    expect(cards.find((c) => c.key === "ece")?.method).toBe(methods.ece);
+    expect(cards.find((c) => c.key === "brier")?.method).toBeUndefined();
+  });
+
+  it("groups the metrics by method in words", () => {
+    expect(intervalSummary(methods)).toBe(
+      "Accuracy: bootstrap percentile; ECE (equal-width), MCE (equal-width): basic bootstrap, bias-corrected point",
+    );
+    expect(intervalSummary(null)).toBe("none");
+  });
+});
+
+describe("consistencyVerdict", () => {
+  const test = (pValue: number) => ({ statistic: "ece" as const, pValue, resamples: 1000, method: "m" });
+
+  it("says consistent with perfect calibration at p >= 0.05 and evidence of miscalibration below", () => {
+    expect(consistencyVerdict(test(0.41))).toMatchObject({
+      verdict: "consistent",
+      text: "Consistent with perfect calibration: p = 0.41",
+    });
+    expect(consistencyVerdict(test(0.049))).toMatchObject({
+      verdict: "miscalibrated",
+      text: "Evidence of miscalibration: p = 0.049",
+    });
+    expect(consistencyVerdict(test(0.0499)).text).toBe("Evidence of miscalibration: p = 0.0499");
+    expect(consistencyVerdict(test(1 / 1001)).text).toBe("Evidence of miscalibration: p < 0.001");
+    expect(consistencyVerdict(test(0.41)).how).toBe(
+      "consistency resampling, 1,000 draws (Bröcker & Smith 2007)",
+    );
+  });
+});
+
+describe("pValueText", () => {
+  it("keeps two significant digits unless rounding would cross 0.05", () => {
+    expect(pValueText(0.4126)).toBe("p = 0.41");
+    expect(pValueText(0.0123)).toBe("p = 0.012");
+    expect(pValueText(0.04996)).toBe("p = 0.04996");
+    expect(pValueText(0.0504)).toBe("p = 0.05");
+    expect(pValueText(0.0009)).toBe("p < 0.001");
   });
 });

@@ -95,8 +95,9 @@ const rate = (r: Rate) =>
 /** The consistency test's verdict in words (null when the report has none). */
 export function consistencyText(c: ItemReport["consistency"]): string | null {
   if (!c) return null;
-  const p =
-    c.pValue < 0.001 ? "p < 0.001" : `p = ${c.pValue < 0.01 ? c.pValue.toFixed(3) : c.pValue.toFixed(2)}`;
+  let digits = 2;
+  while (digits < 6 && c.pValue < 0.05 !== Number(c.pValue.toPrecision(digits)) < 0.05) digits++;
+  const p = c.pValue < 0.001 ? "p < 0.001" : `p = ${Number(c.pValue.toPrecision(digits))}`;
   const how = `consistency resampling of the ${c.statistic.toUpperCase()}, ${c.resamples} draws [Brocker & Smith 2007]`;
   return c.pValue < 0.05
     ? `evidence of miscalibration: ${p} (${how})`

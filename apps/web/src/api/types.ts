@@ -6,10 +6,12 @@
 import type {
   ValidationError as DatasetValidationError,
   FitRequest,
+  ItemReport,
   ItemSpec,
   ItemsFilter,
   LabelCurve,
   MaybeCI,
+  OptionReport,
   RiskPoint,
   ServerView,
 } from "@decision-workbench/api";
@@ -49,6 +51,10 @@ export type ItemKind = ItemSpec["kind"];
  * (the API's headline `CI` always has them, and fits this too).
  */
 export type CI = MaybeCI;
+/** A rate as x of n with its 95 % Wilson interval (value, low and high null when n is 0). */
+export type Rate = OptionReport["rates"]["precision"];
+/** The consistency test of an item's calibration [Brocker & Smith 2007]. */
+export type Consistency = NonNullable<ItemReport["consistency"]>;
 /** Filters of the items table. */
 export type ItemFilter = ItemsFilter;
 /** One point of the risk-coverage curve. */

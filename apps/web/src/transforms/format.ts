@@ -1,6 +1,6 @@
 /** Number and label formatting shared by charts, tables and cards. */
 
-import type { CI } from "../api/types";
+import type { CI, Rate } from "../api/types";
 
 /** A share as a percentage: 0.834 -> "83.4%"; null or NaN -> "—". */
 export function pct(x: number | null | undefined, digits = 1): string {
@@ -42,6 +42,24 @@ export function formatCI(ci: CI | undefined | null, unit: Unit): string {
   if (!ci) return "—";
   const interval = formatInterval(ci, unit);
   return interval ? `${formatValue(ci[0], unit)} (${interval})` : formatValue(ci[0], unit);
+}
+
+/** A rate's count: "41/43" (x of n). */
+export function rateCount(r: Rate): string {
+  return `${count(r.x)}/${count(r.n)}`;
+}
+
+/** A rate's Wilson interval: "84.5–98.7%"; "" when n is 0. */
+export function rateInterval(r: Rate): string {
+  if (r.low === null || r.high === null) return "";
+  return `${(r.low * 100).toFixed(1)}–${(r.high * 100).toFixed(1)}%`;
+}
+
+/** A rate with its count and interval: "95.3% (41/43, 84.5–98.7%)"; "— (0/0)" when there is nothing to share. */
+export function formatRate(r: Rate | null | undefined): string {
+  if (!r) return "—";
+  const interval = rateInterval(r);
+  return `${pct(r.value)} (${rateCount(r)}${interval ? `, ${interval}` : ""})`;
 }
 
 /** A signed difference: +2.3 pp for percentages, +0.012 for numbers. */

@@ -1,6 +1,6 @@
 /** Metric cards: which metrics an item shows, in what unit, and which direction is better. */
 
-import type { CI, ItemKind, ReportMetrics } from "../api/types";
+import type { CI, Consistency, ItemKind, ReportMetrics } from "../api/types";
 import type { Unit } from "./format";
 
 /** One metric card. */
@@ -12,7 +12,12 @@ export interface MetricCard {
   better: "higher" | "lower";
   /** One sentence for the tooltip and the screen reader. */
   help: string;
+  /** How the interval was obtained (the report's `intervals`), when the report says. */
+  method?: string;
 }
+
+/** The bins of a report's binned metrics. */
+export type Binning = "width" | "mass";
 
 interface Spec {
   key: keyof ReportMetrics;
@@ -48,10 +53,17 @@ const SPECS: Spec[] = [
   },
   {
     key: "mce",
-    label: () => "MCE",
+    label: (b) => `MCE (equal-width, ${b} bins)`,
     unit: "percent",
     better: "lower",
-    help: "Largest gap between confidence and accuracy over non-empty bins.",
+    help: "Largest gap between confidence and accuracy over non-empty equal-width bins.",
+  },
+  {
+    key: "mceMass",
+    label: (b) => `MCE (equal-mass, ${b} bins)`,
+    unit: "percent",
+    better: "lower",
+    help: "Largest gap between confidence and accuracy over bins holding equal numbers of answers.",
   },
   {
     key: "classwiseEce",
@@ -122,15 +134,21 @@ const SPECS: Spec[] = [
   },
 ];
 
+/** The MCE of the other binning: the one a report with this binning does not show. */
+const HIDDEN_MCE: Record<Binning, keyof ReportMetrics> = { width: "mceMass", mass: "mce" };
+
 /**
- * The cards an item's report has data for, in reading order; `bins` names the bin count in ECE labels, `item` the
- * item in the accuracy label (the run header's accuracy pools every item).
+ * The cards an item's report has data for, in reading order; `bins` names the bin count in ECE and MCE labels, `item`
+ * the item in the accuracy label (the run header's accuracy pools every item). MCE follows `binning`: one card, over
+ * the bins the reliability diagram shows. `methods` (the report's `intervals`) names each interval's method.
  */
 export function metricCards(
   metrics: ReportMetrics | null,
   kind: ItemKind,
   bins: number,
   item?: string,
+  binning: Binning = "width",
+  methods?: Partial<Record<keyof ReportMetrics, string>> | null,
 ): MetricCard[] {
   const out: MetricCard[] = [];
   if (!metrics) return out;
@@ -138,9 +156,62 @@ export function metricCards(
     const ci = metrics[s.key];
     if (!ci) continue;
     if (s.kinds && !s.kinds.includes(kind)) continue;
-    out.push({ key: s.key, label: s.label(bins, item), ci, unit: s.unit, better: s.better, help: s.help });
+    if (s.key === HIDDEN_MCE[binning]) continue;
+    const card: MetricCard = {
+      key: s.key,
+      label: s.label(bins, item),
+      ci,
+      unit: s.unit,
+      better: s.better,
+      help: s.help,
+    };
+    const method = methods?.[s.key];
+    if (method) card.method = method;
+    out.push(card);
   }
   return out;
+}
+
+/**
+ * Which interval method each metric used, grouped, in words: "Accuracy, Brier, NLL: bootstrap percentile …;
+ * ECE (equal-width), …: basic bootstrap …". "none" when no metric has an interval.
+ */
+export function intervalSummary(
+  methods: Partial<Record<keyof ReportMetrics, string>> | null | undefined,
+): string {
+  const groups = new Map<string, string[]>();
+  for (const s of SPECS) {
+    const method = methods?.[s.key];
+    if (!method) continue;
+    const label = s.key === "brier" ? "Brier" : s.label(15).replace(/, 15 bins\)/, ")");
+    groups.set(method, [...(groups.get(method) ?? []), label]);
+  }
+  if (groups.size === 0) return "none";
+  return [...groups].map(([method, labels]) => `${labels.join(", ")}: ${method}`).join("; ");
+}
+
+/**
+ * A p-value for people: "p < 0.001", else two significant digits, more when rounding would carry it across 0.05
+ * (0.0499 reads "p = 0.0499", never "p = 0.050" next to "evidence of miscalibration").
+ */
+export function pValueText(p: number): string {
+  if (p < 0.001) return "p < 0.001";
+  let digits = 2;
+  while (digits < 6 && p < 0.05 !== Number(p.toPrecision(digits)) < 0.05) digits++;
+  return `p = ${Number(p.toPrecision(digits))}`;
+}
+
+/** The consistency test in words: the verdict, the p-value and how it was computed. */
+export function consistencyVerdict(c: Consistency): {
+  verdict: "consistent" | "miscalibrated";
+  text: string;
+  how: string;
+} {
+  const p = pValueText(c.pValue);
+  const how = `consistency resampling, ${c.resamples.toLocaleString("en-US")} draws (Bröcker & Smith 2007)`;
+  return c.pValue < 0.05
+    ? { verdict: "miscalibrated", text: `Evidence of miscalibration: ${p}`, how }
+    : { verdict: "consistent", text: `Consistent with perfect calibration: ${p}`, how };
 }
 
 /** The unit and direction of a metric by name (for comparison tables); unknown names are plain numbers. */

@@ -2,11 +2,11 @@
 import { useState } from "react";
 import { useReport } from "../../api/runs";
 import { ConfidenceHistogram } from "../../charts/ConfidenceHistogram";
-import { MetricCards } from "../../components/MetricCards";
+import { ConsistencyNote, MetricCards } from "../../components/MetricCards";
 import { ErrorState, Loading, NoUsable } from "../../components/States";
 import { count, pct } from "../../transforms/format";
 import { histogramSummary } from "../../transforms/histogram";
-import { metricCards } from "../../transforms/metrics";
+import { intervalSummary, metricCards } from "../../transforms/metrics";
 import type { TabProps } from "../RunPage";
 import { useRunView } from "./useRunView";
 
@@ -29,11 +29,14 @@ export default function ConfidenceTab({ run, item, split }: TabProps) {
   return (
     <>
       <h2 className="visually-hidden">Metrics</h2>
-      <MetricCards cards={metricCards(r.metrics, r.item.kind, r.bins.count, r.item.name)} />
+      <MetricCards
+        cards={metricCards(r.metrics, r.item.kind, r.bins.count, r.item.name, view.binning, r.intervals)}
+      />
+      <ConsistencyNote consistency={r.consistency} />
       <p className="muted small">
         {count(r.n)} decisions on the {r.split} split: {count(r.counts.answered)} answered,{" "}
-        {count(r.counts.unknown)} not stated, {count(r.counts.escalated)} escalated. Intervals: 95% bootstrap
-        over items.
+        {count(r.counts.unknown)} not stated, {count(r.counts.escalated)} escalated. 95% intervals over{" "}
+        {count(r.resamples.headline)} resamples: {intervalSummary(r.intervals)}.
       </p>
       <div className="toolbar">
         <label className="check">

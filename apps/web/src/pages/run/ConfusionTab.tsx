@@ -1,6 +1,7 @@
 /** Confusion matrix and per-option precision / recall / F1. */
 import { useReport } from "../../api/runs";
 import { ConfusionMatrix } from "../../charts/ConfusionMatrix";
+import { RateText } from "../../components/CiText";
 import { Empty, ErrorState, Loading } from "../../components/States";
 import { perOptionTable } from "../../transforms/confusion";
 import { count, pct } from "../../transforms/format";
@@ -27,7 +28,8 @@ export default function ConfusionTab({ run, item, split }: TabProps) {
       <div className="table-scroll">
         <table className="table" data-ready={r.confusion ? undefined : "confusion"}>
           <caption>
-            Per-{r.item.kind === "multi" ? "label" : "option"} precision, recall and F1, worst F1 first
+            Per-{r.item.kind === "multi" ? "label" : "option"} precision, recall and F1, worst F1 first;
+            precision is x of the predicted, recall x of the gold, each with its 95% Wilson interval
           </caption>
           <thead>
             <tr>
@@ -50,8 +52,12 @@ export default function ConfusionTab({ run, item, split }: TabProps) {
             {t.rows.map((o) => (
               <tr key={o.option}>
                 <th scope="row">{o.option}</th>
-                <td className="num">{pct(o.precision)}</td>
-                <td className="num">{pct(o.recall)}</td>
+                <td className="num">
+                  <RateText rate={o.rates.precision} />
+                </td>
+                <td className="num">
+                  <RateText rate={o.rates.recall} />
+                </td>
                 <td className="num">{pct(o.f1)}</td>
                 <td className="num">{count(o.support)}</td>
               </tr>

@@ -1,15 +1,22 @@
 /** Reliability: the diagram, equal-width / equal-mass switch, bin count, top-label or per-option small multiples. */
 import { useReport } from "../../api/runs";
+import type { OptionReport } from "../../api/types";
 import { MiniReliability } from "../../charts/MiniReliability";
 import { ReliabilityDiagram } from "../../charts/ReliabilityDiagram";
-import { Metric } from "../../components/MetricCards";
+import { ConsistencyNote, Metric } from "../../components/MetricCards";
 import { Empty, ErrorState, Loading, NoUsable } from "../../components/States";
-import { count, pct } from "../../transforms/format";
+import { count, formatRate, pct } from "../../transforms/format";
 import { binCalibrationError } from "../../transforms/reliability";
 import type { TabProps } from "../RunPage";
 import { useRunView } from "./useRunView";
 
 const BIN_CHOICES = [5, 10, 15, 20, 30];
+
+/** A small multiple's caption: its ECE over the shown bins, its counts, and its recall as x of n with the interval. */
+export function miniSubtitle(o: OptionReport, n: number, binning: "width" | "mass"): string {
+  const e = binCalibrationError(o.bins);
+  return `ECE ${pct(e.ece)} (equal-${binning}) · gold in ${count(o.support)} of ${count(n)} · predicted ${count(o.predicted)} · recall ${formatRate(o.rates.recall)}`;
+}
 
 /** The tab. */
 export default function ReliabilityTab({ run, item, split }: TabProps) {
@@ -98,6 +105,8 @@ export default function ReliabilityTab({ run, item, split }: TabProps) {
       </>
     );
   const ece = view.binning === "mass" ? r.metrics.eceMass : r.metrics.ece;
+  const mce = view.binning === "mass" ? r.metrics.mceMass : r.metrics.mce;
+  const methods = r.intervals ?? {};
   return (
     <>
       {controls}
@@ -106,6 +115,7 @@ export default function ReliabilityTab({ run, item, split }: TabProps) {
           label={`ECE (equal-${view.binning}, ${r.bins.count} bins)`}
           ci={ece}
           unit="percent"
+          method={methods[view.binning === "mass" ? "eceMass" : "ece"]}
           help="Top-label expected calibration error: mean gap between confidence and accuracy, weighted by bin size."
         />
         {view.view === "classwise" && r.metrics.classwiseEce && (
@@ -113,14 +123,22 @@ export default function ReliabilityTab({ run, item, split }: TabProps) {
             label="Classwise ECE"
             ci={r.metrics.classwiseEce}
             unit="percent"
+            method={methods.classwiseEce}
             help="Mean one-vs-rest ECE over the options."
           />
         )}
-        <Metric label="MCE" ci={r.metrics.mce} unit="percent" help="Largest gap over non-empty bins." />
+        <Metric
+          label={`MCE (equal-${view.binning}, ${r.bins.count} bins)`}
+          ci={mce}
+          unit="percent"
+          method={methods[view.binning === "mass" ? "mceMass" : "mce"]}
+          help={`Largest gap between confidence and accuracy over the non-empty equal-${view.binning} bins.`}
+        />
         <Metric
           label={`Accuracy, ${r.item.name}`}
           ci={r.metrics.accuracy}
           unit="percent"
+          method={methods.accuracy}
           help={`Share of ${r.item.name} answers equal to the gold label, ${r.split} split.`}
         />
         <Metric
@@ -130,6 +148,7 @@ export default function ReliabilityTab({ run, item, split }: TabProps) {
           help="Escalated decisions have no usable output and are left out."
         />
       </div>
+      <ConsistencyNote consistency={r.consistency} />
       {binned === 0 ? (
         <Empty title="No usable answers on this split">
           Every decision of this item was escalated, so there is nothing to bin.
@@ -150,17 +169,14 @@ export default function ReliabilityTab({ run, item, split }: TabProps) {
             against how often it is the gold answer.
           </p>
           <div className="multiples">
-            {r.perOption.map((o) => {
-              const e = binCalibrationError(o.bins);
-              return (
-                <MiniReliability
-                  key={o.option}
-                  bins={o.bins}
-                  title={o.option}
-                  subtitle={`ECE ${pct(e.ece)} · support ${count(o.support)}`}
-                />
-              );
-            })}
+            {r.perOption.map((o) => (
+              <MiniReliability
+                key={o.option}
+                bins={o.bins}
+                title={o.option}
+                subtitle={miniSubtitle(o, r.n, view.binning)}
+              />
+            ))}
           </div>
         </div>
       )}

@@ -48,31 +48,36 @@ export default function UnknownsTab({ run, item, split }: TabProps) {
             <Metric
               label="Predicted Unknown rate"
               unit="percent"
-              value={pct(u.predictedRate)}
+              rate={u.rates.predicted}
+              method={r.rateInterval}
               help="Share of decisions where “not stated” was most probable."
             />
             <Metric
               label="Gold Unknown rate"
               unit="percent"
-              value={pct(u.goldRate)}
+              rate={u.rates.gold}
+              method={r.rateInterval}
               help="Share of examples whose gold label is “not stated”."
             />
             <Metric
               label="Unknown precision"
               unit="percent"
-              value={pct(u.precision)}
+              rate={u.rates.precision}
+              method={r.rateInterval}
               help="Of the predicted Unknowns, the share that really are."
             />
             <Metric
               label="Unknown recall"
               unit="percent"
-              value={pct(u.recall)}
+              rate={u.rates.recall}
+              method={r.rateInterval}
               help="Of the real Unknowns, the share predicted as such."
             />
             <Metric
               label="Error of answered"
               unit="percent"
-              value={pct(u.riskAnswered)}
+              rate={u.rates.riskAnswered}
+              method={r.rateInterval}
               help="Error rate among decisions that were answered (not Unknown, not escalated)."
             />
           </>
@@ -82,6 +87,12 @@ export default function UnknownsTab({ run, item, split }: TabProps) {
         <p className="muted small">
           {r.item.name} does not allow “not stated”, so there is no Unknown analysis; the escalation threshold
           below still applies.
+        </p>
+      )}
+      {u && (
+        <p className="muted small">
+          Rates show x of n and a 95% Wilson interval; counts are the {count(r.n)} usable decisions of the{" "}
+          {r.split} split.
         </p>
       )}
       <div className="toolbar">
