@@ -3,10 +3,8 @@ import {
   type CalibrationFile,
   type CalibrationSource,
   calibrateQuestion,
-  calibrationReport,
   calibrator,
   chooseCalibrator,
-  clopperPearsonInterval,
   crossFit,
   type Estimate,
   type HeadlineMetrics,
@@ -23,14 +21,19 @@ import {
 import { type Bin, binsOf } from "./bins.js";
 import type { ItemData } from "./matrix.js";
 import { autoResamples } from "./metrics.js";
+import { type EstimatedBy, type Selection, selectedHow } from "./selection.js";
 import { libraryData, topView, withProbs } from "./views.js";
 
-/** What to fit: the split to fit on, where to evaluate (another split, or k-fold cross-fitting on the fit split). */
+/** What to fit: the method (forced or chosen), how candidates are compared, the threshold, the bootstrap. */
 export interface FitOptions {
-  /** Methods to compare (identity is always one), or "auto" for every method that fits the item's kind. */
+  /** "auto" (default): chosen among `methods`; a method name: forced, no selection. */
+  method?: Method | "auto";
+  /** Candidates of "auto" (identity is always one), or "auto" for every method that fits the item's kind. */
   methods?: Method[] | "auto";
-  /** Held-out score choosing the winner: "nll" (default) or "brier". */
+  /** Held-out score comparing candidates: "nll" (default) or "brier". */
   select?: "nll" | "brier";
+  /** Folds of the cross-fitting (5). */
+  folds?: number;
   /** Target answered-alone error of the escalation threshold (none when absent). */
   targetRisk?: number;
   /** Choose the threshold with the Clopper-Pearson upper bound instead of the point error. */
@@ -38,9 +41,11 @@ export interface FitOptions {
   bins?: number;
   resamples?: number;
   seed?: number;
+  /** Split names, for the words of `selection` (defaults: calibration, test). */
+  names?: { fit: string; selection?: string; eval: string };
 }
 
-/** One candidate method's held-out results. */
+/** One candidate method's held-out results (cross-fitted on the fit split, or on the selection split). */
 export interface Candidate {
   method: Method;
   /** Held-out metrics with CIs; null when the method could not be fitted (see `error`). */
@@ -54,20 +59,31 @@ export interface Candidate {
   } | null;
   /** Paired differences candidate - identity on the held-out rows. */
   delta: { nll: Estimate; brier: Estimate; ece: Estimate; accuracy: Estimate } | null;
+  /** Paired held-out NLL improvement over `against` (positive: better), with its 95 % interval. */
+  improvement: Estimate | null;
+  /** The simpler method it was compared with (null for identity). */
+  against: Method | null;
+  /** Whether it replaced `against` (its improvement's interval lies above 0). */
+  accepted: boolean;
   chosen: boolean;
   /** Held-out predicted Unknown rate (single-label items that allow `not stated`). */
   unknownRate: number | null;
-  warning?: string;
+  warnings: string[];
   error?: string;
 }
 
-/** One item's fit: the file entry, every candidate, and reliability before and after on the evaluation rows. */
+/** One item's fit: the file entry, every candidate, how the method was selected, before/after on the held-out rows. */
 export interface ItemFit {
   question: QuestionCalibration;
   candidates: Candidate[];
+  selection: Selection;
+  /** Degenerate data, too few items, fits that hit their bounds: never silent. */
+  warnings: string[];
+  /** Where the after-metrics come from. */
+  estimatedBy: EstimatedBy;
   before: Bin[];
   after: Bin[];
-  n: { fit: number; eval: number };
+  n: { fit: number; eval: number; selection?: number };
 }
 
 function pick(h: HeadlineMetrics | null) {
@@ -80,146 +96,159 @@ function methodCalibrator(d: ItemData, method: Method): MulticlassCalibrator | M
   return d.multi ? labelCalibrator(method) : calibrator(method);
 }
 
+function checkMethod(d: ItemData, m: string): Method {
+  if (!METHODS.includes(m as Method)) {
+    throw new RangeError(
+      `unknown calibration method ${JSON.stringify(m)}; expected "auto" or one of ${METHODS.join(", ")}`,
+    );
+  }
+  if (d.multi && m === "vector") {
+    throw new RangeError(
+      `"vector" scaling has no per-label form for the multi-label item ${d.spec.name}; use "platt"`,
+    );
+  }
+  return m as Method;
+}
+
 /** The methods tried for an item ("auto": all; vector scaling has no multi-label form). */
 export function candidateMethods(d: ItemData, methods: FitOptions["methods"]): Method[] {
   const all = METHODS.filter((m) => !(d.multi && m === "vector"));
   if (methods === undefined || methods === "auto") return all;
-  for (const m of methods) {
-    if (!METHODS.includes(m)) {
-      throw new RangeError(
-        `unknown calibration method ${JSON.stringify(m)}; expected one of ${METHODS.join(", ")}`,
-      );
-    }
-    if (d.multi && m === "vector") {
-      throw new RangeError(
-        `"vector" scaling has no per-label form for the multi-label item ${d.spec.name}; use "platt"`,
-      );
-    }
-  }
+  for (const m of methods) checkMethod(d, m);
   return methods;
 }
 
-function fileMetrics(
-  d: ItemData,
-  minConfidence: number | null,
-  o: { bins: number; resamples: number; seed: number },
-): Record<string, Estimate> {
-  const r = calibrationReport(libraryData(d), { bins: o.bins, resamples: o.resamples, seed: o.seed });
-  const out: Record<string, Estimate> = {
-    ece: r.ece,
-    ece_mass: r.eceMass,
-    mce: r.mce,
-    nll: r.nll,
-    brier: r.brier,
-    accuracy: r.accuracy,
-  };
-  const top = topView(d);
-  let answered = 0;
-  let errors = 0;
-  if (minConfidence !== null) {
-    for (let i = 0; i < top.p.length; i++) {
-      if (top.p[i] >= minConfidence) {
-        answered++;
-        if (top.y[i] !== 1) errors++;
-      }
-    }
-  }
-  if (answered > 0) out.answered_error = [errors / answered, ...clopperPearsonInterval(errors, answered)];
-  const coverage = top.p.length > 0 ? answered / top.p.length : 0;
-  out.coverage = [coverage, coverage, coverage];
-  return out;
+/** The methods valid for an item of this kind, simplest first (the method picker's list). */
+export function methodsFor(multi: boolean): Method[] {
+  return METHODS.filter((m) => !(multi && m === "vector"));
 }
 
 /**
- * Fits one item: every candidate calibrator is fitted on `fit` and scored on `evaluation` (or, when it is null, by
- * k-fold cross-fitting on `fit`); the winner by held-out NLL (or Brier) becomes the file entry, with its escalation
- * threshold chosen on the calibrated fit rows and its metrics before and after on the held-out rows.
+ * Fits one item. Candidates are compared by k-fold cross-fitting inside `fit` (or on `selectionData`, a third split)
+ * with the library's simplicity rule; a forced method skips selection (the comparison is still shown as advice). The
+ * evaluation split is not read until the method is final: then the method, fitted on every fit row, is evaluated once
+ * on it. Without an evaluation split the after-metrics are out-of-fold estimates on `fit`, and the entry says so.
  */
-export function fitItem(fit: ItemData, evaluation: ItemData | null, opts: FitOptions = {}): ItemFit {
+export function fitItem(
+  fit: ItemData,
+  evaluation: ItemData | (() => ItemData) | null,
+  opts: FitOptions = {},
+  selectionData: ItemData | null = null,
+): ItemFit {
   if (fit.m === 0) throw new NothingLearnedError();
-  if (evaluation && evaluation.m === 0) {
+  if (selectionData && selectionData.m === 0) {
     throw new RangeError(
-      `item ${fit.spec.name}: the evaluation split has no usable predictions (answered or Unknown, with a gold label); evaluate with "crossfit" instead`,
+      `item ${fit.spec.name}: the selection split has no usable predictions (answered or Unknown, with a gold label); compare candidates by cross-fitting instead (leave selectionSplit out)`,
     );
   }
+  const names = opts.names ?? { fit: "calibration", eval: evaluation ? "test" : "crossfit" };
   const bins = opts.bins ?? 15;
   const seed = opts.seed ?? 0;
-  const resamples = opts.resamples ?? autoResamples(Math.max(fit.m, evaluation?.m ?? 0));
-  const methods = candidateMethods(fit, opts.methods);
+  const folds = opts.folds ?? 5;
+  const criterion = opts.select ?? "nll";
+  const resamples = opts.resamples ?? autoResamples(Math.max(fit.m, selectionData?.m ?? 0));
+  const forced = opts.method && opts.method !== "auto" ? checkMethod(fit, opts.method) : null;
+  // forced: every method is still compared, as advice next to the user's choice
+  const methods = candidateMethods(fit, forced ? "auto" : opts.methods);
   const fitData = libraryData(fit);
-  const evalData = evaluation ? libraryData(evaluation) : undefined;
   const unknownOption = !fit.multi && fit.spec.notStated ? fit.k - 1 : undefined;
-  const chosen = chooseCalibrator(fitData, {
-    eval: evalData,
+  const choice = chooseCalibrator(fitData, {
+    ...(selectionData ? { selection: libraryData(selectionData) } : {}),
     candidates: methods,
-    criterion: opts.select ?? "nll",
+    criterion,
+    folds,
     bins,
     resamples,
     seed,
     unknownOption,
   });
-  const candidates: Candidate[] = chosen.candidates.map((c) => {
+  // The method is final: only now is the evaluation split read.
+  const evalItem = typeof evaluation === "function" ? evaluation() : evaluation;
+  if (evalItem && evalItem.m === 0) {
+    throw new RangeError(
+      `item ${fit.spec.name}: the evaluation split has no usable predictions (answered or Unknown, with a gold label); evaluate with "crossfit" instead`,
+    );
+  }
+  const evalData = evalItem ? libraryData(evalItem) : null;
+  const question = calibrateQuestion(fitData, evalData, {
+    kind: fit.spec.kind,
+    options: fit.columns,
+    method: forced ?? "auto",
+    choice,
+    folds,
+    criterion,
+    targetRisk: opts.targetRisk,
+    thresholdMethod: opts.conservative ? "upper" : "point",
+    bins,
+    resamples,
+    seed,
+  });
+  const method = question.method;
+  const how: Pick<Selection, "by" | "on" | "folds"> = forced
+    ? { by: "user", on: names.fit }
+    : selectionData
+      ? { by: "selection-split", on: names.selection ?? "selection" }
+      : { by: "cross-fit", on: names.fit, folds };
+  const lib = question.selection;
+  const selection: Selection = {
+    ...how,
+    criterion: lib?.criterion ?? criterion,
+    verdict: lib?.verdict ?? (forced ? "forced" : "identity"),
+    note: forced
+      ? (lib?.note ?? selectedHow(how, method))
+      : `${selectedHow(how, method)}; ${lib?.note ?? ""}`,
+  };
+  if (question.selection) question.selection = { ...question.selection, note: selection.note };
+  const candidates: Candidate[] = choice.candidates.map((c) => {
     const out: Candidate = {
       method: c.method,
       heldOut: pick(c.heldOut),
       delta: c.delta
         ? { nll: c.delta.nll, brier: c.delta.brier, ece: c.delta.ece, accuracy: c.delta.accuracy }
         : null,
-      chosen: c.method === chosen.winner,
+      improvement: c.improvement,
+      against: c.against,
+      accepted: c.accepted,
+      chosen: c.method === method,
       unknownRate: c.unknownRate,
+      warnings: c.warnings,
     };
-    if (c.warnings.length > 0) out.warning = c.warnings.join("; ");
     if (c.error) out.error = c.error;
     return out;
   });
-  const method = chosen.winner;
-  const thresholdMethod = opts.conservative ? "upper" : "point";
-  let question: QuestionCalibration;
   let heldOut: ItemData;
   let heldOutAfter: ItemData;
-  if (evaluation && evalData) {
-    question = calibrateQuestion(fitData, evalData, {
-      kind: fit.spec.kind,
-      options: fit.columns,
-      method,
-      targetRisk: opts.targetRisk,
-      thresholdMethod,
-      bins,
-      resamples,
-      seed,
-    });
-    heldOut = evaluation;
+  if (evalItem && evalData) {
+    heldOut = evalItem;
     heldOutAfter = withProbs(
-      evaluation,
+      evalItem,
       methodCalibrator(fit, method).apply(question.params as never, evalData),
     );
   } else {
-    // Cross-fitting: the entry's params are fitted on every fit row; the after-metrics use out-of-fold probabilities.
-    question = calibrateQuestion(fitData, fitData, {
-      kind: fit.spec.kind,
-      options: fit.columns,
-      method,
-      targetRisk: opts.targetRisk,
-      thresholdMethod,
-      bins,
-      resamples,
-      seed,
-    });
-    const oof = crossFit(methodCalibrator(fit, method) as never, fitData as Labelled & MultiLabel, { seed });
+    // the library's out-of-fold probabilities (same folds and seed) behind the one-split after-metrics
     heldOut = fit;
-    heldOutAfter = withProbs(fit, oof.probs);
-    const minConfidence = question.threshold ? question.threshold.min_confidence : null;
-    question.metrics = {
-      before: fileMetrics(fit, minConfidence, { bins, resamples, seed }),
-      after: fileMetrics(heldOutAfter, minConfidence, { bins, resamples, seed }),
-    };
+    heldOutAfter =
+      method === "identity"
+        ? fit
+        : withProbs(
+            fit,
+            crossFit(methodCalibrator(fit, method) as never, fitData as Labelled & MultiLabel, {
+              seed,
+              folds,
+            }).probs,
+          );
   }
   return {
     question,
     candidates,
+    selection,
+    warnings: question.warnings ?? [],
+    estimatedBy: question.metrics?.estimated_by ?? (evalItem ? "evaluation split" : "cross-fit"),
     before: binsOf(topView(heldOut), { bins, binning: "width", interval: "wilson" }),
     after: binsOf(topView(heldOutAfter), { bins, binning: "width", interval: "wilson" }),
-    n: { fit: fit.m, eval: heldOut.m },
+    n: selectionData
+      ? { fit: fit.m, eval: heldOut.m, selection: selectionData.m }
+      : { fit: fit.m, eval: heldOut.m },
   };
 }
 
@@ -238,6 +267,7 @@ function withHeldPoints(q: QuestionCalibration): QuestionCalibration {
   const metrics: NonNullable<QuestionCalibration["metrics"]> = {};
   if (q.metrics.before) metrics.before = fix(q.metrics.before);
   if (q.metrics.after) metrics.after = fix(q.metrics.after);
+  if (q.metrics.estimated_by) metrics.estimated_by = q.metrics.estimated_by;
   return { ...q, metrics };
 }
 

@@ -224,52 +224,94 @@ export async function runReportCommand(argv: string[], io: Output = stdio): Prom
   }
 }
 
-function methodsFlag(value: string | undefined): Method[] | "auto" {
-  if (value === undefined || value === "auto") return "auto";
+/** `--method`: "auto", one method (forced), or a comma-separated candidate list for auto. */
+function methodFlag(value: string | undefined): { method: Method | "auto"; methods?: Method[] } {
+  if (value === undefined || value === "auto") return { method: "auto" };
   const names = value.split(",").map((s) => s.trim());
   for (const n of names) {
     if (!METHODS.includes(n as Method)) {
       throw new UsageError(
-        `--method ${JSON.stringify(n)} is not a method; use auto or one or more of ${METHODS.join(", ")} (comma-separated)`,
+        `--method ${JSON.stringify(n)} is not a method; use auto, one method to force (${METHODS.join(", ")}), or a comma-separated list of candidates for auto`,
       );
     }
   }
-  return names as Method[];
+  return names.length === 1 ? { method: names[0] as Method } : { method: "auto", methods: names as Method[] };
 }
 
-/** The candidates of a calibration as lines of text. */
+const signed = (x: number) => (x >= 0 ? `+${fmt(x, 3)}` : fmt(x, 3));
+
+/** How a calibration's items were fitted, selected and evaluated, their candidates and warnings, as lines of text. */
 export function candidatesText(c: Calibration): string {
   const lines: string[] = [];
+  const f = c.fit;
+  if (f?.caveat) lines.push(`note: ${f.caveat}`);
   for (const [item, cands] of Object.entries(c.candidates)) {
-    const n = c.fit?.n[item];
+    const n = f?.n[item];
+    const sel = c.selection?.[item];
+    const q = c.file.questions[item];
+    lines.push(`${item}: ${q.method}, fitted on ${f?.fitSplit} (n = ${n?.fit ?? "?"})`);
+    if (sel) lines.push(`  ${sel.note}`);
     lines.push(
-      `${item}: fitted on ${c.fit?.fitSplit} (${n?.fit ?? "?"}), held out ${c.fit?.evalSplit} (${n?.eval ?? "?"})`,
+      f?.estimatedBy === "cross-fit"
+        ? `  after-metrics: out-of-fold cross-fit estimates on ${f.fitSplit} (n = ${n?.eval ?? "?"}), not held-out data`
+        : `  evaluated once on ${f?.evalSplit} (n = ${n?.eval ?? "?"})`,
+    );
+    lines.push(
+      `  candidates on ${sel?.by === "selection-split" ? `the ${sel.on} split` : `${f?.folds ?? 5}-fold cross-fits of ${f?.fitSplit}`} (95% bootstrap intervals; * chosen):`,
     );
     for (const k of cands) {
       const h = k.heldOut;
+      const imp = k.improvement
+        ? `  NLL gain over ${k.against} ${signed(k.improvement[0])} [${signed(k.improvement[1])}, ${signed(k.improvement[2])}]`
+        : "";
       lines.push(
         `  ${k.chosen ? "*" : " "} ${k.method.padEnd(11)} ${
           h
-            ? `NLL ${ci(h.nll)}  Brier ${ci(h.brier)}  ECE ${ci(h.ece)}  accuracy ${fmt(h.accuracy[0])}`
+            ? `NLL ${ci(h.nll)}  Brier ${ci(h.brier)}  ECE ${ci(h.ece)}  accuracy ${fmt(h.accuracy[0])}${imp}`
             : `failed: ${k.error}`
-        }${k.warning ? `  (${k.warning})` : ""}`,
+        }`,
       );
     }
-    const q = c.file.questions[item];
+    const after = q.metrics?.after;
+    if (after) {
+      lines.push(
+        `  after on ${f?.estimatedBy === "cross-fit" ? "out-of-fold rows" : f?.evalSplit}: NLL ${ci(after.nll)}  ECE ${ci(after.ece)}  accuracy ${ci(after.accuracy)}`,
+      );
+    }
     if (q.threshold) {
       lines.push(
-        `  answer alone at confidence >= ${fmt(q.threshold.min_confidence)} for error <= ${q.threshold.target_risk}`,
+        `  answer alone at confidence >= ${fmt(q.threshold.min_confidence)} for error <= ${q.threshold.target_risk}${
+          after?.answered_error
+            ? `: ${fmt(after.coverage?.[0] ?? 0, 3)} answered alone, error ${ci(after.answered_error)}`
+            : ""
+        }`,
       );
     }
+    for (const w of c.warnings?.[item] ?? []) lines.push(`  warning: ${w}`);
   }
   for (const s of c.skipped) lines.push(`${s.item}: not fitted: ${s.reason}`);
   return `${lines.join("\n")}\n`;
 }
 
+const FIT_SPLITS = ["train", "calibration", "test"];
+
+function fitSplitFlag(value: string | undefined, name: string, crossfit: boolean): string | undefined {
+  if (value === undefined) return undefined;
+  const allowed = crossfit ? [...FIT_SPLITS, "crossfit"] : FIT_SPLITS;
+  if (!allowed.includes(value)) {
+    throw new UsageError(
+      `--${name} must be ${allowed.slice(0, -1).join(", ")} or ${allowed[allowed.length - 1]}; got ${JSON.stringify(value)}`,
+    );
+  }
+  return value;
+}
+
 /**
- * `workbench fit RUN --method auto --out calibration.json [--item I] [--fit-split calibration]
- * [--eval-split test|crossfit] [--target-risk 0.05] [--conservative] [--select nll|brier] [--data-dir D]`:
- * fits, stores the calibration in the data folder and writes the calibration file.
+ * `workbench fit RUN --out calibration.json [--method auto|NAME|a,b,c] [--selection-split S] [--item I]
+ * [--fit-split calibration] [--eval-split test|crossfit] [--target-risk 0.05] [--conservative] [--select nll|brier]
+ * [--data-dir D]`: fits (a forced method, or the method chosen by cross-fitting inside the fit split or on a separate
+ * selection split), evaluates once on the evaluation split, stores the calibration in the data folder and writes
+ * the calibration file; prints how each method was selected and every warning.
  */
 export async function runFitCommand(argv: string[], io: Output = stdio): Promise<number> {
   const { flags, positionals } = parseFlags<{
@@ -278,6 +320,7 @@ export async function runFitCommand(argv: string[], io: Output = stdio): Promise
     item?: string;
     "fit-split"?: string;
     "eval-split"?: string;
+    "selection-split"?: string;
     "target-risk"?: string;
     conservative?: boolean;
     select?: string;
@@ -292,6 +335,7 @@ export async function runFitCommand(argv: string[], io: Output = stdio): Promise
       item: { type: "string" },
       "fit-split": { type: "string" },
       "eval-split": { type: "string" },
+      "selection-split": { type: "string" },
       "target-risk": { type: "string" },
       conservative: { type: "boolean" },
       select: { type: "string" },
@@ -306,24 +350,18 @@ export async function runFitCommand(argv: string[], io: Output = stdio): Promise
     );
   }
   if (!flags.out) throw new UsageError("workbench fit needs --out FILE, e.g. --out calibration.json");
-  const fitSplit = flags["fit-split"] ?? "calibration";
-  if (!["train", "calibration", "test"].includes(fitSplit)) {
-    throw new UsageError(`--fit-split must be train, calibration or test; got ${JSON.stringify(fitSplit)}`);
-  }
-  const evalSplit = flags["eval-split"] ?? "test";
-  if (!["train", "calibration", "test", "crossfit"].includes(evalSplit)) {
-    throw new UsageError(
-      `--eval-split must be train, calibration, test or crossfit; got ${JSON.stringify(evalSplit)}`,
-    );
-  }
+  const fitSplit = fitSplitFlag(flags["fit-split"], "fit-split", false);
+  const evalSplit = fitSplitFlag(flags["eval-split"], "eval-split", true);
+  const selectionSplit = fitSplitFlag(flags["selection-split"], "selection-split", false);
   if (flags.select !== undefined && flags.select !== "nll" && flags.select !== "brier") {
     throw new UsageError(`--select must be nll or brier; got ${JSON.stringify(flags.select)}`);
   }
   const request: FitRequest = {
     item: flags.item,
-    fitSplit: fitSplit as Split,
-    evalSplit: evalSplit as Split | "crossfit",
-    methods: methodsFlag(flags.method),
+    fitSplit: fitSplit as Split | undefined,
+    evalSplit: evalSplit as Split | "crossfit" | undefined,
+    selectionSplit: selectionSplit as Split | undefined,
+    ...methodFlag(flags.method),
     targetRisk: numberFlag(flags["target-risk"], "target-risk", 0, 1),
     conservative: flags.conservative ?? false,
     select: flags.select as "nll" | "brier" | undefined,

@@ -2,6 +2,7 @@ import {
   applyCalibration,
   NOTHING_LEARNED,
   NothingLearnedError,
+  nll,
   validateCalibrationFile,
 } from "@decision-workbench/calibration";
 import type { Task } from "@decision-workbench/datasets";
@@ -46,25 +47,49 @@ const source = () => ({
 });
 
 describe("fitItem", () => {
-  it("compares every candidate on the test split and picks the lowest held-out NLL", () => {
+  it("compares every candidate by cross-fitting on the fit split and evaluates the winner once on test", () => {
     const d = item(penguins, "body_mass");
-    const fit = fitItem(restrictSplits(d, ["calibration"]), restrictSplits(d, ["test"]), { resamples: 200 });
+    const cal = restrictSplits(d, ["calibration"]);
+    const test = restrictSplits(d, ["test"]);
+    const fit = fitItem(cal, test, { resamples: 200 });
     const methods = fit.candidates.map((c) => c.method);
     expect(methods[0]).toBe("identity");
     expect(methods).toEqual(
       expect.arrayContaining(["temperature", "vector", "platt", "isotonic", "histogram", "beta"]),
     );
-    const scored = fit.candidates.filter((c) => c.heldOut !== null);
     const chosen = fit.candidates.filter((c) => c.chosen);
     expect(chosen).toHaveLength(1);
-    const best = Math.min(...scored.map((c) => c.heldOut!.nll[0]));
-    expect(chosen[0].heldOut!.nll[0]).toBe(best);
     expect(fit.question.method).toBe(chosen[0].method);
-    // the file's after-metrics are measured on the test split under the chosen calibrator
-    expect(fit.question.metrics!.after!.nll[0]).toBeCloseTo(chosen[0].heldOut!.nll[0], 12);
-    expect(fit.n.eval).toBe(restrictSplits(d, ["test"]).m);
-    expect(fit.before.reduce((s, b) => s + b.count, 0)).toBe(fit.n.eval);
-    expect(fit.after.reduce((s, b) => s + b.count, 0)).toBe(fit.n.eval);
+    expect(fit.selection.by).toBe("cross-fit");
+    expect(fit.selection.note).toMatch(/^chosen by 5-fold cross-fitting on calibration; /);
+    // a method other than identity is kept only with a paired improvement whose interval lies above 0
+    if (chosen[0].method === "identity")
+      expect(["identity", "indistinguishable"]).toContain(fit.selection.verdict);
+    else {
+      expect(fit.selection.verdict).toBe("improvement");
+      expect(chosen[0].improvement![1]).toBeGreaterThan(0);
+    }
+    // held-out candidate scores are cross-fits of calibration: as many rows as calibration, none of test
+    expect(fit.estimatedBy).toBe("evaluation split");
+    expect(fit.n).toEqual({ fit: cal.m, eval: test.m });
+    expect(fit.before.reduce((s, b) => s + b.count, 0)).toBe(test.m);
+    expect(fit.after.reduce((s, b) => s + b.count, 0)).toBe(test.m);
+    // the after-metrics are the chosen calibrator applied to test
+    const file = calibrationFile(source(), { body_mass: fit });
+    const probs = applyCalibration(file, "body_mass", { probs: test.probs, k: test.k });
+    expect(fit.question.metrics!.after!.nll[0]).toBeCloseTo(nll({ probs, k: test.k, gold: test.gold }), 10);
+  });
+
+  it("chooses the same method whatever the evaluation split holds", () => {
+    const d = item(penguins, "species");
+    const cal = restrictSplits(d, ["calibration"]);
+    const test = restrictSplits(d, ["test"]);
+    const flipped = { ...test, gold: test.gold.map((g) => (g + 1) % test.k) };
+    const a = fitItem(cal, test, { resamples: 100 });
+    const b = fitItem(cal, flipped, { resamples: 100 });
+    expect(b.question.method).toBe(a.question.method);
+    expect(b.candidates.map((c) => c.heldOut)).toEqual(a.candidates.map((c) => c.heldOut));
+    expect(b.question.metrics!.after!.nll[0]).not.toBe(a.question.metrics!.after!.nll[0]);
   });
 
   it("fits temperature scaling on calibration and reports test before and after, accuracy unchanged", () => {

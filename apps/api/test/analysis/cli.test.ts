@@ -9,6 +9,7 @@ import { runCheckCommand, runFitCommand, runReportCommand } from "../../src/cli/
 import { UsageError } from "../../src/cli/args.js";
 import { runCommand } from "../../src/cli/run-command.js";
 import { DB_FILE } from "../../src/config.js";
+import type { Calibration } from "../../src/routes/analysis/fit-run.js";
 import { openStorage } from "../../src/storage/sqlite.js";
 
 let dir: string;
@@ -83,6 +84,7 @@ describe("workbench report", () => {
 
 describe("workbench fit and check", () => {
   let file: string;
+  let fitText: string;
 
   beforeAll(async () => {
     file = join(dir, "calibration.json");
@@ -105,7 +107,22 @@ describe("workbench fit and check", () => {
     );
     expect(c.err.join("")).toBe("");
     expect(code).toBe(0);
-    expect(c.out.join("")).toMatch(/\* \w+/);
+    fitText = c.out.join("");
+    expect(fitText).toMatch(/\* \w+/);
+  });
+
+  it("says how each method was selected and evaluated, and prints every warning", async () => {
+    const storage = openStorage(join(dir, DB_FILE));
+    const [stored] = await storage.listCalibrations({ runId });
+    await storage.close();
+    const cal = stored.payload as unknown as Calibration;
+    for (const item of Object.keys(cal.candidates)) {
+      expect(fitText).toContain(`${item}: ${cal.file.questions[item].method}, fitted on calibration (n = `);
+      expect(fitText).toContain(cal.selection![item].note);
+      expect(cal.selection![item].note).toMatch(/^chosen by 5-fold cross-fitting on calibration; /);
+      expect(fitText).toMatch(new RegExp(`evaluated once on test \\(n = ${cal.fit!.n[item].eval}\\)`));
+      for (const w of cal.warnings![item]) expect(fitText).toContain(`warning: ${w}`);
+    }
   });
 
   it("writes a valid calibration file and stores the calibration", async () => {
@@ -165,5 +182,30 @@ describe("workbench fit and check", () => {
       runFitCommand([runId, "--method", "magic", "--out", file, "--data-dir", dir], c.io),
     ).rejects.toThrow(/--method "magic" is not a method/);
     await expect(runFitCommand([runId, "--data-dir", dir], c.io)).rejects.toThrow(/--out/);
+  });
+  it("honours a forced method and refuses a selection split the run lacks", async () => {
+    const forcedFile = join(dir, "forced.json");
+    const c = capture();
+    const code = await runFitCommand(
+      [runId, "--method", "temperature", "--out", forcedFile, "--resamples", "50", "--data-dir", dir],
+      c.io,
+    );
+    expect(code).toBe(0);
+    const doc = JSON.parse(readFileSync(forcedFile, "utf8"));
+    for (const q of Object.values(doc.questions) as { method: string; selection: { by: string } }[]) {
+      expect(q.method).toBe("temperature");
+      expect(q.selection.by).toBe("user");
+    }
+    expect(c.out.join("")).toMatch(/temperature was chosen by the user; no selection was run/);
+    const missing = capture();
+    const refused = await runFitCommand(
+      [runId, "--selection-split", "train", "--out", forcedFile, "--data-dir", dir],
+      missing.io,
+    );
+    expect(refused).toBe(1);
+    expect(missing.err.join("")).toMatch(/no train split/);
+    await expect(
+      runFitCommand([runId, "--selection-split", "validation", "--out", forcedFile, "--data-dir", dir], c.io),
+    ).rejects.toThrow(/--selection-split must be train, calibration or test/);
   });
 });

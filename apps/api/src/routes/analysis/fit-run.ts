@@ -19,6 +19,7 @@ import {
   splitsOf,
 } from "../../analysis/data.js";
 import { type ItemData, restrictSplits, servedModels } from "../../analysis/matrix.js";
+import { crossFitCost, type EstimatedBy, type Selection } from "../../analysis/selection.js";
 import { ApiError, badRequest } from "../../errors.js";
 
 /** The stored and returned calibration (API.md `Calibration`). */
@@ -30,14 +31,27 @@ export interface Calibration {
   candidates: Record<string, Candidate[]>;
   before: Record<string, Bin[]>;
   after: Record<string, Bin[]>;
+  /** How each item's method was selected (absent for an imported file). */
+  selection?: Record<string, Selection>;
+  /** Per item: degenerate fit data, too few items, fits at their bounds (absent for an imported file). */
+  warnings?: Record<string, string[]>;
   /** How it was fitted (absent for an imported file). */
   fit?: {
     fitSplit: Split;
     evalSplit: Split | "crossfit";
+    /** The separate split candidates were compared on; null: cross-fitting inside fitSplit (or a forced method). */
+    selectionSplit: Split | null;
+    /** "auto", or the method the user forced. */
+    method: Method | "auto";
     select: "nll" | "brier";
+    folds: number;
     targetRisk: number | null;
     conservative: boolean;
-    n: Record<string, { fit: number; eval: number }>;
+    /** Where the after-metrics come from: "evaluation split", or "cross-fit" (out-of-fold on fitSplit). */
+    estimatedBy: EstimatedBy;
+    /** What a one-split fit costs, in words; null with an evaluation split. */
+    caveat: string | null;
+    n: Record<string, { fit: number; eval: number; selection?: number }>;
   };
   /** Items that could not be fitted, and why. */
   skipped: { item: string; reason: string }[];
@@ -47,8 +61,15 @@ export interface Calibration {
 /** What to fit (the body of POST /api/runs/:id/calibrations). */
 export interface FitRequest {
   item?: string;
+  /** Default: calibration when the run has it, else its first split. */
   fitSplit?: Split;
+  /** Default: test when the run has it (and it is not fitSplit), else "crossfit". */
   evalSplit?: Split | "crossfit";
+  /** A third split to compare candidates on, instead of cross-fitting inside fitSplit. */
+  selectionSplit?: Split;
+  /** "auto" (default): chosen among `methods`; a method name: forced, no selection. */
+  method?: Method | "auto";
+  /** Candidates of "auto" (identity is always one). */
   methods?: Method[] | "auto";
   targetRisk?: number;
   conservative?: boolean;
@@ -57,6 +78,9 @@ export interface FitRequest {
   resamples?: number;
 }
 
+/** Folds of the cross-fitting that compares candidates (and estimates one-split metrics). */
+export const FOLDS = 5;
+
 /** A new calibration id. */
 export function newCalibrationId(): string {
   return `cal_${crypto.randomUUID().replace(/-/g, "").slice(0, 12)}`;
@@ -64,17 +88,29 @@ export function newCalibrationId(): string {
 
 /** Fits a run's items (or one) and builds the Calibration payload (not stored). Throws ApiError on bad input. */
 export async function fitRun(data: AnalysisData, loaded: LoadedRun, b: FitRequest): Promise<Calibration> {
-  const fitSplit = b.fitSplit ?? "calibration";
-  const evalSplit = b.evalSplit ?? "test";
+  const splits = loaded.run.splits;
+  const fitSplit = b.fitSplit ?? (splits.includes("calibration") ? "calibration" : splits[0]);
+  const evalSplit = b.evalSplit ?? (splits.includes("test") && fitSplit !== "test" ? "test" : "crossfit");
+  const selectionSplit = b.selectionSplit ?? null;
   if (fitSplit === evalSplit) {
     throw badRequest(
       `fitSplit and evalSplit are both ${fitSplit}; evaluate on another split, or use evalSplit "crossfit" to cross-fit on ${fitSplit}`,
     );
   }
-  for (const s of [fitSplit, evalSplit]) {
-    if (s !== "crossfit" && !loaded.run.splits.includes(s)) {
+  if (selectionSplit !== null && (selectionSplit === fitSplit || selectionSplit === evalSplit)) {
+    throw badRequest(
+      `selectionSplit ${selectionSplit} is also the ${selectionSplit === fitSplit ? "fit" : "evaluation"} split; it must be a third split (candidates compared on rows that neither fit the calibrator nor report its metrics), or leave it out to cross-fit inside ${fitSplit}`,
+    );
+  }
+  if (selectionSplit !== null && b.method !== undefined && b.method !== "auto") {
+    throw badRequest(
+      `selectionSplit ${selectionSplit} compares candidates, but method ${b.method} is forced (no selection); leave one of them out`,
+    );
+  }
+  for (const s of [fitSplit, evalSplit, ...(selectionSplit ? [selectionSplit] : [])]) {
+    if (s !== "crossfit" && !splits.includes(s)) {
       throw badRequest(
-        `run ${loaded.run.id} has no ${s} split (it ran ${loaded.run.splits.join(", ")}); choose one of those${
+        `run ${loaded.run.id} has no ${s} split (it ran ${splits.join(", ")}); choose one of those${
           s === evalSplit ? ', or evalSplit "crossfit"' : ""
         }`,
       );
@@ -89,16 +125,26 @@ export async function fitRun(data: AnalysisData, loaded: LoadedRun, b: FitReques
   for (const spec of specs) {
     const all = await data.itemData(loaded, spec);
     const fit = restrictSplits(all, [fitSplit]);
-    const evaluation = evalSplit === "crossfit" ? null : restrictSplits(all, [evalSplit]);
+    const selection = selectionSplit ? restrictSplits(all, [selectionSplit]) : null;
+    // read only once the method is final (fitItem calls it after selection)
+    const evaluation = evalSplit === "crossfit" ? null : () => restrictSplits(all, [evalSplit]);
     try {
-      fits[spec.name] = fitItem(fit, evaluation, {
-        methods: b.methods,
-        select: b.select,
-        targetRisk: b.targetRisk,
-        conservative: b.conservative,
-        bins: b.bins,
-        resamples: b.resamples,
-      });
+      fits[spec.name] = fitItem(
+        fit,
+        evaluation,
+        {
+          method: b.method,
+          methods: b.methods,
+          select: b.select,
+          folds: FOLDS,
+          targetRisk: b.targetRisk,
+          conservative: b.conservative,
+          bins: b.bins,
+          resamples: b.resamples,
+          names: { fit: fitSplit, eval: evalSplit, ...(selectionSplit ? { selection: selectionSplit } : {}) },
+        },
+        selection,
+      );
       for (const m of servedModels(all)) served.add(m);
     } catch (err) {
       const message =
@@ -135,6 +181,7 @@ export async function fitRun(data: AnalysisData, loaded: LoadedRun, b: FitReques
     fit_split: fitSplit,
     eval_split: evalSplit,
   };
+  const estimatedBy: EstimatedBy = evalSplit === "crossfit" ? "cross-fit" : "evaluation split";
   const createdAt = new Date().toISOString();
   const entries = Object.entries(fits);
   return {
@@ -145,10 +192,17 @@ export async function fitRun(data: AnalysisData, loaded: LoadedRun, b: FitReques
     candidates: Object.fromEntries(entries.map(([k, f]) => [k, f.candidates])),
     before: Object.fromEntries(entries.map(([k, f]) => [k, f.before])),
     after: Object.fromEntries(entries.map(([k, f]) => [k, f.after])),
+    selection: Object.fromEntries(entries.map(([k, f]) => [k, f.selection])),
+    warnings: Object.fromEntries(entries.map(([k, f]) => [k, f.warnings])),
     fit: {
       fitSplit,
       evalSplit,
+      selectionSplit,
+      method: b.method ?? "auto",
       select: b.select ?? "nll",
+      folds: FOLDS,
+      estimatedBy,
+      caveat: evalSplit === "crossfit" ? crossFitCost(fitSplit) : null,
       targetRisk: b.targetRisk ?? null,
       conservative: b.conservative ?? false,
       n: Object.fromEntries(entries.map(([k, f]) => [k, f.n])),

@@ -80,12 +80,22 @@ export const fitBody = {
     item: itemName,
     fitSplit: { type: "string", enum: ["train", "calibration", "test"] },
     evalSplit: { type: "string", enum: ["train", "calibration", "test", "crossfit"] },
+    selectionSplit: {
+      type: "string",
+      enum: ["train", "calibration", "test"],
+      description: "a third split to compare candidates on (neither fitSplit nor evalSplit)",
+    },
+    method: {
+      type: "string",
+      enum: ["auto", ...METHODS],
+      description: `"auto" (chosen by cross-fitting), or a method to force: ${METHODS.join(", ")}`,
+    },
     methods: {
       anyOf: [
         { type: "string", enum: ["auto"] },
         { type: "array", minItems: 1, maxItems: METHODS.length, items: methodName, uniqueItems: true },
       ],
-      description: `"auto", or a list of methods from ${METHODS.join(", ")}`,
+      description: `the candidates of method "auto": "auto" (all), or a list from ${METHODS.join(", ")}`,
     },
     targetRisk: {
       type: "number",
