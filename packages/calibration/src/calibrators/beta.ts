@@ -1,7 +1,7 @@
 import { NothingLearnedError } from "../errors.js";
 import { checkBinary } from "../input.js";
 import { fitLogistic } from "./logistic.js";
-import { CLIP, checkParam, sigmoid } from "./logit.js";
+import { CLIP, checkParam, clippedSigmoid } from "./logit.js";
 import { degenerateWarnings, plattTargets } from "./targets.js";
 import type { BinaryCalibrator, FitWarnings } from "./types.js";
 
@@ -64,7 +64,7 @@ export function betaCalibration(): BinaryCalibrator<BetaParams> {
       const out = new Float64Array(p.length);
       for (let i = 0; i < p.length; i++) {
         const [lp, l1p] = features(p, i);
-        out[i] = sigmoid(a * lp + b * l1p + c);
+        out[i] = clippedSigmoid(a * lp + b * l1p + c);
       }
       return out;
     },

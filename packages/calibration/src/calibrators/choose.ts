@@ -117,7 +117,7 @@ export function pairedImprovement(
   return [point, Math.min(lo, point), Math.max(hi, point)];
 }
 
-const fmt = (x: number) => (Math.abs(x) >= 0.001 || x === 0 ? x.toFixed(4) : x.toExponential(2));
+const fmt = (x: number) => (Math.abs(x) >= 1e-4 || x === 0 ? x.toFixed(4) : x.toExponential(1));
 
 function says(e: Estimate, criterion: string, level: number, where: string): string {
   return `${criterion.toUpperCase()} improvement ${fmt(e[0])} (${Math.round(level * 100)} % CI ${fmt(e[1])} to ${fmt(e[2])}, paired bootstrap percentile, ${where})`;

@@ -46,7 +46,10 @@ function centre(
   }
 }
 
-/** Softmax of beta * d_ij + bias_j row by row (bias optional), into a new N x K array. Internal. */
+/**
+ * Softmax of beta * d_ij + bias_j row by row (bias optional), each entry then kept at or above 1e-6 and the row
+ * renormalised, into a new N x K array. Internal.
+ */
 export function softmaxRows(
   d: Float64Array,
   n: number,
@@ -55,6 +58,7 @@ export function softmaxRows(
   bias: ArrayLike<number> | null,
 ): Float64Array {
   const out = new Float64Array(n * k);
+  const clip = 1e-6; // CLIP
   for (let i = 0, base = 0; i < n; i++, base += k) {
     let mx = Number.NEGATIVE_INFINITY;
     for (let j = 0; j < k; j++) {
@@ -68,7 +72,15 @@ export function softmaxRows(
       out[base + j] = e;
       s += e;
     }
-    for (let j = 0; j < k; j++) out[base + j] /= s;
+    // then every entry kept at or above 1e-6 (the clip of the inputs) and the row renormalised: no option ever gets
+    // exactly 0 or 1
+    let s2 = 0;
+    for (let j = 0; j < k; j++) {
+      const q = Math.max(out[base + j] / s, clip);
+      out[base + j] = q;
+      s2 += q;
+    }
+    for (let j = 0; j < k; j++) out[base + j] /= s2;
   }
   return out;
 }

@@ -16,6 +16,14 @@ export function sigmoid(z: number): number {
   return e / (1 + e);
 }
 
+/**
+ * A calibrated probability kept inside [1e-6, 1 - 1e-6], the clip of the inputs: no calibrator answers 0 or 1, so
+ * its first mistake costs at most -ln(1e-6) = 13.8 nats of log-loss, never infinity.
+ */
+export function clippedSigmoid(z: number): number {
+  return Math.min(1 - CLIP, Math.max(CLIP, sigmoid(z)));
+}
+
 /** A finite, positive number checked in params. */
 export function checkParam(value: unknown, name: string, calibrator: string): number {
   if (typeof value !== "number" || !Number.isFinite(value)) {

@@ -1,7 +1,7 @@
 import { NothingLearnedError } from "../errors.js";
 import { checkBinary } from "../input.js";
 import { fitLogistic } from "./logistic.js";
-import { checkParam, logit, sigmoid } from "./logit.js";
+import { checkParam, clippedSigmoid, logit } from "./logit.js";
 import { degenerateWarnings, plattTargets } from "./targets.js";
 import type { BinaryCalibrator, FitWarnings } from "./types.js";
 
@@ -45,7 +45,7 @@ export function plattScaling(): BinaryCalibrator<PlattParams> {
       const a = checkParam(params.a, "a", "platt.apply");
       const b = checkParam(params.b, "b", "platt.apply");
       const out = new Float64Array(p.length);
-      for (let i = 0; i < p.length; i++) out[i] = sigmoid(a * logit(p[i]) + b);
+      for (let i = 0; i < p.length; i++) out[i] = clippedSigmoid(a * logit(p[i]) + b);
       return out;
     },
   };

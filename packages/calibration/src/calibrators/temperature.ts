@@ -4,7 +4,7 @@ import { checkBinary, checkLabelled, rowsOf } from "../input.js";
 import { topLabelUnchecked } from "../views.js";
 import { centredLogProbs, softmaxRows } from "./log-probs.js";
 import { fitLogistic } from "./logistic.js";
-import { checkParam, logit, sigmoid } from "./logit.js";
+import { checkParam, clippedSigmoid, logit } from "./logit.js";
 import { classTargets } from "./soft-targets.js";
 import { countPositives, degenerateWarnings, plattTargets, T_FLOOR } from "./targets.js";
 import type { BinaryCalibrator, FitWarnings, MulticlassCalibrator } from "./types.js";
@@ -340,7 +340,7 @@ export function binaryTemperatureScaling(): BinaryCalibrator<TemperatureParams> 
       const t = checkParam(params.temperature, "temperature", "temperature.apply");
       if (!(t > 0)) throw new RangeError(`temperature.apply: params.temperature must be positive, got ${t}`);
       const out = new Float64Array(p.length);
-      for (let i = 0; i < p.length; i++) out[i] = sigmoid(logit(p[i]) / t);
+      for (let i = 0; i < p.length; i++) out[i] = clippedSigmoid(logit(p[i]) / t);
       return out;
     },
   };
