@@ -92,10 +92,14 @@ export { binaryNll, nll } from "./metrics/nll.js";
 export { offByOneAccuracy, rps } from "./metrics/rps.js";
 export { smoothEce } from "./metrics/smooth-ece.js";
 export {
+  type CalibrationError,
   type CalibrationReport,
+  type ConsistencyTest,
   calibrationReport,
   compareRuns,
   type HeadlineMetrics,
+  type IntervalMethod,
+  type IntervalMethods,
   type ReportOptions,
   type RunComparison,
 } from "./report/report.js";

@@ -144,13 +144,37 @@ describe("calibration report", () => {
   it("reports every headline metric with an interval around its point", () => {
     const d = synthetic({ n: 3000, k: 5, temperature: 1.8, seed: 11 });
     const r = calibrationReport(d, { resamples: 200 });
-    for (const m of ["accuracy", "nll", "brier", "ece", "eceMass", "mce"] as const) {
+    for (const m of ["accuracy", "nll", "brier", "ece", "eceMass", "mce", "mceMass"] as const) {
       const [p, lo, hi] = r[m];
-      expect(lo, m).toBeLessThanOrEqual(p + 1e-12);
-      expect(hi, m).toBeGreaterThanOrEqual(p - 1e-12);
+      expect(lo, m).toBeLessThanOrEqual(p);
+      expect(hi, m).toBeGreaterThanOrEqual(p);
       expect(hi).toBeGreaterThan(lo);
     }
-    expect(r.ece[0]).toBeCloseTo(ece({ p: runItems(d, "t").conf, y: runItems(d, "t").correct }), 12);
+    for (const [m, [p, lo, hi]] of Object.entries(r.intervals)) {
+      expect(lo, m).toBeLessThanOrEqual(p);
+      expect(hi, m).toBeGreaterThanOrEqual(p);
+      expect(hi, m).toBeGreaterThan(lo);
+      expect(lo, m).toBeGreaterThanOrEqual(0);
+    }
+    const top = { p: runItems(d, "t").conf, y: runItems(d, "t").correct };
+    // the plug-in values stay available; the headline of a calibration error is the bias-corrected point
+    expect(r.plugin.ece).toBeCloseTo(ece(top), 12);
+    expect(r.plugin.eceMass).toBeCloseTo(ece(top, { binning: "mass" }), 12);
+    expect(r.plugin.mce).toBeCloseTo(mce(top), 12);
+    expect(r.plugin.mceMass).toBeCloseTo(mce(top, { binning: "mass" }), 12);
+    expect(r.plugin.classwiseEce).toBe(r.classwiseEce);
+    expect(r.intervals.ece).toBe(r.ece);
+    expect(r.ece[0]).toBeLessThan(r.plugin.ece);
+    expect(r.mceMass[0]).not.toBe(r.mce[0]);
+    expect(r.intervalMethod).toMatchObject({
+      accuracy: "percentile",
+      ece: "bias-bounded",
+      mceMass: "bias-bounded",
+    });
+    expect(r.intervalMethod.debiasedCalibrationError).toBe("normal-squared");
+    expect(r.consistency.statistic).toBe("ece");
+    expect(r.consistency.resamples).toBe(200);
+    expect(r.consistency.pValue).toBeGreaterThanOrEqual(1 / 201);
     expect(r.reliability.width).toHaveLength(15);
     expect(r.reliability.mass.reduce((s, b) => s + b.count, 0)).toBe(3000);
     expect(r.kind).toBe("multiclass");

@@ -16,9 +16,10 @@ export interface RunItems {
 }
 
 /** The metrics the engine resamples. */
-export const ENGINE_METRICS = ["accuracy", "nll", "brier", "ece", "eceMass", "mce"] as const;
+export const ENGINE_METRICS = ["accuracy", "nll", "brier", "ece", "eceMass", "mce", "mceMass"] as const;
 export type EngineMetric = (typeof ENGINE_METRICS)[number];
-export type Replicates = Record<EngineMetric, Float64Array>;
+/** Replicates of the headline metrics, and of the debiased squared L2 calibration error (equal-mass, unclipped). */
+export type Replicates = Record<EngineMetric, Float64Array> & { debiased: Float64Array };
 
 const G = 64; // block length
 const LOG_G = 6;
@@ -105,7 +106,7 @@ function inversePermutation(order: Uint32Array, pos: Int32Array): void {
 
 /** Block sums (then prefix sums) and totals of one pass, for the four packed resamples. */
 class PassSums {
-  /** Block sums of the four resamples in one array of 8 rows of blocks + 1 (see cnt and res). */
+  /** Block sums of the four resamples in one array of 12 rows of blocks + 1 (counts, residuals, correct counts). */
   readonly sums: Float64Array;
   /** cnt[j] / res[j]: resample j's count and residual sum per block (index b + 1), then prefix sums (index b). */
   readonly cnt: Float64Array[];
@@ -116,7 +117,7 @@ class PassSums {
   readonly io = new Float64Array(7);
   constructor(readonly blocks: number) {
     const stride = blocks + 1;
-    this.sums = new Float64Array(8 * stride);
+    this.sums = new Float64Array(12 * stride);
     this.cnt = [0, 1, 2, 3].map((j) => this.sums.subarray(j * stride, (j + 1) * stride));
     this.res = [4, 5, 6, 7].map((j) => this.sums.subarray(j * stride, (j + 1) * stride));
   }
@@ -146,6 +147,7 @@ function correct(
 ): void {
   const cnt = j * stride;
   const rs = (4 + j) * stride;
+  const ys = (8 + j) * stride;
   const logG = LOG_G;
   for (let i = 0; i < log.length; i++) {
     const entry = log[i];
@@ -154,6 +156,7 @@ function correct(
     const blk = (t >>> logG) + 1;
     sums[cnt + blk] += sign;
     sums[rs + blk] += sign * res[t];
+    sums[ys + blk] += sign * cor[t];
     tot[j] += sign * cor[t];
     tot[4 + j] += sign * nll[t];
     tot[8 + j] += sign * brier[t];
@@ -287,6 +290,10 @@ function drawAndPass(
     sums[5 * stride + blk] = r1;
     sums[6 * stride + blk] = r2;
     sums[7 * stride + blk] = r3;
+    sums[8 * stride + blk] = cLo & 0xffff;
+    sums[9 * stride + blk] = cHi & 0xffff;
+    sums[10 * stride + blk] = cLo >>> 16;
+    sums[11 * stride + blk] = cHi >>> 16;
     // the running results, stored at every block's end (see the notes above)
     tot[0] = c0;
     tot[1] = c1;
@@ -387,6 +394,10 @@ function pass(
     sums[5 * stride + blk] = r1;
     sums[6 * stride + blk] = r2;
     sums[7 * stride + blk] = r3;
+    sums[8 * stride + blk] = cLo & 0xffff;
+    sums[9 * stride + blk] = cHi & 0xffff;
+    sums[10 * stride + blk] = cLo >>> 16;
+    sums[11 * stride + blk] = cHi >>> 16;
     tot[0] = c0;
     tot[1] = c1;
     tot[2] = c2;
@@ -411,7 +422,7 @@ function weightAt(counts: Uint32Array, gather: Int32Array | null, lane: number, 
   return ((gather === null ? counts[t] : counts[gather[t]]) >>> (8 * lane)) & 255;
 }
 
-/** Resampled count and residual sum over sorted positions [0, pos), into out[0] and out[1]. */
+/** Resampled count, residual sum and correct count over sorted positions [0, pos), into out[0], out[1], out[2]. */
 function prefix(
   sums: Float64Array,
   stride: number,
@@ -419,19 +430,23 @@ function prefix(
   counts: Uint32Array,
   gather: Int32Array | null,
   res: Float64Array,
+  cor: Uint8Array,
   pos: number,
   out: Float64Array,
 ): void {
   const blk = pos >>> LOG_G;
   let c = sums[lane * stride + blk];
   let r = sums[(4 + lane) * stride + blk];
+  let y = sums[(8 + lane) * stride + blk];
   for (let t = blk << LOG_G; t < pos; t++) {
     const w = weightAt(counts, gather, lane, t);
     c += w;
     r += w * res[t];
+    y += w * cor[t];
   }
   out[0] = c;
   out[1] = r;
+  out[2] = y;
 }
 
 /** Confidence of the resample's order statistic of the given rank (0-based). */
@@ -468,7 +483,10 @@ function lerp(a: number, b: number, t: number): number {
   return t >= 0.5 ? b - diff * (1 - t) : a + diff * t;
 }
 
-/** ECE (out[0]) and MCE (out[1]) of the resample over the bins that end at the given sorted positions. */
+/**
+ * ECE (out[0]), MCE (out[1]) and the debiased squared L2 calibration error before clipping and the square root
+ * (out[2], Kumar et al. 2019, as debiasedFromSums) of the resample over the bins that end at the given sorted positions.
+ */
 function binnedErrors(
   sums: Float64Array,
   stride: number,
@@ -476,32 +494,45 @@ function binnedErrors(
   counts: Uint32Array,
   gather: Int32Array | null,
   res: Float64Array,
+  cor: Uint8Array,
   positions: Int32Array,
   bins: number,
   out: Float64Array,
 ): void {
   const n = res.length;
   const totalRes = sums[(5 + lane) * stride - 1];
-  const cur = new Float64Array(2);
+  const totalCor = sums[(9 + lane) * stride - 1];
+  const cur = new Float64Array(3);
   let prevC = 0;
   let prevR = 0;
+  let prevY = 0;
   let ece = 0;
   let mce = 0;
+  let l2 = 0;
   for (let b = 1; b <= bins; b++) {
-    if (b < bins) prefix(sums, stride, lane, counts, gather, res, positions[b], cur);
+    if (b < bins) prefix(sums, stride, lane, counts, gather, res, cor, positions[b], cur);
     else {
       cur[0] = n;
       cur[1] = totalRes;
+      cur[2] = totalCor;
     }
     const dc = cur[0] - prevC;
-    const dr = Math.abs(cur[1] - prevR);
+    const signed = cur[1] - prevR;
+    const dr = Math.abs(signed);
     ece += dr;
     if (dc > 0 && dr / dc > mce) mce = dr / dc;
+    if (dc >= 2) {
+      const acc = (cur[2] - prevY) / dc;
+      const gap = signed / dc;
+      l2 += (dc / n) * (gap * gap - (acc * (1 - acc)) / (dc - 1));
+    }
     prevC = cur[0];
     prevR = cur[1];
+    prevY = cur[2];
   }
   out[0] = ece / n;
   out[1] = mce;
+  out[2] = l2;
 }
 
 /** The sorted positions where the resample's equal-mass bins end (numpy's percentile edges of the resample). */
@@ -535,8 +566,10 @@ function massPositions(
 }
 
 /**
- * Bootstrap replicates of accuracy, NLL, Brier, ECE (equal-width and equal-mass) and MCE for one or more runs on
- * the same items; every run sees the same resamples, so differences between runs are paired.
+ * Bootstrap replicates of accuracy, NLL, Brier, ECE and MCE (equal-width and equal-mass) and the debiased L2 error
+ * (equal-mass) for one or more runs on the same items; every run sees the same resamples, so differences between runs
+ * are paired. onCounts sees each group of four resamples' final packed counts, indexed by position in the first
+ * run's confidence order (`order`, argsortUnit of its confidences, computed when not given).
  */
 export function bootstrapRuns(
   runs: RunItems[],
@@ -544,16 +577,17 @@ export function bootstrapRuns(
   resamples: number,
   seed: number,
   onCounts?: (counts: Uint32Array, firstResample: number) => void,
+  order?: Uint32Array,
 ): Replicates[] {
   const n = runs[0].conf.length;
-  const order0 = argsortUnit(runs[0].conf);
+  const order0 = order ?? argsortUnit(runs[0].conf);
   const pos0 = new Int32Array(n);
   inversePermutation(order0, pos0);
   const sorted = runs.map((run, r) =>
     prepare(run, r === 0 ? order0 : argsortUnit(run.conf), r === 0 ? null : pos0, bins),
   );
   const out: Replicates[] = runs.map(() => {
-    const rep = {} as Replicates;
+    const rep = { debiased: new Float64Array(resamples) } as Replicates;
     for (const m of ENGINE_METRICS) rep[m] = new Float64Array(resamples);
     return rep;
   });
@@ -563,8 +597,8 @@ export function bootstrapRuns(
   const blocks = Math.ceil(n / G);
   const sums = sorted.map(() => new PassSums(blocks));
   const massPos = new Int32Array(bins + 1);
-  const width = new Float64Array(2);
-  const mass = new Float64Array(2);
+  const width = new Float64Array(3);
+  const mass = new Float64Array(3);
   const log: number[] = [];
   const first = sorted[0];
   const io = sums[0].io;
@@ -600,10 +634,10 @@ export function bootstrapRuns(
       const run = sorted[s];
       const pass = sums[s].sums;
       for (let lane = 0; lane < 4 && r + lane < resamples; lane++) {
-        const { gather, res, conf } = run;
-        binnedErrors(pass, blocks + 1, lane, counts, gather, res, run.widthPos, bins, width);
+        const { gather, res, cor, conf } = run;
+        binnedErrors(pass, blocks + 1, lane, counts, gather, res, cor, run.widthPos, bins, width);
         massPositions(pass, blocks + 1, lane, counts, gather, conf, bins, massPos);
-        binnedErrors(pass, blocks + 1, lane, counts, gather, res, massPos, bins, mass);
+        binnedErrors(pass, blocks + 1, lane, counts, gather, res, cor, massPos, bins, mass);
         const rep = out[s];
         const tot = sums[s].tot;
         rep.accuracy[r + lane] = tot[lane] / n;
@@ -612,6 +646,8 @@ export function bootstrapRuns(
         rep.ece[r + lane] = width[0];
         rep.mce[r + lane] = width[1];
         rep.eceMass[r + lane] = mass[0];
+        rep.mceMass[r + lane] = mass[1];
+        rep.debiased[r + lane] = mass[2];
       }
     }
   }

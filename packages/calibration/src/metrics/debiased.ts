@@ -15,6 +15,11 @@ export function debiasedCalibrationError(b: Binary, opts: { bins?: number; binni
 
 /** Debiased L2 calibration error from per-bin sums. Internal. */
 export function debiasedFromSums(s: BinSums, n: number): number {
+  return Math.sqrt(Math.max(0, debiasedSquaredFromSums(s, n)));
+}
+
+/** The debiased squared L2 calibration error before clipping at 0 (unbiased for the squared error). Internal. */
+export function debiasedSquaredFromSums(s: BinSums, n: number): number {
   const bins = s.count.length;
   let total = 0;
   for (let i = 0; i < bins; i++) {
@@ -24,5 +29,5 @@ export function debiasedFromSums(s: BinSums, n: number): number {
     const conf = s.sumP[i] / c;
     total += (c / n) * ((acc - conf) ** 2 - (acc * (1 - acc)) / (c - 1));
   }
-  return Math.sqrt(Math.max(0, total));
+  return total;
 }

@@ -23,10 +23,12 @@ export function pointMetrics(items: RunItems, bins: number): Record<EngineMetric
   const n = items.conf.length;
   const top = { p: items.conf, y: items.correct };
   const width = binSums(top, n, bins, "width");
+  const mass = binSums(top, n, bins, "mass");
   return {
     ...meanMetrics(items),
     ece: eceFromSums(width, n),
-    eceMass: eceFromSums(binSums(top, n, bins, "mass"), n),
+    eceMass: eceFromSums(mass, n),
     mce: mceFromSums(width),
+    mceMass: mceFromSums(mass),
   };
 }

@@ -1,0 +1,105 @@
+import { binEdges } from "../binning/edges.js";
+import type { Binning } from "../types.js";
+
+// The bias bounds of the bias-bounded intervals (see bootstrap/basic.ts): per bin, the residual sum's standard
+// deviation from the bin's count and the residuals' sample variance (1/4, a Bernoulli outcome's largest variance,
+// for a bin of one item). Internal.
+
+const ROOT_2_OVER_PI = Math.sqrt(2 / Math.PI);
+
+/** Per-bin variance of the residual sum, count * sample variance of y - p (1/4 for one item, 0 for none). */
+function sumVariance(c: number, s: number, q: number): number {
+  if (c < 1) return 0;
+  if (c < 2) return 0.25;
+  return (c * Math.max(0, q - (s * s) / c)) / (c - 1);
+}
+
+/** First sorted position of each bin (starts[bins] = n): bins (e_b, e_b+1], as assignBins. */
+export function binStarts(conf: Float64Array, edges: Float64Array): Int32Array {
+  const bins = edges.length - 1;
+  const n = conf.length;
+  const starts = new Int32Array(bins + 1);
+  for (let b = 1; b < bins; b++) {
+    let lo = starts[b - 1];
+    let hi = n;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (conf[mid] <= edges[b]) lo = mid + 1;
+      else hi = mid;
+    }
+    starts[b] = lo;
+  }
+  starts[bins] = n;
+  return starts;
+}
+
+function residualMoments(res: Float64Array, from: number, to: number, out: Float64Array): void {
+  let s = 0;
+  let q = 0;
+  for (let t = from; t < to; t++) {
+    s += res[t];
+    q += res[t] * res[t];
+  }
+  out[0] = s;
+  out[1] = q;
+}
+
+/**
+ * Bias bounds of the top-label ECE (sum_b sd_b sqrt(2/pi) / N) and MCE (sqrt(sum_b var_b / n_b^2): E max_b |e_b| is at
+ * most sqrt(E sum_b e_b^2)) for items in confidence order (conf) with residuals y - p (res).
+ */
+export function topBounds(
+  conf: Float64Array,
+  res: Float64Array,
+  bins: number,
+  binning: Binning,
+): { ece: number; mce: number; starts: Int32Array } {
+  const n = conf.length;
+  const starts = binStarts(conf, binEdges(conf, bins, binning));
+  const m = new Float64Array(2);
+  let ece = 0;
+  let mce = 0;
+  for (let b = 0; b < bins; b++) {
+    const c = starts[b + 1] - starts[b];
+    if (c === 0) continue;
+    residualMoments(res, starts[b], starts[b + 1], m);
+    const v = sumVariance(c, m[0], m[1]);
+    ece += Math.sqrt(v);
+    mce += v / (c * c);
+  }
+  return { ece: (ece * ROOT_2_OVER_PI) / n, mce: Math.sqrt(mce), starts };
+}
+
+function pairMoments(
+  pair: Int32Array,
+  res: Float64Array,
+  c: Float64Array,
+  s: Float64Array,
+  q: Float64Array,
+): void {
+  for (let i = 0; i < pair.length; i++) {
+    const at = pair[i];
+    const r = res[i];
+    c[at]++;
+    s[at] += r;
+    q[at] += r * r;
+  }
+}
+
+/** Bias bound of the classwise ECE: the mean over options of each option's ECE bound. */
+export function classwiseBound(
+  pair: Int32Array,
+  res: Float64Array,
+  k: number,
+  bins: number,
+  n: number,
+): number {
+  const kb = k * bins;
+  const c = new Float64Array(kb);
+  const s = new Float64Array(kb);
+  const q = new Float64Array(kb);
+  pairMoments(pair, res, c, s, q);
+  let total = 0;
+  for (let at = 0; at < kb; at++) total += Math.sqrt(sumVariance(c[at], s[at], q[at]));
+  return (total * ROOT_2_OVER_PI) / n / k;
+}
