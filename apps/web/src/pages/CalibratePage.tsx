@@ -2,28 +2,28 @@
  * /runs/:id/calibrate?cal=&item=&import=1&check=&checkSplit=: fit calibrators, compare candidates, see before/after,
  * download the file; import a calibration file and check the run against an imported or fitted calibration.
  */
-import { type FormEvent, useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
 import {
   calibrationFileUrl,
   useCalibration,
   useCalibrations,
-  useFitCalibration,
   useImportCalibration,
 } from "../api/calibrations";
 import { useDataset } from "../api/datasets";
 import { useRun } from "../api/runs";
-import type { Calibration, CalibrationInput, CI, RunSummary } from "../api/types";
+import type { Calibration, CI } from "../api/types";
 import { ReliabilityOverlay } from "../charts/ReliabilityDiagram";
 import { CiText } from "../components/CiText";
 import { DownloadLink } from "../components/DownloadLink";
-import { Field } from "../components/Field";
 import { ImportCalibrationForm } from "../components/ImportCalibrationForm";
 import { Empty, ErrorState, Loading } from "../components/States";
 import { calibrationItems, candidateRows, chosenSummary, newest } from "../transforms/calibrate";
 import { formatDelta, pct, when } from "../transforms/format";
 import { overlaySeries } from "../transforms/reliability";
 import { CheckSection } from "./calibrate/CheckSection";
+import { FitForm } from "./calibrate/FitForm";
+import { LabelThresholds } from "./calibrate/LabelThresholds";
+import { SelectionSummary } from "./calibrate/SelectionSummary";
 import { useSearchPatch } from "./useSearchPatch";
 
 /** Lower ECE than identity with an interval below zero is better; above zero worse. */
@@ -31,131 +31,6 @@ function deltaClass(d: CI): string {
   if (d[2] !== null && d[2] < 0) return "delta delta-better";
   if (d[1] !== null && d[1] > 0) return "delta delta-worse";
   return "delta delta-same";
-}
-
-function FitForm({
-  run,
-  items,
-  onFitted,
-}: {
-  run: RunSummary;
-  items: string[];
-  onFitted: (c: Calibration) => void;
-}) {
-  const fit = useFitCalibration(run.id);
-  const [item, setItem] = useState("");
-  const [evalSplit, setEvalSplit] = useState<"test" | "crossfit">(
-    run.splits.includes("test") ? "test" : "crossfit",
-  );
-  const [targetRisk, setTargetRisk] = useState("5");
-  const [conservative, setConservative] = useState(false);
-  const [select, setSelect] = useState<"nll" | "brier">("nll");
-  const [error, setError] = useState<string | null>(null);
-  const canFit = run.splits.includes("calibration");
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    const risk = Number(targetRisk);
-    if (!Number.isFinite(risk) || risk <= 0 || risk >= 100) {
-      setError(`Target risk must be a percentage between 0 and 100, got “${targetRisk}”.`);
-      return;
-    }
-    setError(null);
-    const input: CalibrationInput = {
-      fitSplit: "calibration",
-      evalSplit,
-      methods: "auto",
-      targetRisk: risk / 100,
-      conservative,
-      select,
-    };
-    if (item) input.item = item;
-    fit.mutate(input, { onSuccess: onFitted });
-  };
-  if (!canFit)
-    return (
-      <Empty
-        title="This run has no calibration split"
-        action={
-          <Link
-            className="button primary"
-            to={`/runs/new?dataset=${run.dataset}&server=${run.serverId}&model=${encodeURIComponent(run.model)}`}
-          >
-            Start a run with it
-          </Link>
-        }
-      >
-        Calibrators are fitted on the calibration split and checked on the test split.
-      </Empty>
-    );
-  return (
-    <form className="form" onSubmit={submit} aria-label="Fit a calibration" noValidate>
-      <div className="form-grid">
-        <Field label="Items">
-          {(a) => (
-            <select {...a} value={item} onChange={(e) => setItem(e.target.value)}>
-              <option value="">All items</option>
-              {items.map((i) => (
-                <option key={i} value={i}>
-                  {i}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field
-          label="Report on"
-          hint="Fit on the calibration split; report on test, or cross-fit when there is none."
-        >
-          {(a) => (
-            <select
-              {...a}
-              value={evalSplit}
-              onChange={(e) => setEvalSplit(e.target.value as "test" | "crossfit")}
-            >
-              {run.splits.includes("test") && <option value="test">test split</option>}
-              <option value="crossfit">cross-fitting (k folds)</option>
-            </select>
-          )}
-        </Field>
-        <Field
-          label="Target risk (%)"
-          error={error ?? undefined}
-          hint="The escalation threshold keeps the answered-alone error under this."
-        >
-          {(a) => (
-            <input
-              {...a}
-              inputMode="decimal"
-              value={targetRisk}
-              onChange={(e) => setTargetRisk(e.target.value)}
-            />
-          )}
-        </Field>
-        <Field label="Choose by" hint="Held-out score that picks the winning method.">
-          {(a) => (
-            <select {...a} value={select} onChange={(e) => setSelect(e.target.value as "nll" | "brier")}>
-              <option value="nll">NLL</option>
-              <option value="brier">Brier score</option>
-            </select>
-          )}
-        </Field>
-        <label className="check">
-          <input type="checkbox" checked={conservative} onChange={(e) => setConservative(e.target.checked)} />
-          Conservative threshold{" "}
-          <span className="muted small">— use the upper confidence bound of the error</span>
-        </label>
-      </div>
-      {fit.error && <ErrorState error={fit.error} title="The calibration could not be fitted" />}
-      <div className="form-actions">
-        <button type="submit" className="button primary" disabled={fit.isPending}>
-          {fit.isPending ? "Fitting…" : "Fit calibration"}
-        </button>
-        <span className="muted small">
-          Every method is tried (identity included); nothing calls the server.
-        </span>
-      </div>
-    </form>
-  );
 }
 
 function CalibrationView({
@@ -181,9 +56,11 @@ function CalibrationView({
             Calibration <span className="mono">{cal.id}</span>
           </h2>
           <p className="muted small">
-            {when(cal.createdAt)} · fitted on {cal.file.source.fit_split}, reported on{" "}
-            {cal.file.source.eval_split} · served by{" "}
-            <span className="mono">{cal.file.source.served_by.join(", ") || "—"}</span> ·{" "}
+            {when(cal.createdAt)} · fitted on {cal.file.source.fit_split},{" "}
+            {cal.file.source.eval_split === "crossfit"
+              ? "cross-fit estimates (one split)"
+              : `evaluated on ${cal.file.source.eval_split}`}{" "}
+            · served by <span className="mono">{cal.file.source.served_by.join(", ") || "—"}</span> ·{" "}
             <code>{cal.file.schema}</code>
           </p>
         </div>
@@ -221,10 +98,17 @@ function CalibrationView({
           </span>
         )}
       </div>
+      <SelectionSummary cal={cal} item={current} />
       {rows.length ? (
         <div className="table-scroll">
-          <table className="table">
-            <caption>Candidates on the held-out data, best first (95% bootstrap intervals)</caption>
+          <table className="table candidates">
+            <caption>
+              Candidates on{" "}
+              {cal.selection?.[current]?.by === "selection-split"
+                ? `the ${cal.selection[current].on} split`
+                : `${cal.fit?.folds ?? 5}-fold cross-fits of ${cal.fit?.fitSplit ?? "the fit split"}`}
+              , simplest first (95% bootstrap intervals); the evaluation split is never used to choose
+            </caption>
             <thead>
               <tr>
                 <th scope="col">Method</th>
@@ -233,7 +117,8 @@ function CalibrationView({
                 <th scope="col">ECE</th>
                 <th scope="col">Accuracy</th>
                 <th scope="col">ECE vs identity</th>
-                <th scope="col">Note</th>
+                <th scope="col">Paired rule</th>
+                <th scope="col">Warnings</th>
               </tr>
             </thead>
             <tbody>
@@ -265,9 +150,9 @@ function CalibrationView({
                     )}
                   </td>
                   <td className="small">
-                    {c.error && <span className="field-error">{c.error}</span>}
-                    {c.warning ?? ""}
+                    {c.heldOut ? c.outcome : <span className="field-error">{c.outcome}</span>}
                   </td>
+                  <td className="small">{c.warnings?.length ? c.warnings.join("; ") : "—"}</td>
                 </tr>
               ))}
             </tbody>
@@ -276,13 +161,16 @@ function CalibrationView({
       ) : (
         <Empty title="No candidates for this item" />
       )}
+      <LabelThresholds cal={cal} item={current} />
       {before.length > 0 && (
         <ReliabilityOverlay
           title={`Reliability of ${current} before and after`}
           description={
             chosen?.method === "identity"
-              ? "Identity won: no calibrator beat the raw probabilities on the held-out data, so before and after coincide."
-              : "Top-label reliability on the held-out data, before (dashed) and after applying the chosen calibrator."
+              ? "Identity kept: before and after coincide."
+              : cal.fit?.estimatedBy === "cross-fit"
+                ? `Top-label reliability on ${cal.fit.fitSplit}, before (dashed) and after (out-of-fold cross-fit estimates).`
+                : `Top-label reliability on ${cal.fit?.evalSplit ?? "the evaluation split"}, before (dashed) and after applying the chosen calibrator.`
           }
           series={overlaySeries([before, after], ["Before", `After (${chosen?.method ?? "calibrated"})`])}
         />
@@ -332,9 +220,10 @@ export default function CalibratePage() {
         </div>
       </div>
       <p className="lead">
-        Fit calibrators on the stored answers of the calibration split, pick the one with the best held-out
-        score, set an escalation threshold, and export it all as one file a team can apply to new answers.
-        Check a run against a calibration to see whether it still holds.
+        Fit a calibrator on the stored answers of the calibration split (chosen there by cross-fitting, or
+        forced by you), set an escalation threshold, and evaluate it once on the test split, which the choice
+        never reads. Export it all as one file a team can apply to new answers; check a run against a
+        calibration to see whether it still holds.
       </p>
       {showImport && (
         <section className="panel" aria-labelledby="import-heading">
@@ -360,11 +249,7 @@ export default function CalibratePage() {
         </Empty>
       ) : (
         <section className="panel">
-          <FitForm
-            run={r}
-            items={(dataset.data?.items ?? []).map((i) => i.name)}
-            onFitted={(c) => setParam("cal", c.id)}
-          />
+          <FitForm run={r} items={dataset.data?.items ?? []} onFitted={(c) => setParam("cal", c.id)} />
         </section>
       )}
       {(list.data?.length ?? 0) > 1 && (

@@ -1,0 +1,197 @@
+/**
+ * The fit form of the Calibrate page: which items, the method (Auto, or one forced), where candidates are compared
+ * (cross-fitting inside the fit split, or a separate split), where the result is reported, the escalation target.
+ */
+import { type FormEvent, useState } from "react";
+import { useFitCalibration } from "../../api/calibrations";
+import type { Calibration, CalibrationInput, ItemSummary, RunSummary, Split } from "../../api/types";
+import { Field } from "../../components/Field";
+import { ErrorState } from "../../components/States";
+import { METHOD_LABELS, type MethodName, methodChoices } from "../../transforms/calibrate";
+
+/** The split a fit uses by default: calibration when the run has it, else its first split. */
+function fitSplitOf(run: RunSummary): Split {
+  return run.splits.includes("calibration") ? "calibration" : run.splits[0];
+}
+
+export function FitForm({
+  run,
+  items,
+  onFitted,
+}: {
+  run: RunSummary;
+  items: ItemSummary[];
+  onFitted: (c: Calibration) => void;
+}) {
+  const fit = useFitCalibration(run.id);
+  const fitSplit = fitSplitOf(run);
+  const others = run.splits.filter((s) => s !== fitSplit);
+  const [item, setItem] = useState("");
+  const [method, setMethod] = useState<MethodName | "auto">("auto");
+  const [selectOn, setSelectOn] = useState<"crossfit" | Split>("crossfit");
+  const [evalSplit, setEvalSplit] = useState<Split | "crossfit">(
+    others.includes("test") ? "test" : (others[0] ?? "crossfit"),
+  );
+  const [targetRisk, setTargetRisk] = useState("5");
+  const [conservative, setConservative] = useState(false);
+  const [select, setSelect] = useState<"nll" | "brier">("nll");
+  const [error, setError] = useState<string | null>(null);
+  const chosenItems = item ? items.filter((i) => i.name === item) : items;
+  const choices = methodChoices(chosenItems.map((i) => i.kind));
+  const selectionSplits = others.filter((s) => s !== evalSplit);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const risk = Number(targetRisk);
+    if (!Number.isFinite(risk) || risk <= 0 || risk >= 100) {
+      setError(`Target risk must be a percentage between 0 and 100, got “${targetRisk}”.`);
+      return;
+    }
+    setError(null);
+    const input: CalibrationInput = {
+      fitSplit,
+      evalSplit,
+      method,
+      targetRisk: risk / 100,
+      conservative,
+      select,
+    };
+    if (method === "auto" && selectOn !== "crossfit" && selectionSplits.includes(selectOn)) {
+      input.selectionSplit = selectOn;
+    }
+    if (item) input.item = item;
+    fit.mutate(input, { onSuccess: onFitted });
+  };
+  return (
+    <form className="form" onSubmit={submit} aria-label="Fit a calibration" noValidate>
+      <div className="form-grid">
+        <Field label="Items">
+          {(a) => (
+            <select
+              {...a}
+              value={item}
+              onChange={(e) => {
+                const next = e.target.value;
+                setItem(next);
+                const kinds = (next ? items.filter((i) => i.name === next) : items).map((i) => i.kind);
+                if (method !== "auto" && !methodChoices(kinds).includes(method)) setMethod("auto");
+              }}
+            >
+              <option value="">All items</option>
+              {items.map((i) => (
+                <option key={i.name} value={i.name}>
+                  {i.name}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field
+          label="Method"
+          hint={
+            method === "auto"
+              ? "Auto keeps the simplest method unless a more flexible one is clearly better on held-out fit data."
+              : "Forced: fitted as you chose, no selection; the comparison is still shown as advice."
+          }
+        >
+          {(a) => (
+            <select {...a} value={method} onChange={(e) => setMethod(e.target.value as MethodName | "auto")}>
+              <option value="auto">Auto (chosen by cross-fitting)</option>
+              {choices.map((m) => (
+                <option key={m} value={m}>
+                  {METHOD_LABELS[m]}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field
+          label="Compare candidates on"
+          hint={`Never on the split the results are reported on. Fitted on ${fitSplit}.`}
+        >
+          {(a) => (
+            <select
+              {...a}
+              value={method === "auto" ? selectOn : "crossfit"}
+              disabled={method !== "auto"}
+              onChange={(e) => setSelectOn(e.target.value as "crossfit" | Split)}
+            >
+              <option value="crossfit">5-fold cross-fits of {fitSplit}</option>
+              {selectionSplits.map((s) => (
+                <option key={s} value={s}>
+                  the separate {s} split
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field
+          label="Report on"
+          hint={
+            evalSplit === "crossfit"
+              ? `Cross-fit estimates on ${fitSplit}: not untouched held-out data, so somewhat optimistic.`
+              : `Evaluated once on ${evalSplit}, which selection never reads.`
+          }
+        >
+          {(a) => (
+            <select
+              {...a}
+              value={evalSplit}
+              onChange={(e) => {
+                const v = e.target.value as Split | "crossfit";
+                setEvalSplit(v);
+                if (v === selectOn) setSelectOn("crossfit");
+              }}
+            >
+              {others.map((s) => (
+                <option key={s} value={s}>
+                  {s} split
+                </option>
+              ))}
+              <option value="crossfit">cross-fit estimates on {fitSplit}</option>
+            </select>
+          )}
+        </Field>
+        <Field
+          label="Target risk (%)"
+          error={error ?? undefined}
+          hint="The escalation threshold keeps the answered-alone error under this."
+        >
+          {(a) => (
+            <input
+              {...a}
+              inputMode="decimal"
+              value={targetRisk}
+              onChange={(e) => setTargetRisk(e.target.value)}
+            />
+          )}
+        </Field>
+        <Field label="Compare by" hint="The held-out score candidates are compared on.">
+          {(a) => (
+            <select {...a} value={select} onChange={(e) => setSelect(e.target.value as "nll" | "brier")}>
+              <option value="nll">NLL</option>
+              <option value="brier">Brier score</option>
+            </select>
+          )}
+        </Field>
+        <label className="check">
+          <input type="checkbox" checked={conservative} onChange={(e) => setConservative(e.target.checked)} />
+          Conservative threshold{" "}
+          <span className="muted small">— use the upper confidence bound of the error</span>
+        </label>
+      </div>
+      {others.length === 0 && (
+        <p className="banner banner-info" role="note">
+          This run has only the {fitSplit} split: the calibrator is fitted on it and the after-metrics are
+          cross-fit estimates on the same rows, not untouched held-out data.
+        </p>
+      )}
+      {fit.error && <ErrorState error={fit.error} title="The calibration could not be fitted" />}
+      <div className="form-actions">
+        <button type="submit" className="button primary" disabled={fit.isPending}>
+          {fit.isPending ? "Fitting…" : "Fit calibration"}
+        </button>
+        <span className="muted small">Nothing calls the server: the stored answers are used.</span>
+      </div>
+    </form>
+  );
+}

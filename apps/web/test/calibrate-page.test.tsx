@@ -1,0 +1,162 @@
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import type { ReactNode } from "react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { Calibration, RunSummary } from "../src/api/types";
+import { FitForm } from "../src/pages/calibrate/FitForm";
+import { LabelThresholds } from "../src/pages/calibrate/LabelThresholds";
+import { SelectionSummary } from "../src/pages/calibrate/SelectionSummary";
+import { calibration } from "./fixtures";
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+function wrap(node: ReactNode) {
+  const qc = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
+  return render(<QueryClientProvider client={qc}>{node}</QueryClientProvider>);
+}
+
+const run = (splits: RunSummary["splits"]) =>
+  ({ id: "run_a", dataset: "penguins", splits, status: "done" }) as RunSummary;
+const ITEMS = [
+  { name: "species", kind: "choice", options: ["Adelie", "Chinstrap", "Gentoo"], notStated: false },
+  { name: "labels", kind: "multi", options: ["a", "b"], notStated: false },
+] as Parameters<typeof FitForm>[0]["items"];
+
+/** Captures the body of the fit request and answers with a calibration. */
+function stubFit(): { bodies: unknown[] } {
+  const bodies: unknown[] = [];
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async (_url: string, init: RequestInit) => {
+      bodies.push(JSON.parse(String(init.body)));
+      return new Response(JSON.stringify(calibration("cal_new", "run_a")), {
+        status: 201,
+        headers: { "content-type": "application/json" },
+      });
+    }),
+  );
+  return { bodies };
+}
+
+describe("FitForm", () => {
+  it("fits with auto by default, cross-fitting on calibration and reporting on test", async () => {
+    const { bodies } = stubFit();
+    const onFitted = vi.fn();
+    wrap(<FitForm run={run(["train", "calibration", "test"])} items={ITEMS} onFitted={onFitted} />);
+    fireEvent.click(screen.getByRole("button", { name: "Fit calibration" }));
+    await waitFor(() => expect(onFitted).toHaveBeenCalled());
+    expect(bodies[0]).toMatchObject({ fitSplit: "calibration", evalSplit: "test", method: "auto" });
+    expect(bodies[0]).not.toHaveProperty("selectionSplit");
+  });
+
+  it("sends a forced method, and offers no vector scaling when a multi-label item is fitted", async () => {
+    const { bodies } = stubFit();
+    const onFitted = vi.fn();
+    wrap(<FitForm run={run(["calibration", "test"])} items={ITEMS} onFitted={onFitted} />);
+    const picker = screen.getByLabelText("Method") as HTMLSelectElement;
+    const values = within(picker)
+      .getAllByRole("option")
+      .map((o) => (o as HTMLOptionElement).value);
+    expect(values).toEqual(["auto", "identity", "temperature", "platt", "beta", "histogram", "isotonic"]);
+    fireEvent.change(screen.getByLabelText("Items"), { target: { value: "species" } });
+    expect(within(picker).getByRole("option", { name: "vector scaling" })).toBeTruthy();
+    fireEvent.change(picker, { target: { value: "vector" } });
+    expect((screen.getByLabelText("Compare candidates on") as HTMLSelectElement).disabled).toBe(true);
+    // back to every item: vector is not valid for the multi-label one, so the picker falls back to auto, visibly
+    fireEvent.change(screen.getByLabelText("Items"), { target: { value: "" } });
+    expect(picker.value).toBe("auto");
+    fireEvent.change(picker, { target: { value: "platt" } });
+    fireEvent.click(screen.getByRole("button", { name: "Fit calibration" }));
+    await waitFor(() => expect(onFitted).toHaveBeenCalled());
+    expect(bodies[0]).toMatchObject({ method: "platt" });
+  });
+
+  it("compares on a separate split when asked, and says what a one-split run costs", async () => {
+    const { bodies } = stubFit();
+    const onFitted = vi.fn();
+    const { unmount } = wrap(
+      <FitForm run={run(["train", "calibration", "test"])} items={ITEMS} onFitted={onFitted} />,
+    );
+    fireEvent.change(screen.getByLabelText("Compare candidates on"), { target: { value: "train" } });
+    fireEvent.click(screen.getByRole("button", { name: "Fit calibration" }));
+    await waitFor(() => expect(onFitted).toHaveBeenCalled());
+    expect(bodies[0]).toMatchObject({ selectionSplit: "train", evalSplit: "test" });
+    unmount();
+    wrap(<FitForm run={run(["test"])} items={ITEMS} onFitted={vi.fn()} />);
+    expect(screen.getByRole("note").textContent).toMatch(/only the test split/);
+    expect((screen.getByLabelText("Report on") as HTMLSelectElement).value).toBe("crossfit");
+  });
+});
+
+function fitted(): Calibration {
+  const c = calibration("cal_1", "run_a");
+  return {
+    ...c,
+    selection: {
+      species: {
+        by: "cross-fit",
+        on: "calibration",
+        folds: 5,
+        criterion: "nll",
+        verdict: "indistinguishable",
+        note: "chosen by 5-fold cross-fitting on calibration; beta indistinguishable from platt (NLL improvement 0.0010)",
+      },
+    },
+    warnings: { species: ["all 89 fit items are correct", "T reached its floor 0.05"] },
+    fit: {
+      fitSplit: "calibration",
+      evalSplit: "test",
+      selectionSplit: null,
+      method: "auto",
+      select: "nll",
+      folds: 5,
+      targetRisk: null,
+      conservative: false,
+      estimatedBy: "evaluation split",
+      caveat: null,
+      n: { species: { fit: 412, eval: 398 } },
+    },
+  };
+}
+
+describe("SelectionSummary", () => {
+  it("says where the numbers come from, the verdict and every warning, visibly", () => {
+    render(<SelectionSummary cal={fitted()} item="species" />);
+    expect(
+      screen.getByText(
+        "Fitted on calibration (n = 412), method chosen by 5-fold cross-fit on calibration, evaluated once on test (n = 398).",
+      ),
+    ).toBeTruthy();
+    expect(screen.getByText("indistinguishable")).toBeTruthy();
+    expect(screen.getByText(/beta indistinguishable from platt/)).toBeTruthy();
+    const alert = screen.getByRole("alert");
+    expect(
+      within(alert)
+        .getAllByRole("listitem")
+        .map((li) => li.textContent),
+    ).toEqual(["all 89 fit items are correct", "T reached its floor 0.05"]);
+  });
+});
+
+describe("LabelThresholds", () => {
+  it("lists each label's threshold with n and its F1 interval", () => {
+    const cal = fitted();
+    cal.file.questions.species = {
+      ...cal.file.questions.species,
+      kind: "multi",
+      label_thresholds: [
+        { label: "a", threshold: 0.31, n: 120, f1: [0.8, 0.74, 0.86] },
+        { label: "b", threshold: 0.62, n: 120, f1: [0.5, 0.41, 0.59] },
+      ],
+    };
+    render(<LabelThresholds cal={cal} item="species" />);
+    const rows = screen.getAllByRole("row").slice(1);
+    expect(rows.map((r) => r.textContent)).toEqual([
+      "a0.3101200.8000.740–0.860",
+      "b0.6201200.5000.410–0.590",
+    ]);
+  });
+});
