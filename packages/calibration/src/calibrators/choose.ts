@@ -1,5 +1,5 @@
 import { bootstrapOptions } from "../bootstrap/bootstrap.js";
-import { bootstrapRuns, ENGINE_METRICS, type Replicates, type RunItems } from "../bootstrap/engine.js";
+import { bootstrapRuns, ENGINE_METRICS, type RunItems } from "../bootstrap/engine.js";
 import { percentileInterval } from "../bootstrap/percentile.js";
 import { NothingLearnedError } from "../errors.js";
 import { checkBins, checkLabelled, checkMultiLabel, isMultiLabel } from "../input.js";
@@ -8,6 +8,7 @@ import { pointMetrics } from "../report/points.js";
 import type { HeadlineMetrics } from "../report/report.js";
 import type { BootstrapOptions, Estimate, Labelled, MultiLabel, ProbMatrix } from "../types.js";
 import { argmaxUnchecked } from "../views.js";
+import { pairedImprovement } from "./bca.js";
 import { crossFit } from "./cross-fit.js";
 import { diagnose, minItems } from "./diagnostics.js";
 import { calibrator, labelCalibrator, METHODS, type Method } from "./registry.js";
@@ -60,8 +61,8 @@ export interface CandidateResult {
   /** Held-out predicted Unknown rate, when unknownOption is given. */
   unknownRate: number | null;
   /**
-   * Held-out criterion improvement over `against` (against minus candidate: positive = better), with its paired
-   * bootstrap percentile interval; null for identity and for candidates that were not scored.
+   * Held-out criterion improvement over `against` (against minus candidate, mean over items: positive = better), with
+   * its paired bootstrap BCa interval; null for identity and for candidates that were not scored.
    */
   improvement: Estimate | null;
   /** The incumbent this candidate was tested against (null for identity and unscored candidates). */
@@ -99,28 +100,10 @@ function unknownRate(m: ProbMatrix, option: number | undefined): number | null {
   return c / n;
 }
 
-/**
- * The paired bootstrap percentile interval of the mean held-out improvement a - b (a: incumbent, b: candidate) from
- * replicates drawn on the same resampled items, with the point a - b. Internal (tested for coverage).
- */
-export function pairedImprovement(
-  pointA: number,
-  pointB: number,
-  repsA: Float64Array,
-  repsB: Float64Array,
-  level: number,
-): Estimate {
-  const diff = new Float64Array(repsA.length);
-  for (let i = 0; i < diff.length; i++) diff[i] = repsA[i] - repsB[i];
-  const [lo, hi] = percentileInterval(diff, level);
-  const point = pointA - pointB;
-  return [point, Math.min(lo, point), Math.max(hi, point)];
-}
-
 const fmt = (x: number) => (Math.abs(x) >= 1e-4 || x === 0 ? x.toFixed(4) : x.toExponential(1));
 
 function says(e: Estimate, criterion: string, level: number, where: string): string {
-  return `${criterion.toUpperCase()} improvement ${fmt(e[0])} (${Math.round(level * 100)} % CI ${fmt(e[1])} to ${fmt(e[2])}, paired bootstrap percentile, ${where})`;
+  return `${criterion.toUpperCase()} improvement ${fmt(e[0])} (${Math.round(level * 100)} % CI ${fmt(e[1])} to ${fmt(e[2])}, paired bootstrap BCa, ${where})`;
 }
 
 function checkData(x: Labelled | MultiLabel, multi: boolean, fn: string, what: string): number {
@@ -133,8 +116,7 @@ function checkData(x: Labelled | MultiLabel, multi: boolean, fn: string, what: s
  * Compares candidate calibrators on held-out FIT data only — k-fold cross-fitting inside the fit split (the same
  * folds for every candidate) or a separate selection split — and picks by the simplicity rule: walking up
  * SIMPLICITY_ORDER from identity, a candidate replaces the incumbent only when its paired held-out improvement in the
- * criterion (incumbent minus candidate, mean over items) has a 95 % paired bootstrap percentile interval wholly above
- * 0. Degenerate fit data (all correct or all wrong, one class, separable) keep identity with verdict "degenerate".
+ * criterion (incumbent minus candidate, mean over items) has a 95 % paired bootstrap BCa interval wholly above 0. Degenerate fit data (all correct or all wrong, one class, separable) keep identity with verdict "degenerate".
  * The winner's params are fitted on the whole fit split. It never sees evaluation data [Guo et al. 2017; Kull et al.
  * 2019; Efron & Tibshirani 1993 for the bootstrap].
  */
@@ -265,10 +247,10 @@ export function chooseCalibrator(fit: Labelled | MultiLabel, opts: ChooseOptions
     const inc = results[index[incumbent]];
     res.against = inc.method;
     res.improvement = pairedImprovement(
-      points[incumbent][criterion],
-      points[r][criterion],
-      reps[incumbent][criterion] as Float64Array,
-      (reps[r] as Replicates)[criterion],
+      items[incumbent][criterion],
+      items[r][criterion],
+      reps[incumbent][criterion],
+      reps[r][criterion],
       o.level,
     );
     if (!degenerate && res.improvement[1] > 0) {
@@ -291,8 +273,8 @@ export function chooseCalibrator(fit: Labelled | MultiLabel, opts: ChooseOptions
     verdict = "indistinguishable";
     const best = results[index[bestByPoint]];
     const e = pairedImprovement(
-      points[incumbent][criterion],
-      points[bestByPoint][criterion],
+      items[incumbent][criterion],
+      items[bestByPoint][criterion],
       reps[incumbent][criterion],
       reps[bestByPoint][criterion],
       o.level,

@@ -115,6 +115,25 @@ export interface CalibrateQuestionOptions extends BootstrapOptions {
 
 type Cal = Calibrator<Labelled | MultiLabel, unknown, ProbMatrix>;
 
+/** The evaluation split: the same kind and options as the fit split, and not the fit split itself. */
+function checkEvalSplit(fit: Labelled | MultiLabel, evalSplit: Labelled | MultiLabel, multi: boolean): void {
+  if (evalSplit === fit || evalSplit.probs === fit.probs) {
+    throw new RangeError(
+      "calibrateQuestion: the evaluation split is the fit split; pass null to report out-of-fold cross-fit estimates instead",
+    );
+  }
+  if (isMultiLabel(evalSplit) !== multi || evalSplit.k !== fit.k) {
+    throw new RangeError(
+      "calibrateQuestion: the evaluation split must be the same kind of question with the same options as the fit split, or null for a run with one split",
+    );
+  }
+  const m = multi
+    ? checkMultiLabel(evalSplit as MultiLabel, "calibrateQuestion (evaluation split)")
+    : checkLabelled(evalSplit as Labelled, "calibrateQuestion (evaluation split)");
+  if (m === 0)
+    throw new RangeError("calibrateQuestion: the evaluation split has no usable items to evaluate on");
+}
+
 function calOf(multi: boolean, method: Method): Cal {
   return (multi ? labelCalibrator(method) : calibrator(method)) as Cal;
 }
@@ -182,17 +201,10 @@ export function calibrateQuestion(
       `calibrateQuestion: ${opts.options.length} option names for ${fit.k} probability columns`,
     );
   }
-  if (evalSplit !== null) {
-    if (evalSplit === undefined || isMultiLabel(evalSplit) !== multi || evalSplit.k !== fit.k) {
-      throw new RangeError(
-        "calibrateQuestion: the evaluation split must be the same kind of question with the same options as the fit split, or null for a run with one split",
-      );
-    }
-    if (evalSplit === fit || evalSplit.probs === fit.probs) {
-      throw new RangeError(
-        "calibrateQuestion: the evaluation split is the fit split; pass null to report out-of-fold cross-fit estimates instead",
-      );
-    }
+  if (evalSplit === undefined) {
+    throw new RangeError(
+      "calibrateQuestion: the evaluation split is missing; pass it, or null for a run with one split (cross-fit estimates)",
+    );
   }
   const o = bootstrapOptions(opts, "calibrateQuestion");
   const bins = checkBins(opts.bins ?? 15, "calibrateQuestion");
@@ -260,6 +272,8 @@ export function calibrateQuestion(
     };
     if (choice.folds !== null) selection.folds = choice.folds;
   }
+  // selection is final: only now is the evaluation split looked at
+  if (evalSplit !== null) checkEvalSplit(fit, evalSplit, multi);
   const cal = calOf(multi, method);
   // out-of-fold calibrated fit probabilities: where thresholds are chosen, and the one-split after-metrics
   let oof: Float64Array;
