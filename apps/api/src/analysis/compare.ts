@@ -36,7 +36,7 @@ export interface Comparison {
 }
 
 /** The headline metrics compared, in display order. */
-export const COMPARED_METRICS = ["accuracy", "ece", "eceMass", "mce", "brier", "nll"] as const;
+export const COMPARED_METRICS = ["accuracy", "ece", "eceMass", "mce", "mceMass", "brier", "nll"] as const;
 
 const STATUS_NAMES = ["answered", "unknown", "escalated"];
 

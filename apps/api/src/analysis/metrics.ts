@@ -2,19 +2,14 @@ import {
   bootstrap,
   type CalibrationReport,
   calibrationReport,
-  classwiseEce,
-  debiasedCalibrationError,
+  type IntervalMethod,
   type Labelled,
   type MultiLabel,
-  mce,
   multiLabelScores,
-  multiLabelTop,
   offByOneAccuracy,
   optionScores,
   rps,
-  smoothEce,
   subset,
-  topLabel,
 } from "@decision-workbench/calibration";
 import type { ItemData } from "./matrix.js";
 import { libraryData } from "./views.js";
@@ -31,12 +26,14 @@ export interface Metrics {
   eceMass: CI;
   /** MCE over the equal-width bins (`mce`) and over the equal-mass bins (`mceMass`): it follows the binning. */
   mce: CI;
-  mceMass: MaybeCI;
+  mceMass: CI;
   brier: CI;
   nll: CI;
-  classwiseEce: MaybeCI;
+  /** Calibration errors with the report's bias-aware intervals (every report; see `intervals` for the method). */
+  classwiseEce: CI;
+  debiasedL2: CI;
+  /** Smooth ECE: with an interval when the library gives its estimate, else the point alone. */
   smoothEce: MaybeCI;
-  debiasedL2: MaybeCI;
   /** Score items: ranked probability score and off-by-one accuracy over the levels. */
   rps?: MaybeCI;
   offByOne?: MaybeCI;
@@ -48,9 +45,20 @@ export interface Metrics {
 /** How each metric's interval was obtained, in words with its reference; absent: the metric has no interval. */
 export type IntervalMethods = Partial<Record<keyof Metrics, string>>;
 
-const PERCENTILE = "bootstrap percentile over items [Efron 1979]";
+/** The library's interval methods in words, with their references (packages/calibration/README.md). */
+export const INTERVAL_METHODS: Record<IntervalMethod, string> = {
+  percentile: "percentile bootstrap over items [Efron 1979]",
+  "bias-bounded":
+    "bias-bounded basic bootstrap over items, bias-corrected point 2θ − mean(θ*) [Efron & Tibshirani 1993, 10.6 and 13.4]",
+  "normal-squared":
+    "normal interval on the squared scale from the bootstrap standard deviation [Efron & Tibshirani 1993, 13.2; Kumar et al. 2019]",
+};
+const PERCENTILE = INTERVAL_METHODS.percentile;
 
-/** Which secondary metrics get a bootstrap interval (smooth ECE never does): auto (small items), all (bounded), or none. */
+/**
+ * Which classification scores (macro / micro F1, RPS, off-by-one) get a bootstrap interval: auto (small items), all
+ * (bounded), or none. The calibration errors always have theirs, from the report's own resamples.
+ */
 export type CiMode = "auto" | "all" | "headline";
 
 /** Resample counts and seed of the metrics. */
@@ -64,8 +72,7 @@ export interface MetricOptions {
 }
 
 /**
- * Work budget of `ci: "all"`: resamples x items x columns. Smooth ECE is never resampled: its bandwidth search
- * repeats a kernel smoothing on a grid that grows as the bandwidth shrinks, too costly to repeat per resample.
+ * Work budget of `ci: "all"`: resamples x items x columns (each resample recomputes the classification scores).
  */
 export const ALL_CI_BUDGET = 5e6;
 
@@ -86,10 +93,6 @@ const AUTO_SECONDARY_RESAMPLES = 200;
 export function autoResamples(n: number): number {
   if (n <= 10_000) return 1000;
   return Math.max(200, Math.round(1e7 / n / 100) * 100);
-}
-
-function topOf(d: Labelled | MultiLabel) {
-  return (d as MultiLabel).labels !== undefined ? multiLabelTop(d as MultiLabel) : topLabel(d as Labelled);
 }
 
 /** The levels-only view of a score item (rows whose gold is `not stated` dropped, levels renormalised). */
@@ -137,18 +140,9 @@ export function itemMetrics(
     }
   }
   const report = calibrationReport(data, { bins: o.bins, resamples, seed: o.seed, interval: o.interval });
-  const secondary: Record<
-    string,
-    { data: Labelled | MultiLabel; stat: Stat; smooth?: boolean; point?: number }
-  > = {
-    classwiseEce: { data, stat: (x) => classwiseEce(x, { bins: o.bins }), point: report.classwiseEce },
-    smoothEce: { data, stat: (x) => smoothEce(topOf(x)).ece, smooth: true, point: report.smoothEce.ece },
-    debiasedL2: {
-      data,
-      stat: (x) => debiasedCalibrationError(topOf(x), { bins: o.bins }),
-      point: report.debiasedCalibrationError,
-    },
-  };
+  // classwise ECE, debiased L2 and smooth ECE come with the report's bias-aware intervals (one pass over the
+  // headline resamples); the bootstrap below resamples only the classification scores
+  const secondary: Record<string, { data: Labelled | MultiLabel; stat: Stat }> = {};
   if (d.multi) {
     secondary.microF1 = { data, stat: (x) => multiLabelScores(x as MultiLabel).microF1 };
     secondary.macroF1 = { data, stat: (x) => multiLabelScores(x as MultiLabel).macroF1 };
@@ -165,24 +159,36 @@ export function itemMetrics(
     ece: report.ece,
     eceMass: report.eceMass,
     mce: report.mce,
-    mceMass: [mce(topOf(data), { bins: o.bins, binning: "mass" }), null, null],
+    mceMass: report.mceMass,
     brier: report.brier,
     nll: report.nll,
+    classwiseEce: report.intervals.classwiseEce,
+    smoothEce: report.intervals.smoothEce ?? [report.smoothEce.ece, null, null],
+    debiasedL2: report.intervals.debiasedCalibrationError,
   };
-  const intervals: IntervalMethods = {};
-  for (const name of ["accuracy", "ece", "eceMass", "mce", "brier", "nll"] as const)
-    intervals[name] = PERCENTILE;
+  const m = report.intervalMethod;
+  const intervals: IntervalMethods = {
+    accuracy: INTERVAL_METHODS[m.accuracy],
+    ece: INTERVAL_METHODS[m.ece],
+    eceMass: INTERVAL_METHODS[m.eceMass],
+    mce: INTERVAL_METHODS[m.mce],
+    mceMass: INTERVAL_METHODS[m.mceMass],
+    brier: INTERVAL_METHODS[m.brier],
+    nll: INTERVAL_METHODS[m.nll],
+    classwiseEce: INTERVAL_METHODS[m.classwiseEce],
+    debiasedL2: INTERVAL_METHODS[m.debiasedCalibrationError],
+  };
+  if (report.intervals.smoothEce) intervals.smoothEce = INTERVAL_METHODS[m.smoothEce];
   for (const [name, s] of Object.entries(secondary)) {
     const n = s.data.probs.length / s.data.k;
-    const resample = secondaryResamples > 0 && !s.smooth;
-    if (resample) {
+    if (secondaryResamples > 0) {
       metrics[name] = bootstrap(n, (idx) => s.stat(subset(s.data, idx)), {
         resamples: secondaryResamples,
         seed: o.seed,
       });
       intervals[name as keyof Metrics] = PERCENTILE;
     } else {
-      metrics[name] = [s.point ?? s.stat(s.data), null, null];
+      metrics[name] = [s.stat(s.data), null, null];
     }
   }
   return {

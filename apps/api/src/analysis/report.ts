@@ -47,12 +47,27 @@ export interface OptionReport {
   rates: { precision: Rate; recall: Rate };
 }
 
+/** How the consistency test is computed, in words with its reference. */
+export const CONSISTENCY_METHOD =
+  "consistency resampling: outcomes redrawn as Bernoulli(confidence), the top-label equal-width ECE recomputed [Brocker & Smith 2007]";
+
 /** The consistency test of an item's top-label calibration. */
 export interface Consistency {
   statistic: "ece";
   pValue: number;
   resamples: number;
   method: string;
+}
+
+/** Plug-in calibration errors. */
+export interface Plugin {
+  ece: number;
+  eceMass: number;
+  mce: number;
+  mceMass: number;
+  classwiseEce: number;
+  debiasedL2: number;
+  smoothEce: number;
 }
 
 /** Everything the workbench shows about one item of one run on one split (or several). */
@@ -83,6 +98,11 @@ export interface ItemReport {
    * pValue = share of redrawn ECEs at least the observed one [Brocker & Smith 2007]. Absent when nothing is usable.
    */
   consistency?: Consistency;
+  /**
+   * The plain (plug-in) values of the calibration errors, which the bins show; the metrics' points are the
+   * bootstrap bias-corrected estimates. Absent when nothing is usable.
+   */
+  plugin?: Plugin;
   bins: { width: Bin[]; mass: Bin[]; count: number; binning: Binning; view: "top" | "classwise" };
   perOption: OptionReport[];
   histogram: HistogramBar[];
@@ -125,6 +145,7 @@ export interface ReportBase {
   metrics: Metrics | null;
   intervals: IntervalMethods | null;
   consistency?: Consistency;
+  plugin?: Plugin;
   topBins: { width: Bin[]; mass: Bin[] };
   topHistogram: HistogramBar[];
   scores: { precision: number; recall: number; f1: number; support: number; predicted: number }[];
@@ -201,6 +222,21 @@ export function reportBase(d: ItemData, opts: ReportOptions = {}): ReportBase {
     resamples,
     metrics,
     intervals,
+    consistency: {
+      statistic: report.consistency.statistic,
+      pValue: report.consistency.pValue,
+      resamples: report.consistency.resamples,
+      method: CONSISTENCY_METHOD,
+    },
+    plugin: {
+      ece: report.plugin.ece,
+      eceMass: report.plugin.eceMass,
+      mce: report.plugin.mce,
+      mceMass: report.plugin.mceMass,
+      classwiseEce: report.plugin.classwiseEce,
+      debiasedL2: report.plugin.debiasedCalibrationError,
+      smoothEce: report.plugin.smoothEce,
+    },
     topBins: { width: report.reliability.width.map(toBin), mass: report.reliability.mass.map(toBin) },
     topHistogram: confidenceHistogram(top),
     scores,
@@ -274,6 +310,7 @@ export function itemReport(
     aurc: b.aurc,
   };
   if (b.consistency) out.consistency = b.consistency;
+  if (b.plugin) out.plugin = b.plugin;
   if (b.smooth) out.smooth = b.smooth;
   if (b.confusion) out.confusion = b.confusion;
   if (b.thresholds) out.thresholds = b.thresholds;

@@ -142,32 +142,108 @@ describe("MCE follows the binning", () => {
       const r = await report(penguins, `item=species&bins=${bins}`);
       const top = await topPairs(penguins, "species", "test");
       const m = r.metrics;
-      if (!m) throw new Error("species has usable rows");
-      expect(m.mce[0]).toBeCloseTo(mce(top, { bins, binning: "width" }), 10);
-      expect(m.mceMass[0]).toBeCloseTo(mce(top, { bins, binning: "mass" }), 10);
+      const plugin = r.plugin;
+      if (!m || !plugin) throw new Error("species has usable rows");
+      expect(plugin.mce).toBeCloseTo(mce(top, { bins, binning: "width" }), 10);
+      expect(plugin.mceMass).toBeCloseTo(mce(top, { bins, binning: "mass" }), 10);
       // the largest bin gap of each diagram the report ships
       const gap = (bs: ItemReport["bins"]["width"]) =>
         Math.max(
           ...bs.filter((b) => b.count > 0).map((b) => Math.abs((b.accuracy ?? 0) - (b.confidence ?? 0))),
         );
-      expect(m.mce[0]).toBeCloseTo(gap(r.bins.width), 10);
-      expect(m.mceMass[0]).toBeCloseTo(gap(r.bins.mass), 10);
+      expect(plugin.mce).toBeCloseTo(gap(r.bins.width), 10);
+      expect(plugin.mceMass).toBeCloseTo(gap(r.bins.mass), 10);
+      // each binning's MCE has its own estimate and interval; the two differ on these data
+      expect(m.mceMass[1]).not.toBeNull();
+      expect(m.mceMass).not.toEqual(m.mce);
     }
   });
 });
 
-describe("intervals say how they were obtained", () => {
+describe("intervals say how they were obtained, and hold their points", () => {
+  const cases = [
+    [() => penguins, "item=species"],
+    [() => penguins, "item=sex&binning=mass&bins=10"],
+    [() => penguins, "item=body_mass&ci=all"],
+    [() => spam, "item=properties&split=all"],
+    [() => spam, "item=is_spam&split=all&resamples=300"],
+  ] as const;
+
   it("names a method for every metric that has an interval, and none for one that has not", async () => {
-    for (const [run, q] of [
-      [penguins, "item=species"],
-      [penguins, "item=body_mass&ci=all"],
-      [spam, "item=properties&split=all"],
-    ] as const) {
-      const r = await report(run, q);
+    for (const [run, q] of cases) {
+      const r = await report(run(), q);
       const m = r.metrics as unknown as Record<string, [number, number | null, number | null]>;
       for (const [name, v] of Object.entries(m)) {
         if (v[1] === null) expect(r.intervals?.[name as keyof typeof r.intervals]).toBeUndefined();
-        else expect(r.intervals?.[name as keyof typeof r.intervals]).toMatch(/\w/);
+        else expect(r.intervals?.[name as keyof typeof r.intervals], name).toMatch(/\[.+\]/);
+      }
+      // the calibration errors are biased upward: their method is bias-aware, never the plain percentile
+      for (const name of ["ece", "eceMass", "mce", "mceMass", "classwiseEce", "debiasedL2"] as const) {
+        expect(m[name][1], `${q} ${name}`).not.toBeNull();
+        expect(r.intervals?.[name], `${q} ${name}`).not.toMatch(/^percentile/);
+      }
+      expect(r.intervals?.accuracy).toMatch(/^percentile bootstrap/);
+    }
+  });
+
+  it("puts every point inside its own interval, and keeps the plug-in values the bins show", async () => {
+    for (const [run, q] of cases) {
+      const r = await report(run(), q);
+      const m = r.metrics as unknown as Record<string, [number, number | null, number | null]>;
+      for (const [name, [point, low, high]] of Object.entries(m)) {
+        if (low === null || high === null) continue;
+        expect(low, `${q} ${name}`).toBeLessThanOrEqual(point);
+        expect(high, `${q} ${name}`).toBeGreaterThanOrEqual(point);
+      }
+      const plugin = r.plugin;
+      if (!plugin) throw new Error("a report with usable rows has plug-in values");
+      const binEce = (bs: ItemReport["bins"]["width"]) =>
+        bs.reduce((s, b) => s + b.count * Math.abs((b.accuracy ?? 0) - (b.confidence ?? 0)), 0) / r.n;
+      if (r.bins.view === "top") {
+        expect(plugin.ece).toBeCloseTo(binEce(r.bins.width), 10);
+        expect(plugin.eceMass).toBeCloseTo(binEce(r.bins.mass), 10);
+      }
+    }
+  });
+
+  it("gives the consistency test's p-value, its draws and its method", async () => {
+    for (const [run, q] of cases) {
+      const r = await report(run(), q);
+      const c = r.consistency;
+      if (!c) throw new Error("a report with usable rows has a consistency test");
+      expect(c.statistic).toBe("ece");
+      expect(c.resamples).toBe(r.resamples.headline);
+      // p = (1 + k) / (resamples + 1) for a whole k
+      const k = c.pValue * (c.resamples + 1) - 1;
+      expect(Math.abs(k - Math.round(k))).toBeLessThan(1e-6);
+      expect(c.pValue).toBeGreaterThan(0);
+      expect(c.pValue).toBeLessThanOrEqual(1);
+      expect(c.method).toMatch(/Brocker & Smith 2007/);
+    }
+  });
+});
+
+describe("compare", () => {
+  it("prints no point outside its own interval, MCE of both binnings included", async () => {
+    const other = await wb.run({
+      dataset: "penguins",
+      serverId: (await wb.get<{ id: string }[]>("/api/servers")).body[0].id,
+      model: "workbench-latest",
+      concurrency: 8,
+    });
+    const c = await wb.get<{
+      metrics: {
+        name: string;
+        values: [number, number, number][];
+        deltas: { delta: [number, number, number] }[];
+      }[];
+    }>(`/api/compare?runs=${penguins.id},${other.id}&item=species`);
+    expect(c.status).toBe(200);
+    expect(c.body.metrics.map((m) => m.name)).toContain("mceMass");
+    for (const m of c.body.metrics) {
+      for (const [point, low, high] of [...m.values, ...m.deltas.map((d) => d.delta)]) {
+        expect(low, m.name).toBeLessThanOrEqual(point);
+        expect(high, m.name).toBeGreaterThanOrEqual(point);
       }
     }
   });
@@ -200,5 +276,13 @@ describe("workbench report", () => {
     expect(text).toMatch(/equal-width \(15 bins\): ECE .* MCE /);
     expect(text).toMatch(/equal-mass \(15 bins\): {2}ECE .* MCE /);
     expect(text).toMatch(/rates: Wilson score interval/);
+    const c = r.consistency;
+    if (!c) throw new Error("sex has usable rows");
+    expect(text).toMatch(
+      c.pValue < 0.05
+        ? /evidence of miscalibration: p (<|=) [\d.]+ \(consistency resampling of the ECE, \d+ draws/
+        : /consistent with perfect calibration: p = [\d.]+ \(consistency resampling of the ECE, \d+ draws/,
+    );
+    expect(text).toMatch(/ece, eceMass, mce, mceMass, classwiseEce: bias-bounded basic bootstrap/);
   });
 });
