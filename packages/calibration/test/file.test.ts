@@ -95,6 +95,66 @@ describe("validating a calibration file", () => {
       expect((err as Error).message).toMatch(/^invalid calibration file: created_at: /);
     }
   });
+  it("the fields of how numbers were obtained: optional, and checked with their paths when present", () => {
+    const full = JSON.parse(JSON.stringify(example));
+    Object.assign(full.questions.is_spam, {
+      selection: {
+        by: "cross-fit",
+        folds: 5,
+        criterion: "nll",
+        verdict: "indistinguishable",
+        note: "platt is indistinguishable from temperature; the simpler temperature is kept",
+      },
+      warnings: ["all 89 fit items are correct"],
+    });
+    full.questions.is_spam.threshold.chosen_on = "fit split, out-of-fold (5-fold cross-fit)";
+    full.questions.is_spam.metrics.estimated_by = "evaluation split";
+    expect(calibrationFileErrors(full)).toEqual([]);
+    const multi = {
+      kind: "multi",
+      options: ["x", "y"],
+      method: "identity",
+      params: {},
+      label_thresholds: [{ label: "x", threshold: 0.4, n: 100, f1: [0.7, 0.6, 0.8] }],
+      answered: { share: 0.08, error: [0.041, 0.02, 0.07], n: 100 },
+    };
+    expect(calibrationFileErrors({ ...example, questions: { m: multi } })).toEqual([]);
+    const bad = JSON.parse(JSON.stringify(full));
+    bad.questions.is_spam.selection = {
+      by: "magic",
+      folds: 1,
+      criterion: "ece",
+      verdict: "forced",
+      note: "",
+    };
+    bad.questions.is_spam.warnings = ["ok", 3];
+    bad.questions.is_spam.threshold.chosen_on = 7;
+    bad.questions.is_spam.metrics.estimated_by = "test";
+    bad.questions.is_spam.label_thresholds = [{ label: "maybe", threshold: 2, n: -1, f1: [0.5, 0.6, 0.7] }];
+    bad.questions.is_spam.answered = { share: 1.5, error: [0.1, 0.2], n: 3 };
+    const errors = calibrationFileErrors(bad);
+    expect(errors.map((e) => e.path)).toEqual([
+      "questions.is_spam.threshold.chosen_on",
+      "questions.is_spam.metrics.estimated_by",
+      "questions.is_spam.selection.by",
+      "questions.is_spam.selection.folds",
+      "questions.is_spam.selection.criterion",
+      "questions.is_spam.selection.verdict",
+      "questions.is_spam.selection.note",
+      "questions.is_spam.warnings",
+      "questions.is_spam.label_thresholds",
+      "questions.is_spam.label_thresholds[0].label",
+      "questions.is_spam.label_thresholds[0].threshold",
+      "questions.is_spam.label_thresholds[0].n",
+      "questions.is_spam.label_thresholds[0].f1",
+      "questions.is_spam.answered.share",
+      "questions.is_spam.answered.error",
+    ]);
+    expect(errors[1].message).toBe('"test"; expected one of "evaluation split", "cross-fit"');
+    expect(errors[2].message).toBe('"magic"; expected one of "user", "cross-fit", "selection-split"');
+    expect(errors[5].message).toBe('"forced"; "forced" goes with by "user" and only with it');
+    expect(errors[8].message).toBe("only multi-label questions have label thresholds");
+  });
   it("params are checked against the method and the option count", () => {
     const q = (over: object) => ({ ...example, questions: { q: { ...example.questions.is_spam, ...over } } });
     expect(calibrationFileErrors(q({ params: { temperature: -1 } }))[0]).toEqual({
@@ -196,11 +256,25 @@ describe("building, applying and checking", () => {
     expect(r.reasons).toEqual([]);
     expect(r.ok).toBe(true);
     expect(r.questions.is_spam.ok).toBe(true);
-    // a 20000-item run has a smaller ECE than the 3000-item interval: noted, and a failure only when two-sided
-    expect(r.notes[0]).toMatch(/^is_spam: calibrated ECE 0\.\d{4} is below the file's interval/);
+    // the file's ECE interval is bias-aware and reaches down to the true ECE: a larger run is inside it, two-sided too
+    const big = run(3, 0.5, 20000);
+    expect(
+      checkCalibration(
+        file,
+        { fingerprint: source.fingerprint, questions: { is_spam: big } },
+        { twoSided: true },
+      ).ok,
+    ).toBe(true);
+    // a value below a recorded interval is noted, and a failure only when two-sided
+    const narrow = JSON.parse(JSON.stringify(file)) as CalibrationFile;
+    const e = r.questions.is_spam.ece;
+    narrow.questions.is_spam.metrics!.after!.ece = [e + 0.01, e + 0.005, e + 0.02];
+    const noted = checkCalibration(narrow, { fingerprint: source.fingerprint, questions: { is_spam: big } });
+    expect(noted.ok).toBe(true);
+    expect(noted.notes[0]).toMatch(/^is_spam: calibrated ECE 0\.\d{4} is below the file's interval/);
     const strict = checkCalibration(
-      file,
-      { fingerprint: source.fingerprint, questions: { is_spam: run(3, 0.5, 20000) } },
+      narrow,
+      { fingerprint: source.fingerprint, questions: { is_spam: big } },
       { twoSided: true },
     );
     expect(strict.ok).toBe(false);
