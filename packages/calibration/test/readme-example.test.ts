@@ -19,7 +19,11 @@ describe("README example", () => {
     const threshold = escalationThreshold(topLabel(calibrated), { targetRisk: 0.05 });
     expect(params.temperature).toBeGreaterThan(1); // one confident miss: softened
     expect(report.ece).toHaveLength(3);
-    expect(["identity", "temperature", "platt"]).toContain(choice.winner);
+    expect(choice.winner).toBe("identity");
+    expect(choice.warnings).toContain(
+      "3 fit items: fewer than temperature needs (10), platt needs (20), vector needs (20), beta needs (30), histogram needs (100), isotonic needs (100)",
+    );
+    expect(choice.note).toMatch(/identity is kept/);
     expect(threshold.minConfidence === null || threshold.minConfidence > 0.5).toBe(true);
   });
 });
