@@ -12,6 +12,7 @@ export function Metric({
   help,
   value,
   method,
+  note,
 }: {
   label: string;
   ci?: CI;
@@ -21,6 +22,8 @@ export function Metric({
   value?: string;
   /** How the interval was obtained (shown in the tooltip). */
   method?: string;
+  /** One more short line under the interval (e.g. the plain value of a bias-corrected estimate). */
+  note?: string;
 }) {
   const interval = ci ? formatInterval(ci, unit) : rate ? rateInterval(rate) : "";
   const shown = value ?? (ci ? formatValue(ci[0], unit) : rate ? pct(rate.value) : "—");
@@ -36,6 +39,7 @@ export function Metric({
         </div>
       )}
       {ci && interval && <div className="metric-ci">95% CI {interval}</div>}
+      {note && <div className="metric-ci">{note}</div>}
       {help && <div className="visually-hidden">{help}</div>}
     </div>
   );

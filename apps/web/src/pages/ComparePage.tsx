@@ -188,7 +188,9 @@ export default function ComparePage() {
               <div className="table-scroll">
                 <table className="table">
                   <caption>
-                    Metrics with 95% intervals; deltas are paired (bootstrap over the shared examples)
+                    Metrics with 95% intervals (calibration errors: bias-corrected estimates with bias-aware
+                    intervals); changes are paired differences of the plain values (bootstrap over the shared
+                    examples)
                   </caption>
                   <thead>
                     <tr>

@@ -12,6 +12,11 @@ import { useRunView } from "./useRunView";
 
 const BIN_CHOICES = [5, 10, 15, 20, 30];
 
+/** The plain (plug-in) value of a bias-corrected estimate, the one the diagram's bins show. */
+function plainNote(plain: number | undefined): string | undefined {
+  return plain === undefined ? undefined : `bias-corrected; ${pct(plain)} as binned`;
+}
+
 /** A small multiple's caption: its ECE over the shown bins, its counts, and its recall as x of n with the interval. */
 export function miniSubtitle(o: OptionReport, n: number, binning: "width" | "mass"): string {
   const e = binCalibrationError(o.bins);
@@ -116,6 +121,7 @@ export default function ReliabilityTab({ run, item, split }: TabProps) {
           ci={ece}
           unit="percent"
           method={methods[view.binning === "mass" ? "eceMass" : "ece"]}
+          note={plainNote(r.plugin?.[view.binning === "mass" ? "eceMass" : "ece"])}
           help="Top-label expected calibration error: mean gap between confidence and accuracy, weighted by bin size."
         />
         {view.view === "classwise" && r.metrics.classwiseEce && (
@@ -132,6 +138,7 @@ export default function ReliabilityTab({ run, item, split }: TabProps) {
           ci={mce}
           unit="percent"
           method={methods[view.binning === "mass" ? "mceMass" : "mce"]}
+          note={plainNote(r.plugin?.[view.binning === "mass" ? "mceMass" : "mce"])}
           help={`Largest gap between confidence and accuracy over the non-empty equal-${view.binning} bins.`}
         />
         <Metric

@@ -1,0 +1,217 @@
+// @vitest-environment node
+/**
+ * The run report's numbers end to end in Debian's Chromium (playwright-core) against the built API and its embedded
+ * reference server: the consistency test's p-value next to the metrics, MCE following the binning toggle, every
+ * rate with its n (Unknowns, per-option precision and recall, small multiples), at 1440 and 420 px. Screenshots go
+ * to apps/web/screenshots/report-*.png.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium } from "../bench/browser.js";
+import type { ItemReport } from "../src/api/types";
+
+const WEB = join(dirname(fileURLToPath(import.meta.url)), "..");
+const APPS = join(WEB, "..");
+const SHOTS = join(WEB, "screenshots");
+const STEP = 120_000;
+
+interface Workbench {
+  url: string;
+  close(): Promise<void>;
+}
+
+function newest(dir: string): number {
+  let t = 0;
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    const s = statSync(p);
+    t = Math.max(t, s.isDirectory() ? newest(p) : s.mtimeMs);
+  }
+  return t;
+}
+
+/** Builds apps/web/dist when it is missing or older than the sources (the API serves it at /). */
+async function ensureWebBuild(): Promise<void> {
+  const index = join(WEB, "dist", "index.html");
+  const sources = Math.max(
+    newest(join(WEB, "src")),
+    statSync(join(WEB, "index.html")).mtimeMs,
+    statSync(join(WEB, "vite.config.ts")).mtimeMs,
+  );
+  if (existsSync(index) && statSync(index).mtimeMs >= sources) return;
+  const { build } = await import("vite");
+  await build({ root: WEB, configFile: join(WEB, "vite.config.ts"), logLevel: "warn" });
+}
+
+let browser: Browser;
+let page: Page;
+let workbench: Workbench;
+let dataDir: string;
+let runId = "";
+const pageErrors: string[] = [];
+
+async function api<T>(path: string, init?: RequestInit): Promise<T> {
+  const res = await fetch(`${workbench.url}${path}`, {
+    ...init,
+    headers: { "content-type": "application/json", ...(init?.headers ?? {}) },
+  });
+  if (!res.ok) throw new Error(`${init?.method ?? "GET"} ${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+async function shot(name: string): Promise<void> {
+  await page.mouse.move(0, 0);
+  await page.waitForTimeout(150);
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+/** The run page of one tab and item, drawn. */
+async function open(tab: string, item: string, extra = ""): Promise<void> {
+  await page.goto(`${workbench.url}/runs/${runId}?tab=${tab}&item=${item}${extra}`);
+  await page.waitForSelector(`[data-ready="${tab}"]`, { timeout: STEP });
+}
+
+/** The value shown on the metric card with this label. */
+async function card(label: string): Promise<string> {
+  const c = page.locator(".metric", { has: page.locator(".metric-label", { hasText: label }) }).first();
+  return (await c.locator(".metric-value").textContent()) ?? "";
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+
+beforeAll(async () => {
+  await ensureWebBuild();
+  const built = join(APPS, "api", "dist", "index.js");
+  if (!existsSync(built)) throw new Error(`the API is not built (${built} is missing): run pnpm build first`);
+  const mod = (await import(built)) as {
+    serveConfig(flags: Record<string, string>, env: Record<string, string>): { webDir?: string };
+    startWorkbench(config: unknown): Promise<Workbench>;
+  };
+  dataDir = mkdtempSync(join(tmpdir(), "workbench-e2e-report-"));
+  workbench = await mod.startWorkbench({
+    ...mod.serveConfig({ port: "0", "data-dir": dataDir }, {}),
+    webDir: join(WEB, "dist"),
+  });
+  const servers = await api<{ id: string }[]>("/api/servers");
+  const run = await api<{ id: string }>("/api/runs", {
+    method: "POST",
+    body: JSON.stringify({ dataset: "penguins", serverId: servers[0].id, model: "workbench-latest" }),
+  });
+  runId = run.id;
+  for (let i = 0; i < 600; i++) {
+    const r = await api<{ status: string }>(`/api/runs/${runId}`);
+    if (r.status === "done") break;
+    if (r.status === "failed" || r.status === "cancelled") throw new Error(`the run ended ${r.status}`);
+    await new Promise((f) => setTimeout(f, 200));
+  }
+  mkdirSync(SHOTS, { recursive: true });
+  browser = await launchChromium();
+  page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
+  page.on("pageerror", (e) => pageErrors.push(e.message));
+}, 300_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await workbench?.close();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("the run report in Chromium", () => {
+  it(
+    "shows the consistency p-value near the metrics, and MCE follows the binning toggle",
+    async () => {
+      const width = await api<ItemReport>(`/api/runs/${runId}/report?item=species&binning=width`);
+      const mass = await api<ItemReport>(`/api/runs/${runId}/report?item=species&binning=mass`);
+      await open("reliability", "species");
+      const note = page.getByTestId("consistency");
+      await note.waitFor({ timeout: STEP });
+      expect(await note.textContent()).toMatch(
+        /(Consistent with perfect calibration|Evidence of miscalibration): p (=|<) 0?\.?\d/,
+      );
+      expect(await note.textContent()).toContain("consistency resampling");
+      expect(await card("MCE (equal-width, 15 bins)")).toBe(pct(width.metrics?.mce[0] ?? Number.NaN));
+      await shot("report-1440-reliability");
+      await page.locator("label", { hasText: "Equal mass" }).click();
+      await page.waitForURL(/binning=mass/);
+      await page
+        .locator(".metric-label", { hasText: "MCE (equal-mass, 15 bins)" })
+        .waitFor({ timeout: STEP });
+      expect(await card("MCE (equal-mass, 15 bins)")).toBe(pct(mass.metrics?.mceMass[0] ?? Number.NaN));
+      expect(await page.locator(".metric-label", { hasText: "MCE (equal-width" }).count()).toBe(0);
+      await openTabByName("Confidence", "confidence");
+      expect(await card("MCE (equal-mass, 15 bins)")).toBe(pct(mass.metrics?.mceMass[0] ?? Number.NaN));
+      await page.getByTestId("consistency").waitFor();
+      await shot("report-1440-confidence");
+    },
+    STEP,
+  );
+
+  it(
+    "shows every rate with its n: Unknowns, per-option precision and recall, small multiples",
+    async () => {
+      const sex = await api<ItemReport>(`/api/runs/${runId}/report?item=sex`);
+      const u = sex.unknown;
+      if (!u) throw new Error("sex allows not stated");
+      await open("unknowns", "sex");
+      const recall = page.locator(".metric", {
+        has: page.locator(".metric-label", { hasText: "Unknown recall" }),
+      });
+      expect(await recall.textContent()).toContain(`${u.rates.recall.x}/${u.rates.recall.n}`);
+      const gold = page.locator(".metric", {
+        has: page.locator(".metric-label", { hasText: "Gold Unknown rate" }),
+      });
+      expect(await gold.textContent()).toMatch(new RegExp(`${u.rates.gold.x}/${u.rates.gold.n} · 95% CI`));
+      await shot("report-1440-unknowns");
+      await open("confusion", "species");
+      const species = await api<ItemReport>(`/api/runs/${runId}/report?item=species`);
+      const first = species.perOption[0];
+      const table = page.locator("table", {
+        has: page.locator("caption", { hasText: "Per-option precision, recall and F1" }),
+      });
+      const row = table.locator("tbody tr", { has: page.locator("th", { hasText: first.option }) });
+      const text = (await row.textContent()) ?? "";
+      expect(text).toContain(`${first.rates.precision.x}/${first.rates.precision.n}`);
+      expect(text).toContain(`${first.rates.recall.x}/${first.rates.recall.n}`);
+      await shot("report-1440-confusion");
+      await open("reliability", "species", "&view=classwise");
+      await page.waitForSelector(".chart-small");
+      const captions = await page.locator(".chart-small figcaption").allTextContents();
+      expect(captions).toHaveLength(species.perOption.length);
+      for (const [i, o] of species.perOption.entries()) {
+        expect(captions[i]).toContain(`gold in ${o.support} of ${species.n}`);
+        expect(captions[i]).toContain(`${o.rates.recall.x}/${o.rates.recall.n}`);
+      }
+      await shot("report-1440-per-option");
+    },
+    STEP,
+  );
+
+  it(
+    "stays readable at 420 px",
+    async () => {
+      await page.setViewportSize({ width: 420, height: 900 });
+      for (const [tab, item, extra] of [
+        ["confidence", "species", ""],
+        ["unknowns", "sex", ""],
+        ["confusion", "species", ""],
+        ["reliability", "species", "&view=classwise"],
+      ] as const) {
+        await open(tab, item, extra);
+        await shot(`report-420-${tab}${extra ? "-per-option" : ""}`);
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect(overflow, tab).toBeLessThanOrEqual(0);
+      }
+      expect(pageErrors).toEqual([]);
+    },
+    STEP,
+  );
+});
+
+async function openTabByName(name: string, ready: string): Promise<void> {
+  await page.getByRole("tab", { name }).click();
+  await page.waitForSelector(`[data-ready="${ready}"]`, { timeout: STEP });
+}
