@@ -39,12 +39,14 @@ describe("candidateRows", () => {
       { ...cand("isotonic"), heldOut: null, error: "not tried: isotonic needs at least 100 fit items" },
       cand("platt", { improvement: [0.02, 0.01, 0.03], against: "identity", accepted: true, chosen: true }),
       cand("identity"),
+      cand("temperature", { improvement: [-0.02, -0.03, -0.01], against: "identity" }),
     ]);
-    expect(rows.map((r) => r.method)).toEqual(["identity", "platt", "beta", "isotonic"]);
+    expect(rows.map((r) => r.method)).toEqual(["identity", "temperature", "platt", "beta", "isotonic"]);
     expect(rows[0].outcome).toBe("the starting point");
-    expect(rows[1].outcome).toBe("replaced identity: NLL gain +0.020 (95% CI +0.010 to +0.030)");
-    expect(rows[2].outcome).toBe("indistinguishable from platt: NLL gain +0.001 (95% CI −0.002 to +0.004)");
-    expect(rows[3].outcome).toMatch(/^not tried: isotonic needs/);
+    expect(rows[1].outcome).toBe("worse than identity: NLL gain −0.020 (95% CI −0.030 to −0.010)");
+    expect(rows[2].outcome).toBe("replaced identity: NLL gain +0.020 (95% CI +0.010 to +0.030)");
+    expect(rows[3].outcome).toBe("indistinguishable from platt: NLL gain +0.001 (95% CI −0.002 to +0.004)");
+    expect(rows[4].outcome).toMatch(/^not tried: isotonic needs/);
   });
 });
 

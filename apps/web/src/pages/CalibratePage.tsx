@@ -88,8 +88,8 @@ function CalibrationView({
             {chosen.minConfidence !== null && chosen.targetRisk !== null && (
               <>
                 {" "}
-                · escalate below confidence <strong>{chosen.minConfidence.toFixed(3)}</strong> to keep the
-                error under {pct(chosen.targetRisk, 0)}
+                · escalate below confidence <strong>{chosen.minConfidence.toFixed(3)}</strong>, chosen for an
+                error under {pct(chosen.targetRisk, 0)} on out-of-fold {cal.fit?.fitSplit ?? "fit"} data
               </>
             )}
             {chosen.minConfidence === null && chosen.targetRisk !== null && (
@@ -100,64 +100,72 @@ function CalibrationView({
       </div>
       <SelectionSummary cal={cal} item={current} />
       {rows.length ? (
-        <div className="table-scroll">
-          <table className="table candidates">
-            <caption>
-              Candidates on{" "}
-              {cal.selection?.[current]?.by === "selection-split"
-                ? `the ${cal.selection[current].on} split`
-                : `${cal.fit?.folds ?? 5}-fold cross-fits of ${cal.fit?.fitSplit ?? "the fit split"}`}
-              , simplest first (95% bootstrap intervals); the evaluation split is never used to choose
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Method</th>
-                <th scope="col">NLL</th>
-                <th scope="col">Brier</th>
-                <th scope="col">ECE</th>
-                <th scope="col">Accuracy</th>
-                <th scope="col">ECE vs identity</th>
-                <th scope="col">Paired rule</th>
-                <th scope="col">Warnings</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((c) => (
-                <tr key={c.method} className={c.chosen ? "chosen" : undefined}>
-                  <th scope="row">
-                    {c.method}
-                    {c.chosen && <span className="badge badge-done"> chosen</span>}
-                  </th>
-                  <td>
-                    <CiText ci={c.heldOut?.nll} unit="number" />
-                  </td>
-                  <td>
-                    <CiText ci={c.heldOut?.brier} unit="number" />
-                  </td>
-                  <td>
-                    <CiText ci={c.heldOut?.ece} unit="percent" />
-                  </td>
-                  <td>
-                    <CiText ci={c.heldOut?.accuracy} unit="percent" />
-                  </td>
-                  <td className="small">
-                    {c.delta && c.method !== "identity" ? (
-                      <span className={deltaClass(c.delta.ece)}>
-                        {formatDelta(c.delta.ece[0], "percent")}
-                      </span>
-                    ) : (
-                      "—"
-                    )}
-                  </td>
-                  <td className="small">
-                    {c.heldOut ? c.outcome : <span className="field-error">{c.outcome}</span>}
-                  </td>
-                  <td className="small">{c.warnings?.length ? c.warnings.join("; ") : "—"}</td>
+        <>
+          <h3 className="table-title" id="candidates-title">
+            Candidates on{" "}
+            {cal.selection?.[current]?.by === "selection-split"
+              ? `the ${cal.selection[current].on} split`
+              : `${cal.fit?.folds ?? 5}-fold cross-fits of ${cal.fit?.fitSplit ?? "the fit split"}`}
+            , simplest first (95% bootstrap intervals); the evaluation split is never used to choose
+          </h3>
+          <div className="table-scroll">
+            <table className="table candidates" aria-labelledby="candidates-title">
+              <thead>
+                <tr>
+                  <th scope="col">Method</th>
+                  <th scope="col">NLL</th>
+                  <th scope="col">Brier</th>
+                  <th scope="col">ECE</th>
+                  <th scope="col">Accuracy</th>
+                  <th scope="col">ECE vs identity</th>
+                  <th scope="col">Auto’s paired rule</th>
+                  <th scope="col">Warnings</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+              </thead>
+              <tbody>
+                {rows.map((c) => (
+                  <tr key={c.method} className={c.chosen ? "chosen" : undefined}>
+                    <th scope="row">
+                      {c.method}
+                      {c.chosen && <span className="badge badge-done"> chosen</span>}
+                    </th>
+                    <td>
+                      <CiText ci={c.heldOut?.nll} unit="number" />
+                    </td>
+                    <td>
+                      <CiText ci={c.heldOut?.brier} unit="number" />
+                    </td>
+                    <td>
+                      <CiText ci={c.heldOut?.ece} unit="percent" />
+                    </td>
+                    <td>
+                      <CiText ci={c.heldOut?.accuracy} unit="percent" />
+                    </td>
+                    <td className="small">
+                      {c.delta && c.method !== "identity" ? (
+                        <span className={deltaClass(c.delta.ece)}>
+                          {formatDelta(c.delta.ece[0], "percent")}
+                        </span>
+                      ) : (
+                        "—"
+                      )}
+                    </td>
+                    <td className="small">
+                      {c.heldOut ? (
+                        c.outcome
+                      ) : (
+                        <span className={c.outcome.startsWith("not tried") ? "muted" : "field-error"}>
+                          {c.outcome}
+                        </span>
+                      )}
+                    </td>
+                    <td className="small">{c.warnings?.length ? c.warnings.join("; ") : "—"}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
       ) : (
         <Empty title="No candidates for this item" />
       )}
@@ -253,17 +261,16 @@ export default function CalibratePage() {
         </section>
       )}
       {(list.data?.length ?? 0) > 1 && (
-        <div className="toolbar">
-          <label>
-            Calibration{" "}
-            <select value={calId} onChange={(e) => setParam("cal", e.target.value)}>
-              {list.data?.map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.id} · {when(c.createdAt)}
-                </option>
-              ))}
-            </select>
-          </label>
+        <div className="toolbar calibration-picker">
+          <label htmlFor="calibration-pick">Calibration</label>
+          <select id="calibration-pick" value={calId} onChange={(e) => setParam("cal", e.target.value)}>
+            {list.data?.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.id} · {c.fit ? (c.fit.method === "auto" ? "auto" : `${c.fit.method} forced`) : "imported"}{" "}
+                · {when(c.createdAt)}
+              </option>
+            ))}
+          </select>
         </div>
       )}
       {list.error && <ErrorState error={list.error} title="The calibrations could not be listed" />}

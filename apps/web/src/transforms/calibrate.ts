@@ -58,6 +58,8 @@ function outcomeOf(c: Candidate): string {
   if (!c.improvement || !c.against) return c.accepted ? "kept" : "—";
   const gain = `NLL gain ${signed(c.improvement[0])} (95% CI ${signed(c.improvement[1])} to ${signed(c.improvement[2])})`;
   if (c.accepted) return `replaced ${c.against}: ${gain}`;
+  if (c.improvement[2] < 0) return `worse than ${c.against}: ${gain}`;
+  if (c.improvement[1] > 0) return `better than ${c.against}, but not kept: ${gain}`;
   return `indistinguishable from ${c.against}: ${gain}`;
 }
 

@@ -1,0 +1,247 @@
+// @vitest-environment node
+/**
+ * The Calibrate page end to end in Debian's Chromium (playwright-core) against the built API and its embedded
+ * reference server: a method forced in the picker is honoured (the file says so), Auto's "indistinguishable" verdict
+ * and its note are shown with where the numbers come from, warnings are visible, and a multi-label item shows its
+ * per-label thresholds with n and F1 intervals and the share answered alone next to its error; at 1440 and 420 px.
+ * Screenshots go to apps/web/screenshots/calibrate-*.png.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium } from "../bench/browser.js";
+import type { Calibration } from "../src/api/types";
+
+const WEB = join(dirname(fileURLToPath(import.meta.url)), "..");
+const APPS = join(WEB, "..");
+const SHOTS = join(WEB, "screenshots");
+const STEP = 120_000;
+
+interface Workbench {
+  url: string;
+  close(): Promise<void>;
+}
+
+function newest(dir: string): number {
+  let t = 0;
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    const s = statSync(p);
+    t = Math.max(t, s.isDirectory() ? newest(p) : s.mtimeMs);
+  }
+  return t;
+}
+
+/** Builds apps/web/dist when it is missing or older than the sources (the API serves it at /). */
+async function ensureWebBuild(): Promise<void> {
+  const index = join(WEB, "dist", "index.html");
+  const sources = Math.max(
+    newest(join(WEB, "src")),
+    statSync(join(WEB, "index.html")).mtimeMs,
+    statSync(join(WEB, "vite.config.ts")).mtimeMs,
+  );
+  if (existsSync(index) && statSync(index).mtimeMs >= sources) return;
+  const { build } = await import("vite");
+  await build({ root: WEB, configFile: join(WEB, "vite.config.ts"), logLevel: "warn" });
+}
+
+let browser: Browser;
+let page: Page;
+let workbench: Workbench;
+let dataDir: string;
+let penguins = "";
+let spam = "";
+const pageErrors: string[] = [];
+
+async function api<T>(path: string, init?: RequestInit): Promise<T> {
+  const res = await fetch(`${workbench.url}${path}`, {
+    ...init,
+    headers: { "content-type": "application/json", ...(init?.headers ?? {}) },
+  });
+  if (!res.ok) throw new Error(`${init?.method ?? "GET"} ${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+async function shot(name: string): Promise<void> {
+  await page.mouse.move(0, 0);
+  await page.waitForTimeout(150);
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+async function runOf(body: Record<string, unknown>): Promise<string> {
+  const servers = await api<{ id: string }[]>("/api/servers");
+  const run = await api<{ id: string }>("/api/runs", {
+    method: "POST",
+    body: JSON.stringify({ serverId: servers[0].id, model: "workbench-latest", ...body }),
+  });
+  for (let i = 0; i < 900; i++) {
+    const r = await api<{ status: string }>(`/api/runs/${run.id}`);
+    if (r.status === "done") return run.id;
+    if (r.status === "failed" || r.status === "cancelled") throw new Error(`the run ended ${r.status}`);
+    await new Promise((f) => setTimeout(f, 200));
+  }
+  throw new Error(`run ${run.id} did not finish`);
+}
+
+/** Fills the fit form, fits, and waits until the new calibration is shown; its payload as the API answered it. */
+async function fit(runId: string, o: { item?: string; method?: string }): Promise<Calibration> {
+  await page.goto(`${workbench.url}/runs/${runId}/calibrate`);
+  const form = page.getByRole("form", { name: "Fit a calibration" });
+  await form.waitFor({ timeout: STEP });
+  if (o.item) await form.getByLabel("Items").selectOption(o.item);
+  if (o.method) await form.getByLabel("Method").selectOption(o.method);
+  const [response] = await Promise.all([
+    page.waitForResponse(
+      (r) => /\/api\/runs\/[^/]+\/calibrations$/.test(r.url()) && r.request().method() === "POST",
+      {
+        timeout: STEP,
+      },
+    ),
+    form.getByRole("button", { name: "Fit calibration" }).click(),
+  ]);
+  expect(response.status()).toBe(201);
+  const cal = (await response.json()) as Calibration;
+  await page.waitForURL(new RegExp(`cal=${cal.id}`), { timeout: STEP });
+  await page.getByRole("heading", { name: new RegExp(cal.id) }).waitFor({ timeout: STEP });
+  return cal;
+}
+
+async function showItem(item: string): Promise<void> {
+  await page.getByLabel("Item", { exact: true }).selectOption(item);
+  await page.waitForURL(new RegExp(`[?&]item=${item}(&|$)`), { timeout: STEP });
+}
+
+const summary = () => page.getByTestId("selection-summary");
+
+beforeAll(async () => {
+  await ensureWebBuild();
+  const built = join(APPS, "api", "dist", "index.js");
+  if (!existsSync(built)) throw new Error(`the API is not built (${built} is missing): run pnpm build first`);
+  const mod = (await import(built)) as {
+    serveConfig(flags: Record<string, string>, env: Record<string, string>): { webDir?: string };
+    startWorkbench(config: unknown): Promise<Workbench>;
+  };
+  dataDir = mkdtempSync(join(tmpdir(), "workbench-e2e-calibrate-"));
+  workbench = await mod.startWorkbench({
+    ...mod.serveConfig({ port: "0", "data-dir": dataDir }, {}),
+    webDir: join(WEB, "dist"),
+  });
+  penguins = await runOf({ dataset: "penguins" });
+  spam = await runOf({ dataset: "spam-assassin", limit: 300 });
+  mkdirSync(SHOTS, { recursive: true });
+  browser = await launchChromium();
+  page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
+  page.on("pageerror", (e) => pageErrors.push(e.message));
+}, 300_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await workbench?.close();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("the Calibrate page in Chromium", () => {
+  it(
+    "honours a method picked in the picker: the table, the words and the file say so",
+    async () => {
+      const cal = await fit(penguins, { item: "species", method: "temperature" });
+      expect(cal.fit?.method).toBe("temperature");
+      expect(cal.file.questions.species.method).toBe("temperature");
+      const chosen = page.locator("tr.chosen th");
+      expect(await chosen.textContent()).toMatch(/^temperature/);
+      expect(await summary().textContent()).toContain(
+        `Fitted on calibration (n = ${cal.fit?.n.species.fit}), method temperature forced by the user, evaluated once on test (n = ${cal.fit?.n.species.eval}).`,
+      );
+      expect(await summary().locator(".verdict").textContent()).toBe("forced by you");
+      const file = await api<Calibration["file"]>(`/api/calibrations/${cal.id}/file`);
+      expect(file.questions.species.method).toBe("temperature");
+      expect(file.questions.species.selection?.by).toBe("user");
+      await shot("calibrate-1440-forced");
+    },
+    STEP,
+  );
+
+  it(
+    "shows Auto's indistinguishable verdict with its note, and warnings in plain sight",
+    async () => {
+      const cal = await fit(penguins, {});
+      const s = cal.selection?.body_mass;
+      // the reference server's seeded penguins run: beta is no clear improvement on identity for body_mass
+      expect(s?.verdict).toBe("indistinguishable");
+      await showItem("body_mass");
+      await summary().locator(".verdict", { hasText: "indistinguishable" }).waitFor({ timeout: STEP });
+      expect(await summary().textContent()).toContain(s?.note ?? "(no note)");
+      expect(s?.note).toMatch(/^chosen by 5-fold cross-fitting on calibration; .*indistinguishable/);
+      const rule = await page.locator("table.candidates tbody tr").allTextContents();
+      expect(rule.some((r) => /indistinguishable from identity: NLL gain/.test(r))).toBe(true);
+      await shot("calibrate-1440-indistinguishable");
+      const warned = Object.entries(cal.warnings ?? {}).find(([, w]) => w.length > 0);
+      expect(warned, "a penguins item with a warning (89 fit items)").toBeTruthy();
+      const [item, warnings] = warned as [string, string[]];
+      await showItem(item);
+      await page.locator("h2", { hasText: cal.id }).waitFor();
+      await page.waitForFunction(
+        (w) =>
+          document.querySelector("[data-testid=selection-summary] [role=alert]")?.textContent?.includes(w),
+        warnings[0],
+        { timeout: STEP },
+      );
+      const alert = summary().getByRole("alert");
+      expect(await alert.isVisible()).toBe(true);
+      for (const w of warnings) expect(await alert.textContent()).toContain(w);
+    },
+    STEP,
+  );
+
+  it(
+    "shows a multi-label item's per-label thresholds and the share answered alone next to its error",
+    async () => {
+      const cal = await fit(spam, { item: "properties" });
+      const q = cal.file.questions.properties;
+      expect(q.label_thresholds?.length).toBe(q.options.length);
+      const rows = page.locator("table", { hasText: "Per-label thresholds" }).locator("tbody tr");
+      expect(await rows.count()).toBe(q.options.length);
+      const first = q.label_thresholds?.[0];
+      expect(await rows.first().textContent()).toContain(
+        `${first?.label}${first?.threshold.toFixed(3)}${first?.n}`,
+      );
+      if (q.threshold?.min_confidence !== null && q.threshold !== undefined) {
+        expect(await summary().locator(".answered-alone").textContent()).toMatch(
+          new RegExp(
+            `^escalate below ${q.threshold.min_confidence.toFixed(3)}: \\d+\\.\\d% answered alone \\(n = \\d+\\)`,
+          ),
+        );
+      }
+      await shot("calibrate-1440-multilabel");
+    },
+    STEP,
+  );
+
+  it(
+    "stays readable at 420 px",
+    async () => {
+      await page.setViewportSize({ width: 420, height: 900 });
+      const list = await api<Calibration[]>(`/api/calibrations?runId=${penguins}`);
+      const auto = list.find((c) => c.fit?.method === "auto");
+      await page.goto(`${workbench.url}/runs/${penguins}/calibrate?cal=${auto?.id}&item=body_mass`);
+      await page.waitForSelector('[data-ready="calibration"]', { timeout: STEP });
+      await summary().waitFor();
+      await shot("calibrate-420-indistinguishable");
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      // the elements that stick out, named, when the page is wider than the window
+      const wide = await page.evaluate(() =>
+        [...document.querySelectorAll("body *")]
+          .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
+          .filter((e) => !e.closest(".table-scroll"))
+          .slice(0, 5)
+          .map((e) => `${e.tagName.toLowerCase()}.${e.className}: ${e.textContent?.slice(0, 40)}`),
+      );
+      expect(overflow, wide.join("\n")).toBeLessThanOrEqual(0);
+      expect(pageErrors).toEqual([]);
+    },
+    STEP,
+  );
+});
