@@ -174,6 +174,7 @@ describe("calibration report", () => {
     expect(r.intervalMethod.debiasedCalibrationError).toBe("normal-squared");
     expect(r.consistency.statistic).toBe("ece");
     expect(r.consistency.resamples).toBe(200);
+    expect(r.secondaryResamples).toBe(200);
     expect(r.consistency.pValue).toBeGreaterThanOrEqual(1 / 201);
     expect(r.reliability.width).toHaveLength(15);
     expect(r.reliability.mass.reduce((s, b) => s + b.count, 0)).toBe(3000);

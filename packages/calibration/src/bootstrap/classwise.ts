@@ -60,7 +60,11 @@ export function classwiseItems(
   return { k, bins, pair, res };
 }
 
-/** Adds four packed resamples' counts times residuals to their (option, bin) pairs: sums[lane * kb + pair]. */
+/**
+ * Adds four packed resamples' counts times residuals to their (option, bin) pairs: sums[lane * kb + pair], even items
+ * into the first half of sums and odd items into the second (consecutive items mostly share a pair, and two
+ * accumulators halve the chain of dependent additions).
+ */
 function classwisePass(
   counts: Uint32Array,
   pair: Int32Array,
@@ -70,14 +74,16 @@ function classwisePass(
   sums: Float64Array,
 ): void {
   const n = counts.length;
-  for (let t = 0, at = 0; t < n; t++) {
+  const odd = 4 * kb;
+  for (let t = 0; t < n; t++) {
     const w = counts[t];
     const a = w & 255;
     const b = (w >>> 8) & 255;
     const c = (w >>> 16) & 255;
     const d = w >>> 24;
-    for (let j = 0; j < k; j++, at++) {
-      const q = pair[at];
+    const half = (t & 1) * odd;
+    for (let j = 0, at = t * k; j < k; j++, at++) {
+      const q = pair[at] + half;
       const r = res[at];
       sums[q] += a * r;
       sums[kb + q] += b * r;
@@ -87,16 +93,17 @@ function classwisePass(
   }
 }
 
-/** Mean over options of sum_b |sums| / n, for lane `lane`. */
+/** Mean over options of sum_b |sums| / n, for lane `lane` (its even and odd halves added). */
 function laneEce(sums: Float64Array, from: number, kb: number, n: number, k: number): number {
   let total = 0;
-  for (let q = from; q < from + kb; q++) total += Math.abs(sums[q]);
+  const odd = 4 * kb;
+  for (let q = from; q < from + kb; q++) total += Math.abs(sums[q] + sums[odd + q]);
   return total / n / k;
 }
 
 /**
  * Classwise ECE of each group of four resamples (packed counts from the engine's onCounts), written to
- * out[first + lane] for the lanes below out.length.
+ * out[first + lane] for the lanes below out.length; sums is scratch of 8 * k * bins.
  */
 export function classwiseReplicates(
   items: ClasswiseItems,
@@ -106,6 +113,7 @@ export function classwiseReplicates(
   sums: Float64Array,
 ): void {
   const kb = items.k * items.bins;
+  if (first >= out.length) return;
   sums.fill(0);
   classwisePass(counts, items.pair, items.res, items.k, kb, sums);
   for (let lane = 0; lane < 4 && first + lane < out.length; lane++) {

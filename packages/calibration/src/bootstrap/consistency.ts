@@ -11,18 +11,19 @@ export interface ConsistencyTest {
 }
 
 /**
- * The redrawn equal-width ECEs: items sorted by confidence (conf), bin b holds positions [ends[b], ends[b + 1]),
- * sumP the bins' summed confidences. Bernoulli(p) is u < p for a 32-bit uniform u (a bias below 2^-32).
+ * The redrawn equal-width ECEs: items sorted by confidence, bin b holds positions [ends[b], ends[b + 1]), sumP the bins'
+ * summed confidences, thr[t] = floor(p_t * 2^31). Bernoulli(p) is u < thr for a 31-bit uniform u (a bias below
+ * 2^-31), counted without a branch.
  */
 function redraw(
-  conf: Float64Array,
+  thr: Int32Array,
   ends: Int32Array,
   sumP: Float64Array,
   bins: number,
   seed: number,
   out: Float64Array,
 ): void {
-  const n = conf.length;
+  const n = thr.length;
   let s = seed | 0;
   for (let r = 0; r < out.length; r++) {
     let total = 0;
@@ -32,13 +33,17 @@ function redraw(
         s = (s + 0x6d2b79f5) | 0;
         let z = Math.imul(s ^ (s >>> 15), 1 | s);
         z = (z + Math.imul(z ^ (z >>> 7), 61 | z)) ^ z;
-        const u = ((z ^ (z >>> 14)) >>> 0) / 4294967296;
-        if (u < conf[t]) hits++;
+        const u = (z ^ (z >>> 14)) >>> 1;
+        hits -= (u - thr[t]) >> 31;
       }
       total += Math.abs(hits - sumP[b]);
     }
     out[r] = total / n;
   }
+}
+
+function thresholds(conf: Float64Array, thr: Int32Array): void {
+  for (let t = 0; t < conf.length; t++) thr[t] = Math.min(2147483647, Math.floor(conf[t] * 2147483648));
 }
 
 function binTotals(
@@ -81,7 +86,9 @@ export function consistencyTest(
   for (let b = 0; b < bins; b++) observed += Math.abs(sumY[b] - sumP[b]);
   observed /= n;
   const redrawn = new Float64Array(resamples);
-  redraw(conf, ends, sumP, bins, seed ^ 0x2545f491, redrawn);
+  const thr = new Int32Array(n);
+  thresholds(conf, thr);
+  redraw(thr, ends, sumP, bins, seed ^ 0x2545f491, redrawn);
   let atLeast = 0;
   // a relative tolerance so that a redraw equal to the observed value up to rounding counts as >=
   const tie = observed * 1e-12;
