@@ -261,6 +261,11 @@ export function calibrateQuestion(
         "calibrateQuestion: opts.choice is not a chooseCalibrator result (no winner with params)",
       );
     }
+    if (multi && choice.winner === "vector") {
+      throw new RangeError(
+        "calibrateQuestion: opts.choice chose vector scaling, which multi-label questions do not have; choose on this question's fit split",
+      );
+    }
     method = choice.winner;
     params = choice.params;
     warnings.push(...choice.warnings);
