@@ -281,6 +281,22 @@ describe("building, applying and checking", () => {
     expect(strict.reasons[0].code).toBe("ece-outside");
   });
 
+  it("smaller runs of the same model pass: the check compares the bias-corrected ECE, not the plug-in", () => {
+    // the file's interval is for the true ECE (measured on 3000 items); a 1000-item run's plug-in ECE overestimates it
+    let aboveCorrected = 0;
+    let abovePlugin = 0;
+    for (let s = 0; s < 50; s++) {
+      const q = checkCalibration(file, {
+        fingerprint: source.fingerprint,
+        questions: { is_spam: run(100 + s, 0.5, 1000) },
+      }).questions.is_spam;
+      if (q.ece > q.eceInterval![1]) aboveCorrected++;
+      if (q.ecePlugin > q.eceInterval![1]) abovePlugin++;
+    }
+    expect(aboveCorrected).toBeLessThanOrEqual(5); // measured 3 in 100
+    expect(aboveCorrected).toBeLessThan(abovePlugin); // the plug-in: 13 in 100
+  });
+
   it("check fails when the served model changed, naming why", () => {
     const r = checkCalibration(file, {
       fingerprint: "decision|http://127.0.0.1:8009/v1/decision|other",
@@ -303,10 +319,11 @@ describe("building, applying and checking", () => {
     expect(codes).toContain("answered-error-outside");
     const q = r.questions.is_spam;
     expect(q.ece).toBeGreaterThan(q.eceInterval![1]);
-    expect(q.ece).toBeCloseTo(
+    expect(q.ecePlugin).toBeCloseTo(
       ece(topLabel({ ...drifted, probs: applyCalibration(file, "is_spam", drifted) })),
       15,
     );
+    expect(Math.abs(q.ece - q.ecePlugin)).toBeLessThan(0.005); // 20000 items: the bias correction is small
     expect(r.reasons[0].message).toMatch(/^is_spam: calibrated ECE 0\.\d{4} is above the file's interval/);
     expect(() =>
       checkCalibration(file as CalibrationFile, { fingerprint: "x", questions: { other: drifted } }),

@@ -1,5 +1,7 @@
+import { bootstrapRuns } from "../bootstrap/engine.js";
 import { isMultiLabel } from "../input.js";
 import { ece } from "../metrics/ece.js";
+import { runItems } from "../report/items.js";
 import type { Labelled, MultiLabel } from "../types.js";
 import { multiLabelTop, topLabelUnchecked } from "../views.js";
 import { applyQuestion } from "./apply.js";
@@ -16,7 +18,13 @@ export interface CheckReason {
 /** One question re-measured under the file's calibration. */
 export interface QuestionCheck {
   n: number;
+  /**
+   * The run's calibrated ECE as the file's interval estimates it: bias-corrected, 2 x plug-in - mean of 200 bootstrap
+   * replicates, floored at 0 (the plug-in overestimates, the more so the smaller the run).
+   */
   ece: number;
+  /** The plug-in calibrated ECE. */
+  ecePlugin: number;
   eceInterval: [number, number] | null;
   answeredError: number | null;
   answeredErrorInterval: [number, number] | null;
@@ -44,8 +52,9 @@ export interface RunToCheck {
 
 /**
  * Checks a new run against a calibration file: fails when the served model changed (fingerprint or served_by), or
- * when a question's calibrated ECE or answered-alone error rises above the interval the file recorded (with
- * `twoSided`, also when it falls below; otherwise that is only noted, since a larger run has a smaller ECE).
+ * when a question's calibrated ECE (bias-corrected, the estimator of the file's bias-aware interval, so that a small
+ * run's upward-biased plug-in does not fail it) or answered-alone error rises above the interval the file recorded
+ * (with `twoSided`, also when it falls below; otherwise that is only noted).
  */
 export function checkCalibration(
   file: CalibrationFile,
@@ -91,7 +100,12 @@ export function checkCalibration(
     const top = isMultiLabel(after)
       ? multiLabelTop(after)
       : topLabelUnchecked(after.probs, n, after.k, (after as Labelled).gold);
-    const e = ece(top, { bins: opts.bins ?? 15 });
+    const bins = opts.bins ?? 15;
+    const plugin = ece(top, { bins });
+    const reps = bootstrapRuns([runItems(after, "checkCalibration")], bins, 200, 0)[0].ece;
+    let mean = 0;
+    for (let r = 0; r < reps.length; r++) mean += reps[r] / reps.length;
+    const e = Math.max(0, 2 * plugin - mean);
     const rec = q.metrics?.after ?? {};
     const eceI = rec.ece ? ([rec.ece[1], rec.ece[2]] as [number, number]) : null;
     const minConfidence = q.threshold ? q.threshold.min_confidence : null;
@@ -116,6 +130,7 @@ export function checkCalibration(
     questions[name] = {
       n,
       ece: e,
+      ecePlugin: plugin,
       eceInterval: eceI,
       answeredError: ae,
       answeredErrorInterval: aI,
