@@ -184,6 +184,7 @@ describe("the run report in Chromium", () => {
       for (const [i, o] of species.perOption.entries()) {
         expect(captions[i]).toContain(`gold in ${o.support} of ${species.n}`);
         expect(captions[i]).toContain(`${o.rates.recall.x}/${o.rates.recall.n}`);
+        expect(captions[i]).toMatch(/ECE [\d.]+% \([\d.]+–[\d.]+%, bias-corrected, equal-width\)/);
       }
       await shot("report-1440-per-option");
     },

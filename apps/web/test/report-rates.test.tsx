@@ -64,7 +64,7 @@ describe("ConsistencyNote", () => {
 });
 
 describe("small multiples", () => {
-  it("caption each option with its ECE, its counts and its recall as x of n with an interval", () => {
+  it("caption each option with its ECE (with its interval when the API gives one), counts and recall as x of n", () => {
     const o = {
       option: "Adelie",
       bins: [bin(0.8, 0.9, 20, 0.85, 0.8), bin(0.9, 1, 20, 0.95, 0.95)],
@@ -77,6 +77,13 @@ describe("small multiples", () => {
     };
     expect(miniSubtitle(o, 90, "mass")).toBe(
       "ECE 2.5% (equal-mass) · gold in 41 of 90 · predicted 40 · recall 92.7% (38/41, 80.6–97.5%)",
+    );
+    const withEce = {
+      ...o,
+      ece: { estimate: [0.021, 0.004, 0.06] as [number, number, number], plain: 0.025, resamples: 200 },
+    };
+    expect(miniSubtitle(withEce, 90, "mass")).toBe(
+      "ECE 2.1% (0.4–6.0%, bias-corrected, equal-width) · gold in 41 of 90 · predicted 40 · recall 92.7% (38/41, 80.6–97.5%)",
     );
   });
 });

@@ -160,6 +160,33 @@ describe("MCE follows the binning", () => {
   });
 });
 
+describe("per-option small multiples", () => {
+  it("give each option's one-vs-rest ECE with an interval holding its point, its plain value the library's", async () => {
+    for (const [run, q] of [
+      [penguins, "item=species"],
+      [spam, "item=properties&split=all"],
+    ] as const) {
+      const top = await report(run, q);
+      expect(top.perOption.every((o) => o.ece === undefined)).toBe(true);
+      const r = await report(run, `${q}&view=classwise`);
+      for (const o of r.perOption) {
+        const e = o.ece;
+        if (!e) throw new Error(`${q}: ${o.option} has no ECE in the classwise view`);
+        const [point, low, high] = e.estimate;
+        expect(low).not.toBeNull();
+        expect(low as number).toBeLessThanOrEqual(point);
+        expect(high as number).toBeGreaterThanOrEqual(point);
+        expect(e.resamples).toBe(Math.min(200, r.resamples.headline));
+        // the plain value is the one-vs-rest ECE of the option's equal-width bins the report ships (view width)
+        const n = o.bins.reduce((s, b) => s + b.count, 0);
+        const binned =
+          o.bins.reduce((s, b) => s + b.count * Math.abs((b.accuracy ?? 0) - (b.confidence ?? 0)), 0) / n;
+        expect(e.plain).toBeCloseTo(binned, 10);
+      }
+    }
+  });
+});
+
 describe("intervals say how they were obtained, and hold their points", () => {
   const cases = [
     [() => penguins, "item=species"],

@@ -5,7 +5,7 @@ import { MiniReliability } from "../../charts/MiniReliability";
 import { ReliabilityDiagram } from "../../charts/ReliabilityDiagram";
 import { ConsistencyNote, Metric } from "../../components/MetricCards";
 import { Empty, ErrorState, Loading, NoUsable } from "../../components/States";
-import { count, formatRate, pct } from "../../transforms/format";
+import { count, formatInterval, formatRate, pct } from "../../transforms/format";
 import { binCalibrationError } from "../../transforms/reliability";
 import type { TabProps } from "../RunPage";
 import { useRunView } from "./useRunView";
@@ -17,10 +17,16 @@ function plainNote(plain: number | undefined): string | undefined {
   return plain === undefined ? undefined : `bias-corrected; ${pct(plain)} as binned`;
 }
 
-/** A small multiple's caption: its ECE over the shown bins, its counts, and its recall as x of n with the interval. */
+/**
+ * A small multiple's caption: its one-vs-rest ECE (the API's bias-corrected estimate with its interval when it gives
+ * one, else the plain value of the bins shown), its counts, and its recall as x of n with the interval.
+ */
 export function miniSubtitle(o: OptionReport, n: number, binning: "width" | "mass"): string {
-  const e = binCalibrationError(o.bins);
-  return `ECE ${pct(e.ece)} (equal-${binning}) · gold in ${count(o.support)} of ${count(n)} · predicted ${count(o.predicted)} · recall ${formatRate(o.rates.recall)}`;
+  const interval = o.ece ? formatInterval(o.ece.estimate, "percent") : "";
+  const ece = o.ece
+    ? `ECE ${pct(o.ece.estimate[0])} (${interval ? `${interval}, bias-corrected, ` : ""}equal-width)`
+    : `ECE ${pct(binCalibrationError(o.bins).ece)} (equal-${binning})`;
+  return `${ece} · gold in ${count(o.support)} of ${count(n)} · predicted ${count(o.predicted)} · recall ${formatRate(o.rates.recall)}`;
 }
 
 /** The tab. */
