@@ -21,12 +21,11 @@ function widthBin(edges: Float64Array, bins: number, p: number): number {
   return b;
 }
 
+/** Each entry's (option, bin) pair and residual -p (the outcomes are added by addGold / addLabels). */
 function layOut(
   order: Uint32Array,
   probs: Float64Array,
   k: number,
-  gold: ArrayLike<number> | null,
-  labels: ArrayLike<number> | null,
   edges: Float64Array,
   bins: number,
   pair: Int32Array,
@@ -34,13 +33,25 @@ function layOut(
 ): void {
   const n = order.length;
   for (let t = 0; t < n; t++) {
-    const i = order[t];
-    for (let j = 0; j < k; j++) {
-      const p = probs[i * k + j];
-      const y = labels !== null ? labels[i * k + j] : gold !== null && gold[i] === j ? 1 : 0;
-      pair[t * k + j] = j * bins + widthBin(edges, bins, p);
-      res[t * k + j] = y - p;
+    const base = order[t] * k;
+    for (let j = 0, at = t * k; j < k; j++, at++) {
+      const p = probs[base + j];
+      pair[at] = j * bins + widthBin(edges, bins, p);
+      res[at] = -p;
     }
+  }
+}
+
+/** One-vs-rest outcomes: 1 for the gold option. */
+function addGold(order: Uint32Array, gold: ArrayLike<number>, k: number, res: Float64Array): void {
+  for (let t = 0; t < order.length; t++) res[t * k + gold[order[t]]] += 1;
+}
+
+/** Per-label outcomes. */
+function addLabels(order: Uint32Array, labels: ArrayLike<number>, k: number, res: Float64Array): void {
+  for (let t = 0; t < order.length; t++) {
+    const base = order[t] * k;
+    for (let j = 0; j < k; j++) res[t * k + j] += labels[base + j];
   }
 }
 
@@ -56,7 +67,9 @@ export function classwiseItems(
   const m = order.length * k;
   const pair = new Int32Array(m);
   const res = new Float64Array(m);
-  layOut(order, probs, k, gold, labels, widthEdges(bins), bins, pair, res);
+  layOut(order, probs, k, widthEdges(bins), bins, pair, res);
+  if (labels !== null) addLabels(order, labels, k, res);
+  else if (gold !== null) addGold(order, gold, k, res);
   return { k, bins, pair, res };
 }
 
