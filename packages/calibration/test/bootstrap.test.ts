@@ -1,12 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { bootstrap, pairedBootstrap, subset } from "../src/bootstrap/bootstrap.js";
+import { classwiseItems, classwiseReplicates } from "../src/bootstrap/classwise.js";
 import { bootstrapRuns } from "../src/bootstrap/engine.js";
 import { drawCounts, Stream } from "../src/bootstrap/multinomial.js";
 import { percentileInterval } from "../src/bootstrap/percentile.js";
 import { mulberry32 } from "../src/bootstrap/random.js";
-import { ece, mce } from "../src/metrics/ece.js";
+import { debiasedCalibrationError } from "../src/metrics/debiased.js";
+import { classwiseEce, ece, mce } from "../src/metrics/ece.js";
 import { runItems } from "../src/report/items.js";
 import { calibrationReport, compareRuns } from "../src/report/report.js";
+import { argsortUnit } from "../src/sort.js";
+import type { Labelled, MultiLabel } from "../src/types.js";
 import { synthetic } from "./synthetic.js";
 
 describe("mulberry32", () => {
@@ -86,6 +90,52 @@ describe("the fast bootstrap engine", () => {
       expect(reps[0].ece[r]).toBeCloseTo(ece(top, { bins: 10 }), 12);
       expect(reps[0].mce[r]).toBeCloseTo(mce(top, { bins: 10 }), 12);
       expect(reps[0].eceMass[r]).toBeCloseTo(ece(top, { bins: 10, binning: "mass" }), 12);
+      expect(reps[0].mceMass[r]).toBeCloseTo(mce(top, { bins: 10, binning: "mass" }), 12);
+      const l2 = reps[0].debiased[r];
+      expect(Math.sqrt(Math.max(0, l2))).toBeCloseTo(debiasedCalibrationError(top, { bins: 10 }), 12);
+    }
+  });
+
+  it("classwise replicates equal the classwise ECE of the expanded resample (multiclass and multi-label)", () => {
+    const multi = synthetic({ n: 500, k: 3, temperature: 1.3, seed: 8 });
+    const labels = new Uint8Array(500 * 3);
+    for (let i = 0; i < labels.length; i++) labels[i] = multi.probs[i] > 0.3 ? 1 : 0;
+    labels[4] = 1 - labels[4];
+    const cases: (Labelled | MultiLabel)[] = [multi, { probs: multi.probs, k: 3, labels }];
+    for (const d of cases) {
+      const items = runItems(d, "test");
+      const order = argsortUnit(items.conf);
+      const isMulti = (d as MultiLabel).labels !== undefined;
+      const cw = classwiseItems(
+        d.probs,
+        3,
+        isMulti ? null : (d as Labelled).gold,
+        isMulti ? (d as MultiLabel).labels : null,
+        order,
+        12,
+      );
+      const out = new Float64Array(6);
+      const sums = new Float64Array(8 * 3 * 12);
+      const expanded: Int32Array[] = [];
+      bootstrapRuns(
+        [items],
+        12,
+        6,
+        9,
+        (counts, first) => {
+          classwiseReplicates(cw, counts, first, out, sums);
+          for (const shift of [0, 8, 16, 24]) {
+            const idx: number[] = [];
+            for (let e = 0; e < counts.length; e++)
+              for (let c = (counts[e] >>> shift) & 255; c > 0; c--) idx.push(order[e]);
+            expanded.push(Int32Array.from(idx));
+          }
+        },
+        order,
+      );
+      for (let r = 0; r < 6; r++) {
+        expect(out[r]).toBeCloseTo(classwiseEce(subset(d, expanded[r]), { bins: 12 }), 12);
+      }
     }
   });
 

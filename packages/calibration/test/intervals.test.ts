@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { biasBounded, normalSquared, percentileEstimate } from "../src/bootstrap/basic.js";
 import {
   clopperPearsonInterval,
   clopperPearsonUpper,
@@ -61,5 +62,33 @@ describe("reliability bins", () => {
     const j = reliabilityBins({ p: [0.1, 0.9], y: [0, 1] }, { bins: 4, interval: "jeffreys" });
     expect(j[1]).toMatchObject({ count: 0, confidence: null, accuracy: null, interval: null, sparse: true });
     expect(j[3].interval).toEqual(jeffreysInterval(1, 1));
+  });
+});
+
+describe("bootstrap interval methods of the report", () => {
+  const reps = Float64Array.from({ length: 1001 }, (_, i) => 0.05 + i / 10000); // 0.05 .. 0.15, mean 0.1
+  it("bias-bounded: bias-corrected point, lower end widened by the bound, upper end not bias-corrected", () => {
+    const [p, lo, hi] = biasBounded(0.08, reps, 0.95, 0.01);
+    expect(p).toBeCloseTo(2 * 0.08 - 0.1, 12);
+    expect(lo).toBeCloseTo(0.08 - 0.01 - (0.1475 - 0.1), 12);
+    expect(hi).toBeCloseTo(0.08 + (0.1 - 0.0525), 12);
+    // floored at 0 and the point always inside
+    const [p0, lo0, hi0] = biasBounded(0.02, reps, 0.95, 0.05);
+    expect(p0).toBe(0);
+    expect(lo0).toBe(0);
+    expect(hi0).toBeGreaterThan(0);
+  });
+  it("normal-squared: sqrt of D +- z sd on the squared scale, clipped at 0", () => {
+    const sq = Float64Array.from({ length: 1000 }, (_, i) => (i % 2 ? 0.01 : -0.01) + 0.002);
+    const [p, lo, hi] = normalSquared(0.002, sq, 1.96);
+    const sd = Math.sqrt((1000 * 0.01 ** 2) / 999);
+    expect(p).toBeCloseTo(Math.sqrt(0.002), 12);
+    expect(lo).toBe(0);
+    expect(hi).toBeCloseTo(Math.sqrt(0.002 + 1.96 * sd), 12);
+  });
+  it("percentile estimate keeps the plug-in and widens to hold it", () => {
+    const [p, lo, hi] = percentileEstimate(0.3, reps, 0.95);
+    expect([p, hi]).toEqual([0.3, 0.3]);
+    expect(lo).toBeCloseTo(0.0525, 12);
   });
 });
