@@ -74,6 +74,7 @@ export { calibrationFileErrors, parseCalibrationFile, validateCalibrationFile } 
 // intervals
 export { clopperPearsonInterval, clopperPearsonUpper } from "./intervals/clopper-pearson.js";
 export { jeffreysInterval } from "./intervals/jeffreys.js";
+export { type RateCount, rateCount } from "./intervals/rate.js";
 export { wilsonInterval } from "./intervals/wilson.js";
 // metrics
 export { type BrierDecomposition, binaryBrier, brier, brierDecomposition } from "./metrics/brier.js";
@@ -91,6 +92,7 @@ export { classwiseEce, type EceOptions, ece, mce } from "./metrics/ece.js";
 export { binaryNll, nll } from "./metrics/nll.js";
 export { offByOneAccuracy, rps } from "./metrics/rps.js";
 export { smoothEce } from "./metrics/smooth-ece.js";
+export { smoothEceEstimate } from "./metrics/smooth-ece-bootstrap.js";
 export {
   type CalibrationError,
   type CalibrationReport,

@@ -92,7 +92,8 @@ function markMeshGridPoints(marks: Uint8Array, points: number): void {
  * outA / outB at the grid points `at` = grid values a / b reflected at both ends, convolved with ker (relplot's
  * ReflectedGaussianKernel convolve): out[t] = sum over j of a[t + floor(m / 2) - j] * ker[j]; other points of outA /
  * outB are left as they were. Kernel terms beyond 9 sigma (below 3e-18 of the peak, under a double's rounding of the
- * sum) are skipped.
+ * sum) are skipped. m is odd on relplot's grids, so the kernel is symmetric about its middle point and the two terms
+ * at the same distance share one multiplication.
  */
 export function reflectedConvolveAt(
   a: Float64Array,
@@ -106,19 +107,35 @@ export function reflectedConvolveAt(
   const m = a.length;
   const half = m >> 1;
   const last = 2 * (m - 1);
-  const reach = Math.ceil(9 * sigma * (m - 1)) + 1;
-  const jLo = Math.max(0, half - reach);
-  const jHi = Math.min(m - 1, half + reach);
+  const wanted = Math.ceil(9 * sigma * (m - 1)) + 1;
+  const reach = Math.min(half, m - 1 - half, wanted);
+  const odd = (m & 1) === 1;
+  const corner = !odd && wanted >= half;
   for (let c = 0; c < at.length; c++) {
     const t = at[c];
-    let accA = 0;
-    let accB = 0;
-    for (let j = jLo; j <= jHi; j++) {
-      const u = t + half - j;
-      const k = u < 0 ? -u : u < m ? u : last - u;
-      const w = ker[j];
-      accA += a[k] * w;
-      accB += b[k] * w;
+    let accA = ker[half] * a[t];
+    let accB = ker[half] * b[t];
+    for (let d = 1; d <= reach; d++) {
+      const lo = t - d;
+      const hi = t + d;
+      const kl = lo < 0 ? -lo : lo;
+      const kh = hi < m ? hi : last - hi;
+      if (odd) {
+        const w = ker[half + d];
+        accA += w * (a[kl] + a[kh]);
+        accB += w * (b[kl] + b[kh]);
+      } else {
+        // an even grid's kernel is not symmetric about index half: term j = half + d reads t - d, j = half - d reads t + d
+        accA += ker[half + d] * a[kl] + ker[half - d] * a[kh];
+        accB += ker[half + d] * b[kl] + ker[half - d] * b[kh];
+      }
+    }
+    if (corner) {
+      // an even grid's term j = 0 (reading t + half), which has no partner at j = 2 half
+      const hi = t + half;
+      const kh = hi < m ? hi : last - hi;
+      accA += ker[0] * a[kh];
+      accB += ker[0] * b[kh];
     }
     outA[t] = accA;
     outB[t] = accB;

@@ -1,8 +1,12 @@
 import { checkLabelled, checkMultiLabel, checkNonEmpty } from "../input.js";
+import { type RateCount, rateCount } from "../intervals/rate.js";
 import type { Labelled, MultiLabel } from "../types.js";
 import { argmaxUnchecked } from "../views.js";
 
-/** Precision, recall and F1 of one option or label; 0 where undefined (scikit-learn's zero_division = 0). */
+/**
+ * Precision, recall and F1 of one option or label; 0 where undefined (scikit-learn's zero_division = 0); precision and
+ * recall also as x of n with a Wilson interval.
+ */
 export interface OptionScore {
   precision: number;
   recall: number;
@@ -11,6 +15,11 @@ export interface OptionScore {
   support: number;
   /** Items predicted as this option (or where this label is chosen). */
   predicted: number;
+  /**
+   * precision as true positives of `predicted`, recall as true positives of `support`, each with its 95 % Wilson
+   * interval (a precision of 1 from one prediction reads 1 of 1, [0.21, 1]).
+   */
+  counts: { precision: RateCount; recall: RateCount };
 }
 
 /** Per-option scores with macro and micro F1. */
@@ -21,11 +30,22 @@ export interface ClassificationScores {
   accuracy: number;
 }
 
+function f1Of(tp: number, fp: number, fn: number): number {
+  return 2 * tp + fp + fn > 0 ? (2 * tp) / (2 * tp + fp + fn) : 0;
+}
+
 function score(tp: number, fp: number, fn: number): OptionScore {
   const precision = tp + fp > 0 ? tp / (tp + fp) : 0;
   const recall = tp + fn > 0 ? tp / (tp + fn) : 0;
-  const f1 = 2 * tp + fp + fn > 0 ? (2 * tp) / (2 * tp + fp + fn) : 0;
-  return { precision, recall, f1, support: tp + fn, predicted: tp + fp };
+  const f1 = f1Of(tp, fp, fn);
+  return {
+    precision,
+    recall,
+    f1,
+    support: tp + fn,
+    predicted: tp + fp,
+    counts: { precision: rateCount(tp, tp + fp), recall: rateCount(tp, tp + fn) },
+  };
 }
 
 /** Share of items whose most probable option is the gold one (top-1 accuracy) [Guo et al. 2017]. */
@@ -165,5 +185,5 @@ export function multiLabelScores(
     sFp += fp[j];
     sFn += fn[j];
   }
-  return { labels, microF1: score(sTp, sFp, sFn).f1, macroF1: macro / k, subsetAccuracy: exact / n };
+  return { labels, microF1: f1Of(sTp, sFp, sFn), macroF1: macro / k, subsetAccuracy: exact / n };
 }

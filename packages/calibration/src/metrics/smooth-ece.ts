@@ -50,11 +50,12 @@ class SmoothingGrid {
 }
 
 /**
- * relplot's bandwidth search (search_param): sigma = 1 if smECE_1 >= 1 (never for probabilities), else 10 bisection
+ * relplot's bandwidth search (search_param): sigma = 1 if smECE_1 > 1 (never for probabilities), else 10 bisection
  * steps on [0, 1] for the fixed point sigma = smECE_sigma, keeping the largest sigma found with smECE_sigma <= sigma.
  */
 function searchBandwidth(tooSmooth: (sigma: number) => boolean): number {
-  if (tooSmooth(1)) return 1;
+  // relplot first tests sigma = 1; that test always fails (|smoothed residual| <= smoothed count at every mesh point,
+  // and the density has 1e-4 added, so smECE_sigma < 1), so it is not computed.
   let start = 1;
   let end = 0;
   for (let i = 0; i < REFINE; i++) {

@@ -1,8 +1,12 @@
 import { checkLabelled, checkNonEmpty } from "../input.js";
+import { type RateCount, rateCount } from "../intervals/rate.js";
 import type { Labelled } from "../types.js";
 import { argmaxUnchecked } from "../views.js";
 
-/** Unknown ("not stated") as an abstention: rates, precision / recall, and the risk on answered items. */
+/**
+ * Unknown ("not stated") as an abstention: rates, precision / recall, and the risk on answered items, each also as
+ * x of n with a Wilson interval in `counts`.
+ */
 export interface UnknownStats {
   n: number;
   predictedRate: number;
@@ -15,6 +19,19 @@ export interface UnknownStats {
   coverage: number;
   /** Error rate among the items not predicted Unknown (null when there are none). */
   answeredRisk: number | null;
+  /**
+   * Every rate above as x of n with its 95 % Wilson interval: predictedRate (predicted Unknown of all items), goldRate
+   * (gold Unknown of all items), precision (gold Unknown of those predicted Unknown), recall (predicted Unknown of the
+   * gold Unknown), coverage (answered of all items), answeredRisk (wrong of the answered).
+   */
+  counts: {
+    predictedRate: RateCount;
+    goldRate: RateCount;
+    precision: RateCount;
+    recall: RateCount;
+    coverage: RateCount;
+    answeredRisk: RateCount;
+  };
 }
 
 /**
@@ -48,6 +65,14 @@ export function unknownStats(flags: {
     answered,
     coverage: answered / n,
     answeredRisk: answered > 0 ? wrong / answered : null,
+    counts: {
+      predictedRate: rateCount(pred, n),
+      goldRate: rateCount(gold, n),
+      precision: rateCount(both, pred),
+      recall: rateCount(both, gold),
+      coverage: rateCount(answered, n),
+      answeredRisk: rateCount(wrong, answered),
+    },
   };
 }
 

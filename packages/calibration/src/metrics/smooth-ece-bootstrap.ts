@@ -1,0 +1,234 @@
+import { bootstrapOptions } from "../bootstrap/bootstrap.js";
+import { percentileInterval } from "../bootstrap/percentile.js";
+import { checkBinary, checkNonEmpty } from "../input.js";
+import type { Binary, BootstrapOptions, Estimate } from "../types.js";
+import { poissonWeights } from "./poisson.js";
+import { smoothEceUnchecked } from "./smooth-ece.js";
+
+// The interval of smooth ECE. smECE sums |smoothed residual| over a mesh: noise in each smoothed residual adds to its
+// absolute value, so the plug-in is biased upward (like binned ECE) and a percentile interval does not cover. Here the
+// bias of each mesh point is removed with the folded-normal mean, and the bias-corrected estimator is bootstrapped.
+//
+// Resampling smECE exactly would repeat its bandwidth search and its 1001-point convolutions per resample. Instead the
+// bootstrap statistic is the smoothing at the plug-in's bandwidth sigma on items snapped to a grid of spacing sigma / 5
+// (the items of one grid point and outcome are one atom, so a resample is one Poisson draw per atom), with relplot's
+// reflected kernel cut at 6 sigma: per resample O(5 / sigma) draws and O(60 x 5 / sigma) multiply-adds, whatever the
+// item count. Its deviations from the same statistic on the unresampled atoms are what the interval uses.
+
+const STEPS_PER_SIGMA = 5;
+const CUT_SIGMAS = 6;
+const MIN_NODES = 101;
+const MAX_NODES = 5121;
+
+/** Items snapped to the nearest of g grid points: count and sum of p per (point, outcome) atom (index 2 * k + y). */
+function atomize(p: ArrayLike<number>, y: ArrayLike<number>, count: Float64Array, sumP: Float64Array): void {
+  const scale = (count.length >> 1) - 1;
+  for (let i = 0; i < p.length; i++) {
+    const a = 2 * Math.round(p[i] * scale) + (y[i] === 1 ? 1 : 0);
+    count[a] += 1;
+    sumP[a] += p[i];
+  }
+}
+
+/** Residual sums and weights per grid point of atoms weighted by w: res[k] = sum of w (meanP - y), wt[k] = sum of w. */
+function gridSums(w: Float64Array, meanP: Float64Array, res: Float64Array, wt: Float64Array): void {
+  for (let k = 0; k < res.length; k++) {
+    const w0 = w[2 * k];
+    const w1 = w[2 * k + 1];
+    res[k] = w0 * meanP[2 * k] + w1 * (meanP[2 * k + 1] - 1);
+    wt[k] = w0 + w1;
+  }
+}
+
+/**
+ * smoothed[j] = sum over |d| <= cut of the grid values reflected at both ends (relplot's reflection, end points not
+ * repeated) at j - d, times ker[|d|]; returns the sum over j of |smoothed[j]|.
+ */
+function smoothInto(
+  values: Float64Array,
+  ker: Float64Array,
+  ext: Float64Array,
+  smoothed: Float64Array,
+): number {
+  const g = values.length;
+  const last = g - 1;
+  for (let u = -last; u <= 2 * last; u++) ext[u + last] = values[u < 0 ? -u : u <= last ? u : 2 * last - u];
+  const cut = ker.length - 1;
+  let total = 0;
+  for (let j = 0; j < g; j++) {
+    const c = j + last;
+    let acc = ker[0] * ext[c];
+    for (let d = 1; d <= cut; d++) acc += ker[d] * (ext[c - d] + ext[c + d]);
+    smoothed[j] = acc;
+    total += Math.abs(acc);
+  }
+  return total;
+}
+
+/** colW[k] = the total kernel weight grid point k gives the grid (its images at both ends included). */
+function columnWeights(ker: Float64Array, colW: Float64Array): void {
+  const last = colW.length - 1;
+  const cut = ker.length - 1;
+  for (let j = 0; j <= last; j++) {
+    for (let d = -cut; d <= cut; d++) {
+      const u = j - d;
+      colW[u < 0 ? -u : u <= last ? u : 2 * last - u] += ker[d < 0 ? -d : d];
+    }
+  }
+}
+
+/**
+ * sd[j] = the Poisson-bootstrap standard deviation of the smoothed residual at grid point j: sqrt(sum over k of
+ * K_jk^2 q_k), K_jk the weight of k at j (its images at both ends added first), q_k = sum of count x (p - y)^2.
+ */
+function smoothedSd(q: Float64Array, ker: Float64Array, acc: Float64Array, sd: Float64Array): void {
+  const last = q.length - 1;
+  const cut = ker.length - 1;
+  for (let j = 0; j <= last; j++) {
+    for (let d = -cut; d <= cut; d++) {
+      const u = j - d;
+      acc[u < 0 ? -u : u <= last ? u : 2 * last - u] += ker[d < 0 ? -d : d];
+    }
+    let v = 0;
+    for (let d = -cut; d <= cut; d++) {
+      const u = j - d;
+      const k = u < 0 ? -u : u <= last ? u : 2 * last - u;
+      const w = acc[k];
+      v += w * w * q[k];
+      acc[k] = 0;
+    }
+    sd[j] = Math.sqrt(v);
+  }
+}
+
+/** erfc(x) for x >= 0, fractional error below 1.2e-7 (Chebyshev fit) [Press et al., Numerical Recipes, erfcc]. */
+function erfc(x: number): number {
+  const t = 1 / (1 + 0.5 * x);
+  const poly =
+    -1.26551223 +
+    t *
+      (1.00002368 +
+        t *
+          (0.37409196 +
+            t *
+              (0.09678418 +
+                t *
+                  (-0.18628806 +
+                    t *
+                      (0.27886807 +
+                        t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277))))))));
+  return t * Math.exp(-x * x + poly);
+}
+
+/**
+ * Sum over grid points j of E|m_j + e_j| - |m_j|, e_j ~ N(0, sd_j^2): the upward bias that noise of sd_j adds to
+ * |m_j|, sd (sqrt(2 / pi) exp(-a^2 / 2) - 2 a Phi(-a)) with a = |m| / sd (the folded normal's mean).
+ */
+function foldedBias(m: Float64Array, sd: Float64Array): number {
+  let total = 0;
+  for (let j = 0; j < m.length; j++) {
+    const s = sd[j];
+    const a = s > 0 ? Math.abs(m[j]) / s : 100;
+    if (a < 9) total += s * (0.7978845608028654 * Math.exp(-0.5 * a * a) - a * erfc(a * Math.SQRT1_2));
+  }
+  return total;
+}
+
+function dot(a: Float64Array, b: Float64Array): number {
+  let total = 0;
+  for (let i = 0; i < a.length; i++) total += a[i] * b[i];
+  return total;
+}
+
+/**
+ * The bootstrap statistic minus its folded-normal bias, on the items (centre) and on `resamples` seeded
+ * Poisson-bootstrap resamples of them (values), with the bias on the items (bias): smoothed |residual| at bandwidth
+ * sigma on items snapped to a sigma / 5 grid. Internal.
+ */
+export function smoothEceReplicates(
+  b: Binary,
+  sigma: number,
+  resamples: number,
+  seed: number,
+): { centre: number; bias: number; values: Float64Array } {
+  const g = Math.min(MAX_NODES, Math.max(MIN_NODES, Math.ceil(STEPS_PER_SIGMA / sigma) + 1));
+  const h = 1 / (g - 1);
+  const count = new Float64Array(2 * g);
+  const meanP = new Float64Array(2 * g);
+  atomize(b.p, b.y, count, meanP);
+  for (let a = 0; a < 2 * g; a++) if (count[a] > 0) meanP[a] /= count[a];
+  const cut = Math.max(1, Math.min(Math.ceil((CUT_SIGMAS * sigma) / h), Math.floor(0.5 / h)));
+  const ker = new Float64Array(cut + 1);
+  for (let d = 0; d <= cut; d++) ker[d] = Math.exp(-((d * h) ** 2) / (2 * sigma * sigma));
+  const colW = new Float64Array(g);
+  columnWeights(ker, colW);
+  const q = new Float64Array(g);
+  for (let k = 0; k < g; k++) {
+    q[k] = count[2 * k] * meanP[2 * k] ** 2 + count[2 * k + 1] * (meanP[2 * k + 1] - 1) ** 2;
+  }
+  const sd = new Float64Array(g);
+  smoothedSd(q, ker, new Float64Array(g), sd);
+  const res = new Float64Array(g);
+  const wt = new Float64Array(g);
+  const ext = new Float64Array(3 * g - 2);
+  const smoothed = new Float64Array(g);
+  const w = new Float64Array(2 * g);
+  const values = new Float64Array(resamples);
+  gridSums(count, meanP, res, wt);
+  let den = dot(wt, colW);
+  const centreRaw = smoothInto(res, ker, ext, smoothed) / den;
+  const bias = foldedBias(smoothed, sd) / den;
+  const s = Int32Array.of(Math.trunc(seed) | 0);
+  for (let r = 0; r < resamples; r++) {
+    poissonWeights(count, s, w);
+    gridSums(w, meanP, res, wt);
+    den = dot(wt, colW);
+    values[r] = (smoothInto(res, ker, ext, smoothed) - foldedBias(smoothed, sd)) / den;
+  }
+  return { centre: centreRaw - bias, bias, values };
+}
+
+/**
+ * Smooth ECE with a bias-aware interval. Plug-in: relplot's smECE (smoothEce) and its bandwidth sigma. Point: the
+ * plug-in minus the folded-normal bias of the smoothed residuals (sum over mesh points of E|m + e| - |m| with e the
+ * normal noise of each smoothed residual, whose sd is its Poisson-bootstrap sd), floored at 0. Interval: basic
+ * (reverse-percentile) bootstrap of that bias-corrected estimator, reflected about the replicates' mean:
+ * [point - (q_hi - mean*), point - (q_lo - mean*)], floored at 0 and holding the point; seeded Poisson bootstrap of the
+ * items [Efron & Tibshirani 1993, sections 10.6 and 13.4; Davison & Hinkley 1997, eq. 5.6; Hanley & MacGibbon 2006].
+ * Coverage in simulation at n = 1000: 94-96 % when the true smECE is 0.025-0.1 (test/smooth-ece-interval.test.ts).
+ */
+export function smoothEceEstimate(b: Binary, opts: BootstrapOptions = {}): Estimate {
+  const n = checkBinary(b, "smoothEceEstimate");
+  checkNonEmpty(n, "smoothEceEstimate");
+  const o = bootstrapOptions(opts, "smoothEceEstimate");
+  const { ece, sigma } = smoothEceUnchecked(b, n);
+  return smoothEceEstimateUnchecked(b, ece, sigma, o.resamples, o.seed, o.level);
+}
+
+/** smoothEceEstimate of validated data whose smECE (ece, at bandwidth sigma) is already known. Internal. */
+export function smoothEceEstimateUnchecked(
+  b: Binary,
+  ece: number,
+  sigma: number,
+  resamples: number,
+  seed: number,
+  level: number,
+): Estimate {
+  const { bias, values } = smoothEceReplicates(b, sigma, resamples, seed);
+  let total = 0;
+  let count = 0;
+  for (let r = 0; r < values.length; r++) {
+    if (Number.isFinite(values[r])) {
+      total += values[r];
+      count++;
+    }
+  }
+  const corrected = ece - bias;
+  const point = Math.max(0, corrected);
+  if (count === 0) return [point, 0, 1];
+  const mean = total / count;
+  const [qLo, qHi] = percentileInterval(values, level);
+  const low = Math.max(0, corrected - (qHi - mean));
+  const high = Math.max(0, corrected - (qLo - mean));
+  return [point, Math.min(low, point), Math.max(high, point)];
+}
