@@ -1,4 +1,9 @@
-import { labelThresholds, type MultiLabel, multiLabelScores } from "@decision-workbench/calibration";
+import {
+  labelThresholds,
+  type MultiLabel,
+  mulberry32,
+  multiLabelScores,
+} from "@decision-workbench/calibration";
 import type { ItemData } from "./matrix.js";
 
 /** One label's threshold curve and its F1-tuned threshold against the fixed 0.5. */
@@ -8,17 +13,91 @@ export interface LabelCurve {
   /** The threshold maximising F1 on these rows (null when the label never applies). */
   tuned: number | null;
   f1At05: number;
+  /** F1 at `tuned` on the same rows it was tuned on: optimistic, a description of these rows. */
   f1Tuned: number;
+  /**
+   * What tuning buys on rows it did not see: the F1 of thresholds tuned on the other folds, pooled over
+   * TUNING_FOLDS-fold cross-validation (seed 0); null with fewer rows than folds.
+   */
+  f1TunedHeldOut: number | null;
+}
+
+/** Folds of the cross-validated F1 of a tuned threshold. */
+export const TUNING_FOLDS = 5;
+
+/** The rows of `d` in `keep`, as a MultiLabel. */
+function rowsOf(d: MultiLabel, keep: Int32Array, count: number): MultiLabel {
+  const k = d.k;
+  const probs = new Float64Array(count * k);
+  const labels = new Uint8Array(count * k);
+  for (let t = 0; t < count; t++) {
+    const i = keep[t];
+    for (let j = 0; j < k; j++) {
+      probs[t * k + j] = d.probs[i * k + j];
+      labels[t * k + j] = d.labels[i * k + j];
+    }
+  }
+  return { probs, k, labels };
+}
+
+/**
+ * Per label, the F1 of thresholds tuned (F1-optimal) on TUNING_FOLDS - 1 folds and applied to the remaining one,
+ * true and false positives pooled over the folds: an honest estimate of a tuned threshold's F1 on new rows.
+ */
+export function heldOutTunedF1(d: MultiLabel): (number | null)[] {
+  const n = d.probs.length / d.k;
+  if (n < TUNING_FOLDS) return Array.from({ length: d.k }, () => null);
+  const rng = mulberry32(0);
+  const fold = new Int32Array(n);
+  const perm = new Int32Array(n);
+  for (let i = 0; i < n; i++) perm[i] = i;
+  for (let i = n - 1; i > 0; i--) {
+    const j = rng.below(i + 1);
+    const t = perm[i];
+    perm[i] = perm[j];
+    perm[j] = t;
+  }
+  for (let i = 0; i < n; i++) fold[perm[i]] = i % TUNING_FOLDS;
+  const tp = new Float64Array(d.k);
+  const fp = new Float64Array(d.k);
+  const fn = new Float64Array(d.k);
+  const train = new Int32Array(n);
+  const test = new Int32Array(n);
+  for (let f = 0; f < TUNING_FOLDS; f++) {
+    let a = 0;
+    let b = 0;
+    for (let i = 0; i < n; i++) {
+      if (fold[i] === f) test[b++] = i;
+      else train[a++] = i;
+    }
+    const tuned = labelThresholds(rowsOf(d, train, a), "f1");
+    for (let j = 0; j < d.k; j++) {
+      const t = tuned[j].threshold ?? 0.5;
+      for (let r = 0; r < b; r++) {
+        const i = test[r];
+        const on = d.probs[i * d.k + j] >= t;
+        const y = d.labels[i * d.k + j] === 1;
+        if (on && y) tp[j]++;
+        else if (on) fp[j]++;
+        else if (y) fn[j]++;
+      }
+    }
+  }
+  return Array.from(tp, (x, j) => (2 * x + fp[j] + fn[j] > 0 ? (2 * x) / (2 * x + fp[j] + fn[j]) : 0));
 }
 
 /** Threshold grid of the curves: 0, 0.02, ..., 1 (51 points). */
 export const CURVE_POINTS = 51;
 
-/** Per-label precision / recall / F1 over a threshold grid, and the F1-optimal threshold (multi-label items). */
+/**
+ * Per-label precision / recall / F1 over a threshold grid, the F1-optimal threshold of these rows with its F1 here
+ * (optimistic), and the cross-validated F1 of a tuned threshold on rows it did not see (multi-label items).
+ */
 export function thresholdCurves(d: ItemData): LabelCurve[] | undefined {
   if (!d.multi || d.m === 0) return undefined;
   const data: MultiLabel = { probs: d.probs, k: d.k, labels: d.labels };
   const tuned = labelThresholds(data, "f1");
+  const heldOut = heldOutTunedF1(data);
   const curves = d.columns.map(() => [] as LabelCurve["curve"]);
   for (let i = 0; i < CURVE_POINTS; i++) {
     const t = i === CURVE_POINTS - 1 ? 1 : i / (CURVE_POINTS - 1);
@@ -33,5 +112,6 @@ export function thresholdCurves(d: ItemData): LabelCurve[] | undefined {
     tuned: tuned[j].threshold,
     f1At05: tuned[j].scoreAtHalf,
     f1Tuned: tuned[j].threshold === null ? tuned[j].scoreAtHalf : tuned[j].score,
+    f1TunedHeldOut: heldOut[j],
   }));
 }
