@@ -140,7 +140,7 @@ export function choiceReport(n: number, k = 15, seed = 1): ItemReport {
     split: "test",
     n,
     counts: { answered: n, unknown: 0, escalated: 0, total: n, invalid: 0, unlabelled: 0 },
-    resamples: { headline: 1000, secondary: 200 },
+    resamples: { headline: 1000, secondary: 200, classwise: 200 },
     seed: 0,
     level: 0.95,
     intervals: null,

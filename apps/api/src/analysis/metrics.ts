@@ -124,7 +124,7 @@ export function itemMetrics(
   metrics: Metrics;
   intervals: IntervalMethods;
   report: CalibrationReport;
-  resamples: { headline: number; secondary: number };
+  resamples: { headline: number; secondary: number; classwise: number };
 } {
   const data = libraryData(d);
   const resamples = o.resamples ?? autoResamples(d.m);
@@ -195,6 +195,6 @@ export function itemMetrics(
     metrics: metrics as unknown as Metrics,
     intervals,
     report,
-    resamples: { headline: resamples, secondary: secondaryResamples },
+    resamples: { headline: resamples, secondary: secondaryResamples, classwise: report.secondaryResamples },
   };
 }

@@ -116,7 +116,11 @@ export interface ItemReport {
     invalid: number;
     unlabelled: number;
   };
-  resamples: { headline: number; secondary: number };
+  /**
+   * headline: the metrics' bootstrap; secondary: the classification scores' (0 = not resampled, see `ci`);
+   * classwise: the classwise ECE's interval and the consistency test's draws (the library's fewer resamples).
+   */
+  resamples: { headline: number; secondary: number; classwise: number };
   seed: number;
   level: number;
   /** Null when nothing is usable yet. */
@@ -224,7 +228,7 @@ export function reportBase(d: ItemData, opts: ReportOptions = {}): ReportBase {
     return {
       key,
       counts,
-      resamples: { headline: 0, secondary: 0 },
+      resamples: { headline: 0, secondary: 0, classwise: 0 },
       metrics: null,
       intervals: null,
       topBins: { width: [], mass: [] },

@@ -147,7 +147,13 @@ export function reportText(r: ItemReport): string {
       );
     }
   }
-  lines.push(`  intervals: 95%, ${r.resamples.headline} resamples, seed ${r.seed}; ${intervalsText(r)}`);
+  const classwise =
+    r.resamples.classwise < r.resamples.headline
+      ? ` (classwise ECE and the consistency test: ${r.resamples.classwise})`
+      : "";
+  lines.push(
+    `  intervals: 95%, ${r.resamples.headline} resamples${classwise}, seed ${r.seed}; ${intervalsText(r)}`,
+  );
   lines.push(`  rates: ${r.rateInterval}`);
   return `${lines.join("\n")}\n`;
 }

@@ -102,7 +102,7 @@ describe("GET /api/runs/:id/report", () => {
     expect(r.body.bins.count).toBe(10);
     expect(r.body.bins.width).toHaveLength(10);
     expect(r.body.perOption[0].bins).toHaveLength(10);
-    expect(r.body.resamples).toEqual({ headline: 100, secondary: 0 });
+    expect(r.body.resamples).toEqual({ headline: 100, secondary: 0, classwise: 100 });
     expect(r.body.unknown).toBeDefined();
     expect(r.body.bins.width.reduce((s, b) => s + b.count, 0)).toBe(r.body.n * 3);
   });

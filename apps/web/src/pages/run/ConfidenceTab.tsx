@@ -36,7 +36,11 @@ export default function ConfidenceTab({ run, item, split }: TabProps) {
       <p className="muted small">
         {count(r.n)} decisions on the {r.split} split: {count(r.counts.answered)} answered,{" "}
         {count(r.counts.unknown)} not stated, {count(r.counts.escalated)} escalated. 95% intervals over{" "}
-        {count(r.resamples.headline)} resamples: {intervalSummary(r.intervals)}.
+        {count(r.resamples.headline)} resamples
+        {r.resamples.classwise < r.resamples.headline
+          ? ` (classwise ECE and the consistency test: ${count(r.resamples.classwise)})`
+          : ""}
+        : {intervalSummary(r.intervals)}.
       </p>
       <div className="toolbar">
         <label className="check">

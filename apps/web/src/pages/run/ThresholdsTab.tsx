@@ -1,6 +1,7 @@
 /** Multi-label thresholds: per-label P/R/F1 against the threshold, 0.5 and the tuned one, micro / macro F1. */
 import { useReport } from "../../api/runs";
 import { ThresholdCurves } from "../../charts/ThresholdCurves";
+import { RateText } from "../../components/CiText";
 import { Metric } from "../../components/MetricCards";
 import { Empty, ErrorState, Loading } from "../../components/States";
 import { pct } from "../../transforms/format";
@@ -25,6 +26,7 @@ export default function ThresholdsTab({ run, item, split }: TabProps) {
   if (!r.thresholds?.length)
     return <Empty title="No threshold curves">The API gave no per-label curves for this item.</Empty>;
   const rows = thresholdTable(r.thresholds);
+  const rates = new Map(r.perOption.map((o) => [o.option, o.rates]));
   return (
     <>
       <div className="metrics">
@@ -47,10 +49,21 @@ export default function ThresholdsTab({ run, item, split }: TabProps) {
       </div>
       <div className="table-scroll">
         <table className="table">
-          <caption>Per-label thresholds (chosen to maximise F1), the labels that gain most first</caption>
+          <caption>
+            Per-label thresholds (chosen to maximise F1), the labels that gain most first. Precision and
+            recall at 0.5 show x of n with a 95% Wilson interval. The tuned threshold is chosen on these same
+            rows, so its F1 is optimistic; the Calibrate page chooses thresholds on the fit split and reports
+            them on the evaluation split.
+          </caption>
           <thead>
             <tr>
               <th scope="col">Label</th>
+              <th scope="col" className="num">
+                Precision at 0.5
+              </th>
+              <th scope="col" className="num">
+                Recall at 0.5
+              </th>
               <th scope="col" className="num">
                 F1 at 0.5
               </th>
@@ -69,6 +82,12 @@ export default function ThresholdsTab({ run, item, split }: TabProps) {
             {rows.map((s) => (
               <tr key={s.label}>
                 <th scope="row">{s.label}</th>
+                <td className="num">
+                  <RateText rate={rates.get(s.label)?.precision} />
+                </td>
+                <td className="num">
+                  <RateText rate={rates.get(s.label)?.recall} />
+                </td>
                 <td className="num">{pct(s.f1At05)}</td>
                 <td className="num">{s.tuned === null ? "—" : (s.tuned / 100).toFixed(2)}</td>
                 <td className="num">{pct(s.f1Tuned)}</td>
