@@ -211,5 +211,31 @@ describe("the chooser and the file on degenerate fit data", () => {
       questions: { auto, forced },
     });
     expect(file.questions.forced.warnings).toContain("all 89 fit items are correct");
+    // indices become the question's option names
+    const one = synthetic({ n: 300, k: 3, temperature: 1, seed: 5 });
+    const single = calibrateQuestion({ ...one, gold: new Int32Array(300).fill(2) }, evalSplit, {
+      kind: "choice",
+      options: ["a", "b", "c"],
+      resamples: 50,
+    });
+    expect(single.warnings?.[0]).toBe("every fit item's gold is option c (a single class)");
+    const n = 150;
+    const rng = mulberry32(6);
+    const probs = new Float64Array(n * 2);
+    const labels = new Uint8Array(n * 2);
+    for (let i = 0; i < n; i++) {
+      probs[2 * i] = 0.3 + 0.7 * rng.float();
+      labels[2 * i] = 1;
+      probs[2 * i + 1] = rng.float();
+      labels[2 * i + 1] = rng.float() < probs[2 * i + 1] ? 1 : 0;
+    }
+    const multi = calibrateQuestion({ probs, k: 2, labels }, null, {
+      kind: "multi",
+      options: ["urgent", "spam"],
+      resamples: 50,
+    });
+    expect(multi.method).toBe("identity");
+    expect(multi.selection?.verdict).toBe("degenerate");
+    expect(multi.warnings?.[0]).toBe("label urgent: all 150 fit items are positive");
   });
 });

@@ -344,6 +344,19 @@ export function calibrateQuestion(
       entry.answered = { share: a.coverage, error: a.error ?? [0, 0, 1], n: m };
     }
   }
-  if (warnings.length > 0) entry.warnings = warnings;
+  if (warnings.length > 0) entry.warnings = named(warnings, opts.options);
   return entry;
+}
+
+/** Warnings with option and label indices replaced by the question's option names ("label 2:" -> "label urgent:"). */
+function named(warnings: string[], options: string[]): string[] {
+  const name = (i: string) => options[Number(i)] ?? i;
+  const out: string[] = [];
+  for (const w of warnings) {
+    const v = w
+      .replace(/^label (\d+): /, (_, i) => `label ${name(i)}: `)
+      .replace(/gold is option (\d+)/, (_, i) => `gold is option ${name(i)}`);
+    if (!out.includes(v)) out.push(v);
+  }
+  return out;
 }
