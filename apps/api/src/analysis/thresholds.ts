@@ -17,9 +17,10 @@ export interface LabelCurve {
   f1Tuned: number;
   /**
    * What tuning buys on rows it did not see: the F1 of thresholds tuned on the other folds, pooled over
-   * TUNING_FOLDS-fold cross-validation (seed 0); null with fewer rows than folds.
+   * TUNING_FOLDS-fold cross-validation (seed 0); null with fewer rows than folds; absent from reports stored before
+   * it existed.
    */
-  f1TunedHeldOut: number | null;
+  f1TunedHeldOut?: number | null;
 }
 
 /** Folds of the cross-validated F1 of a tuned threshold. */

@@ -29,7 +29,8 @@ export function useFitCalibration(runId: string) {
       api<Calibration>(`/runs/${encodeURIComponent(runId)}/calibrations`, { method: "POST", body: input }),
     onSuccess: (cal) => {
       qc.setQueryData(["calibration", cal.id], cal);
-      qc.invalidateQueries({ queryKey: ["calibrations", runId] });
+      // the run's list and every list of all calibrations (what a check can pick)
+      qc.invalidateQueries({ queryKey: ["calibrations"] });
     },
   });
 }
