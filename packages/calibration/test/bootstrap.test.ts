@@ -222,6 +222,9 @@ describe("calibration report", () => {
       mceMass: "bias-bounded",
     });
     expect(r.intervalMethod.debiasedCalibrationError).toBe("normal-squared");
+    expect(r.intervalMethod.smoothEce).toBe("basic-debiased");
+    expect(Object.keys(r.intervals)).toHaveLength(7);
+    expect(r.plugin.smoothEce).toBe(r.smoothEce.ece);
     expect(r.consistency.statistic).toBe("ece");
     expect(r.consistency.resamples).toBe(200);
     expect(r.secondaryResamples).toBe(200);

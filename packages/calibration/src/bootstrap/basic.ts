@@ -3,9 +3,10 @@ import { percentileInterval } from "./percentile.js";
 
 /**
  * The interval methods a report names: "percentile" (means: accuracy, NLL, Brier), "bias-bounded" (binned
- * calibration errors) and "normal-squared" (the debiased L2 calibration error).
+ * calibration errors), "normal-squared" (the debiased L2 calibration error) and "basic-debiased" (smooth ECE: basic
+ * bootstrap of the folded-normal bias-corrected estimator, smoothEceEstimate).
  */
-export type IntervalMethod = "percentile" | "bias-bounded" | "normal-squared";
+export type IntervalMethod = "percentile" | "bias-bounded" | "normal-squared" | "basic-debiased";
 
 function meanOfFinite(values: ArrayLike<number>): number {
   let total = 0;

@@ -16,6 +16,7 @@ import { checkBins, checkNonEmpty, isMultiLabel } from "../input.js";
 import { debiasedFromSums, debiasedSquaredFromSums } from "../metrics/debiased.js";
 import { classwiseUnchecked, eceFromSums, mceFromSums } from "../metrics/ece.js";
 import { smoothEceUnchecked } from "../metrics/smooth-ece.js";
+import { smoothEceEstimateUnchecked } from "../metrics/smooth-ece-bootstrap.js";
 import { argsortUnit } from "../sort.js";
 import { normalQuantile } from "../special.js";
 import type { BootstrapOptions, Estimate, Labelled, MultiLabel } from "../types.js";
@@ -67,11 +68,10 @@ export interface CalibrationReport extends HeadlineMetrics {
   /** Smooth ECE of the top label and its bandwidth (plug-in). */
   smoothEce: { ece: number; sigma: number };
   /**
-   * Every calibration error with its bias-aware interval, [bias-corrected point, low, high] (basic bootstrap on the
-   * report's resamples; ece, eceMass, mce, mceMass are the same Estimates as the top-level fields). smoothEce is
-   * present when the smooth ECE's own estimate is available.
+   * Every calibration error with its bias-aware interval, [bias-corrected point, low, high] (methods in
+   * intervalMethod; ece, eceMass, mce, mceMass are the same Estimates as the top-level fields).
    */
-  intervals: Record<Exclude<CalibrationError, "smoothEce">, Estimate> & { smoothEce?: Estimate };
+  intervals: Record<CalibrationError, Estimate>;
   /** The plug-in values of the calibration errors (what scikit-learn's binning or the metric functions give). */
   plugin: Record<CalibrationError, number>;
   /** The interval method of each metric. */
@@ -89,7 +89,7 @@ export interface CalibrationReport extends HeadlineMetrics {
 const SECONDARY_RESAMPLES = 200;
 
 /** Interval method per metric: means percentile, binned errors bias-bounded, debiased L2 normal-squared. */
-export function intervalMethods(smooth: IntervalMethod = "bias-bounded"): IntervalMethods {
+export function intervalMethods(): IntervalMethods {
   return {
     accuracy: "percentile",
     nll: "percentile",
@@ -100,7 +100,7 @@ export function intervalMethods(smooth: IntervalMethod = "bias-bounded"): Interv
     mceMass: "bias-bounded",
     classwiseEce: "bias-bounded",
     debiasedCalibrationError: "normal-squared",
-    smoothEce: smooth,
+    smoothEce: "basic-debiased",
   };
 }
 
@@ -236,6 +236,7 @@ export function calibrationReport(d: Labelled | MultiLabel, opts: ReportOptions 
       mceMass: headline.mceMass,
       classwiseEce: biasBounded(classwise, cwRep, o.level, classwiseBound(cw.pair, cw.res, d.k, bins, n)),
       debiasedCalibrationError: normalSquared(debiasedSquaredFromSums(mass, n), rep.debiased, z),
+      smoothEce: smoothEceEstimateUnchecked(top, smooth.ece, smooth.sigma, o.resamples, o.seed, o.level),
     },
     plugin: {
       ece: point.ece,
