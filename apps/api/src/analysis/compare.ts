@@ -1,7 +1,7 @@
 import { compareRuns, type HeadlineMetrics } from "@decision-workbench/calibration";
 import { type Bin, binsOf } from "./bins.js";
 import { type ItemData, selectUsable } from "./matrix.js";
-import { autoResamples, type CI } from "./metrics.js";
+import { autoResamples, type CI, withinUnit } from "./metrics.js";
 import { libraryData, topView } from "./views.js";
 
 /** One run to compare: its id, requested model, the models that answered, and the item's typed rows. */
@@ -34,6 +34,10 @@ export interface Comparison {
   bins: Bin[][];
   flipped: { total: number; compared: number; offset: number; rows: FlippedRow[] };
 }
+
+/** The compared calibration errors: their values are cut to [0, 1] as the report's are. */
+const ERRORS = new Set<string>(["ece", "eceMass", "mce", "mceMass"]);
+const valueOf = (name: string, v: CI): CI => (ERRORS.has(name) ? (withinUnit(v) as CI) : v);
 
 /** The headline metrics compared, in display order. */
 export const COMPARED_METRICS = ["accuracy", "ece", "eceMass", "mce", "mceMass", "brier", "nll"] as const;
@@ -118,11 +122,11 @@ export function compareItem(
       if (baseValues === null) {
         baseValues = c.b;
         COMPARED_METRICS.forEach((name, j) => {
-          metrics[j].values.push(c.b[name]);
+          metrics[j].values.push(valueOf(name, c.b[name]));
         });
       }
       COMPARED_METRICS.forEach((name, j) => {
-        metrics[j].values.push(c.a[name]);
+        metrics[j].values.push(valueOf(name, c.a[name]));
         metrics[j].deltas.push({ run: runs[i].id, vs: runs[0].id, delta: c.delta[name] });
       });
     }

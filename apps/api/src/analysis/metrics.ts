@@ -45,15 +45,22 @@ export interface Metrics {
 /** How each metric's interval was obtained, in words with its reference; absent: the metric has no interval. */
 export type IntervalMethods = Partial<Record<keyof Metrics, string>>;
 
-/** The library's interval methods in words, with their references (packages/calibration/README.md). */
-export const INTERVAL_METHODS: Record<IntervalMethod, string> = {
+/** The library's interval methods (`IntervalMethod`) in words, with their references (packages/calibration/README.md). */
+export const INTERVAL_METHODS: Readonly<Record<string, string>> = {
   percentile: "percentile bootstrap over items [Efron 1979]",
   "bias-bounded":
     "bias-bounded basic bootstrap over items, bias-corrected point 2θ − mean(θ*) [Efron & Tibshirani 1993, 10.6 and 13.4]",
   "normal-squared":
     "normal interval on the squared scale from the bootstrap standard deviation [Efron & Tibshirani 1993, 13.2; Kumar et al. 2019]",
+  "basic-debiased":
+    "basic bootstrap of the bias-corrected smooth ECE [Efron & Tibshirani 1993, 13.4; Blasiok & Nakkiran 2023]",
 };
-const PERCENTILE = INTERVAL_METHODS.percentile;
+
+/** An interval method in words; a method this table does not know yet is named as the library names it. */
+export function methodText(method: IntervalMethod): string {
+  return INTERVAL_METHODS[method] ?? `${method} (packages/calibration/README.md)`;
+}
+const PERCENTILE = methodText("percentile");
 
 /**
  * Which classification scores (macro / micro F1, RPS, off-by-one) get a bootstrap interval: auto (small items), all
@@ -116,6 +123,12 @@ export function ordinalData(d: ItemData): Labelled | null {
 
 type Stat = (x: Labelled | MultiLabel) => number;
 
+/** An estimate of a quantity in [0, 1] with its point and bounds cut to [0, 1] (null bounds stay null). */
+export function withinUnit([point, low, high]: MaybeCI): MaybeCI {
+  const cut = (x: number) => Math.min(1, Math.max(0, x));
+  return [cut(point), low === null ? null : cut(low), high === null ? null : cut(high)];
+}
+
 /** The headline metrics (the library's calibration report) and the secondary metrics of the usable rows (m > 0). */
 export function itemMetrics(
   d: ItemData,
@@ -166,19 +179,23 @@ export function itemMetrics(
     smoothEce: report.intervals.smoothEce ?? [report.smoothEce.ece, null, null],
     debiasedL2: report.intervals.debiasedCalibrationError,
   };
+  // calibration errors live in [0, 1]: an estimate or bound past 1 (MCE's bias correction on sparse bins) is cut there
+  for (const name of ["ece", "eceMass", "mce", "mceMass", "classwiseEce", "smoothEce", "debiasedL2"]) {
+    metrics[name] = withinUnit(metrics[name]);
+  }
   const m = report.intervalMethod;
   const intervals: IntervalMethods = {
-    accuracy: INTERVAL_METHODS[m.accuracy],
-    ece: INTERVAL_METHODS[m.ece],
-    eceMass: INTERVAL_METHODS[m.eceMass],
-    mce: INTERVAL_METHODS[m.mce],
-    mceMass: INTERVAL_METHODS[m.mceMass],
-    brier: INTERVAL_METHODS[m.brier],
-    nll: INTERVAL_METHODS[m.nll],
-    classwiseEce: INTERVAL_METHODS[m.classwiseEce],
-    debiasedL2: INTERVAL_METHODS[m.debiasedCalibrationError],
+    accuracy: methodText(m.accuracy),
+    ece: methodText(m.ece),
+    eceMass: methodText(m.eceMass),
+    mce: methodText(m.mce),
+    mceMass: methodText(m.mceMass),
+    brier: methodText(m.brier),
+    nll: methodText(m.nll),
+    classwiseEce: methodText(m.classwiseEce),
+    debiasedL2: methodText(m.debiasedCalibrationError),
   };
-  if (report.intervals.smoothEce) intervals.smoothEce = INTERVAL_METHODS[m.smoothEce];
+  if (report.intervals.smoothEce) intervals.smoothEce = methodText(m.smoothEce);
   for (const [name, s] of Object.entries(secondary)) {
     const n = s.data.probs.length / s.data.k;
     if (secondaryResamples > 0) {

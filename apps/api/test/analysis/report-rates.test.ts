@@ -190,6 +190,7 @@ describe("per-option small multiples", () => {
 describe("intervals say how they were obtained, and hold their points", () => {
   const cases = [
     [() => penguins, "item=species"],
+    [() => penguins, "item=sex"],
     [() => penguins, "item=sex&binning=mass&bins=10"],
     [() => penguins, "item=body_mass&ci=all"],
     [() => spam, "item=properties&split=all"],
@@ -218,6 +219,8 @@ describe("intervals say how they were obtained, and hold their points", () => {
       const r = await report(run(), q);
       const m = r.metrics as unknown as Record<string, [number, number | null, number | null]>;
       for (const [name, [point, low, high]] of Object.entries(m)) {
+        if (name !== "nll")
+          expect(high ?? point, `${q} ${name} is a share or an error in [0, 1]`).toBeLessThanOrEqual(1);
         if (low === null || high === null) continue;
         expect(low, `${q} ${name}`).toBeLessThanOrEqual(point);
         expect(high, `${q} ${name}`).toBeGreaterThanOrEqual(point);
@@ -270,6 +273,7 @@ describe("compare", () => {
     expect(c.status).toBe(200);
     expect(c.body.metrics.map((m) => m.name)).toContain("mceMass");
     for (const m of c.body.metrics) {
+      if (m.name !== "nll") for (const v of m.values) expect(v[2], m.name).toBeLessThanOrEqual(1);
       for (const [point, low, high] of [...m.values, ...m.deltas.map((d) => d.delta)]) {
         expect(low, m.name).toBeLessThanOrEqual(point);
         expect(high, m.name).toBeGreaterThanOrEqual(point);
