@@ -71,14 +71,16 @@ export function topBounds(
 }
 
 function pairMoments(
-  pair: Int32Array,
-  res: Float64Array,
+  bin: Uint16Array,
+  res: Float32Array,
+  k: number,
+  bins: number,
   c: Float64Array,
   s: Float64Array,
   q: Float64Array,
 ): void {
-  for (let i = 0; i < pair.length; i++) {
-    const at = pair[i];
+  for (let i = 0; i < bin.length; i++) {
+    const at = (i % k) * bins + bin[i];
     const r = res[i];
     c[at]++;
     s[at] += r;
@@ -88,8 +90,8 @@ function pairMoments(
 
 /** Bias bound of the classwise ECE: the mean over options of each option's ECE bound. */
 export function classwiseBound(
-  pair: Int32Array,
-  res: Float64Array,
+  bin: Uint16Array,
+  res: Float32Array,
   k: number,
   bins: number,
   n: number,
@@ -98,7 +100,7 @@ export function classwiseBound(
   const c = new Float64Array(kb);
   const s = new Float64Array(kb);
   const q = new Float64Array(kb);
-  pairMoments(pair, res, c, s, q);
+  pairMoments(bin, res, k, bins, c, s, q);
   let total = 0;
   for (let at = 0; at < kb; at++) total += Math.sqrt(sumVariance(c[at], s[at], q[at]));
   return (total * ROOT_2_OVER_PI) / n / k;

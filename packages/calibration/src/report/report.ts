@@ -3,7 +3,7 @@ import { widthEdges } from "../binning/edges.js";
 import { type ReliabilityBin, reliabilityFromSums } from "../binning/reliability.js";
 import { biasBounded, type IntervalMethod, normalSquared, percentileEstimate } from "../bootstrap/basic.js";
 import { bootstrapOptions } from "../bootstrap/bootstrap.js";
-import { classwiseItems, classwiseReplicates } from "../bootstrap/classwise.js";
+import { classwiseItems, classwiseReplicates, MAX_BINS } from "../bootstrap/classwise.js";
 import { type ConsistencyTest, consistencyTest } from "../bootstrap/consistency.js";
 import {
   bootstrapRuns,
@@ -169,6 +169,9 @@ export function calibrationReport(d: Labelled | MultiLabel, opts: ReportOptions 
   const items = runItems(d, "calibrationReport");
   const n = items.conf.length;
   checkNonEmpty(n, "calibrationReport");
+  if (bins > MAX_BINS) {
+    throw new RangeError(`calibrationReport: bins must be at most ${MAX_BINS}, got ${bins}`);
+  }
   const multi = isMultiLabel(d);
   const order = argsortUnit(items.conf);
   const cw = classwiseItems(
@@ -234,7 +237,7 @@ export function calibrationReport(d: Labelled | MultiLabel, opts: ReportOptions 
       eceMass: headline.eceMass,
       mce: headline.mce,
       mceMass: headline.mceMass,
-      classwiseEce: biasBounded(classwise, cwRep, o.level, classwiseBound(cw.pair, cw.res, d.k, bins, n)),
+      classwiseEce: biasBounded(classwise, cwRep, o.level, classwiseBound(cw.bin, cw.res, d.k, bins, n)),
       debiasedCalibrationError: normalSquared(debiasedSquaredFromSums(mass, n), rep.debiased, z),
       smoothEce: smoothEceEstimateUnchecked(top, smooth.ece, smooth.sigma, o.resamples, o.seed, o.level),
     },
