@@ -3,6 +3,7 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-li
 import type { ReactNode } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Calibration, RunSummary } from "../src/api/types";
+import { BeforeAfter } from "../src/pages/calibrate/BeforeAfter";
 import { FitForm } from "../src/pages/calibrate/FitForm";
 import { LabelThresholds } from "../src/pages/calibrate/LabelThresholds";
 import { SelectionSummary } from "../src/pages/calibrate/SelectionSummary";
@@ -158,5 +159,26 @@ describe("LabelThresholds", () => {
       "a0.3101200.8000.740–0.860",
       "b0.6201200.5000.410–0.590",
     ]);
+  });
+});
+
+describe("BeforeAfter", () => {
+  it("shows the metrics side by side and says where they were measured", () => {
+    const cal = fitted();
+    cal.file.questions.species.metrics = {
+      before: { ece: [0.08, 0.05, 0.11], nll: [0.7, 0.6, 0.8] },
+      after: { ece: [0.02, 0.0, 0.05], nll: [0.5, 0.42, 0.61] },
+      estimated_by: "evaluation split",
+    };
+    render(<BeforeAfter cal={cal} item="species" />);
+    expect(screen.getByText(/measured once on test, which the choice never read \(n = 398\)/)).toBeTruthy();
+    const rows = screen.getAllByRole("row").slice(1);
+    expect(rows.map((r) => r.querySelector("th")?.textContent)).toEqual(["ECE (equal-width)", "NLL"]);
+    cleanup();
+    cal.file.questions.species.metrics.estimated_by = "cross-fit";
+    render(<BeforeAfter cal={cal} item="species" />);
+    expect(
+      screen.getByText(/out-of-fold cross-fit estimates on calibration, not untouched held-out data/),
+    ).toBeTruthy();
   });
 });

@@ -20,6 +20,7 @@ import { Empty, ErrorState, Loading } from "../components/States";
 import { calibrationItems, candidateRows, chosenSummary, newest } from "../transforms/calibrate";
 import { formatDelta, pct, when } from "../transforms/format";
 import { overlaySeries } from "../transforms/reliability";
+import { BeforeAfter } from "./calibrate/BeforeAfter";
 import { CheckSection } from "./calibrate/CheckSection";
 import { FitForm } from "./calibrate/FitForm";
 import { LabelThresholds } from "./calibrate/LabelThresholds";
@@ -99,6 +100,7 @@ function CalibrationView({
         )}
       </div>
       <SelectionSummary cal={cal} item={current} />
+      <BeforeAfter cal={cal} item={current} />
       {rows.length ? (
         <>
           <h3 className="table-title" id="candidates-title">
