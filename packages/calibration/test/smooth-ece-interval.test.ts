@@ -14,7 +14,7 @@ function populationSmoothEce(g: (p: number) => number): number {
   return smoothEceUnchecked({ p, y: Float64Array.from(p, g) }, N_POP).ece;
 }
 
-function coverage(g: (p: number) => number, trials: number, seed: number) {
+function coverage(g: (p: number) => number, trials: number, seed: number, resamples = 300) {
   const truth = populationSmoothEce(g);
   const rng = mulberry32(seed);
   let covered = 0;
@@ -25,7 +25,14 @@ function coverage(g: (p: number) => number, trials: number, seed: number) {
     const y = Uint8Array.from(p, (q) => (rng.float() < g(q) ? 1 : 0));
     // smoothEceEstimate's steps, the plug-in computed once
     const plugin = smoothEceUnchecked({ p, y }, 1000);
-    const [point, low, high] = smoothEceEstimateUnchecked({ p, y }, plugin.ece, plugin.sigma, 300, t, 0.95);
+    const [point, low, high] = smoothEceEstimateUnchecked(
+      { p, y },
+      plugin.ece,
+      plugin.sigma,
+      resamples,
+      t,
+      0.95,
+    );
     if (low <= truth && truth <= high) covered++;
     if (low <= point && point <= high) pointInside++;
     if (plugin.ece > truth) pluginAbove++;
@@ -41,9 +48,9 @@ function coverage(g: (p: number) => number, trials: number, seed: number) {
   };
 }
 
-describe("smoothEceEstimate: bias-corrected point, basic bootstrap interval of the bias-corrected estimator", () => {
+describe("smoothEceEstimate: bias-corrected point, hull of basic bootstrap intervals of bias-corrected estimators", () => {
   it("covers a moderate miscalibration (overconfident, smECE ~ 0.07) at least 93 % of the time", () => {
-    const r = coverage((p) => 0.5 + 0.7 * (p - 0.5), 250, 101);
+    const r = coverage((p) => 0.5 + 0.7 * (p - 0.5), 250, 101, 1000);
     expect(r.truth).toBeGreaterThan(0.06);
     expect(r.covered).toBeGreaterThanOrEqual(0.93);
     expect(r.pointInside).toBe(1);
@@ -54,6 +61,14 @@ describe("smoothEceEstimate: bias-corrected point, basic bootstrap interval of t
     expect(r.truth).toBeLessThan(0.03);
     // the plug-in is above the truth in most samples: the bias the interval has to remove
     expect(r.pluginAbove).toBeGreaterThan(0.8);
+    expect(r.covered).toBeGreaterThanOrEqual(0.93);
+    expect(r.pointInside).toBe(1);
+  }, 120_000);
+
+  it("covers 0 for a perfectly calibrated model at least 93 % of the time (its low end reaches 0)", () => {
+    const r = coverage((p) => p, 250, 303);
+    expect(r.truth).toBeLessThan(1e-6);
+    expect(r.pluginAbove).toBe(1);
     expect(r.covered).toBeGreaterThanOrEqual(0.93);
     expect(r.pointInside).toBe(1);
   }, 120_000);

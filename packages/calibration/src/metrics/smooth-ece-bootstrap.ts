@@ -8,6 +8,9 @@ import { smoothEceUnchecked } from "./smooth-ece.js";
 // The interval of smooth ECE. smECE sums |smoothed residual| over a mesh: noise in each smoothed residual adds to its
 // absolute value, so the plug-in is biased upward (like binned ECE) and a percentile interval does not cover. Here the
 // bias of each mesh point is removed with the folded-normal mean, and the bias-corrected estimator is bootstrapped.
+// That bias depends on the unknown true smoothed residual |mu|: estimated by |m| it is too small near 0 (a perfectly
+// calibrated model's interval then misses 0), by the moment estimate sqrt(max(0, m^2 - s^2)) too large at moderate
+// miscalibration; the interval is the hull of the two, the point uses |m| (the smaller correction).
 //
 // Resampling smECE exactly would repeat its bandwidth search and its 1001-point convolutions per resample. Instead the
 // bootstrap statistic is the smoothing at the plug-in's bandwidth sigma on items snapped to a grid of spacing sigma / 5
@@ -121,17 +124,24 @@ function erfc(x: number): number {
 }
 
 /**
- * Sum over grid points j of E|m_j + e_j| - |m_j|, e_j ~ N(0, sd_j^2): the upward bias that noise of sd_j adds to
- * |m_j|, sd (sqrt(2 / pi) exp(-a^2 / 2) - 2 a Phi(-a)) with a = |m| / sd (the folded normal's mean).
+ * The upward bias noise adds to sum over grid points j of |m_j|, the smoothed residual m_j observed with normal noise
+ * of sd s_j: sum of E|mu_j + e_j| - |mu_j| = s (sqrt(2 / pi) exp(-a^2 / 2) - 2 a Phi(-a)), a = |mu| / s (the folded
+ * normal's mean), at two estimates of |mu_j|: out[0] at |m_j|, out[1] at sqrt(max(0, m_j^2 - s_j^2)) (its moment
+ * estimate, larger bias near 0).
  */
-function foldedBias(m: Float64Array, sd: Float64Array): number {
-  let total = 0;
+function foldedBias(m: Float64Array, sd: Float64Array, out: Float64Array): void {
+  let plain = 0;
+  let moment = 0;
   for (let j = 0; j < m.length; j++) {
     const s = sd[j];
-    const a = s > 0 ? Math.abs(m[j]) / s : 100;
-    if (a < 9) total += s * (0.7978845608028654 * Math.exp(-0.5 * a * a) - a * erfc(a * Math.SQRT1_2));
+    if (!(s > 0)) continue;
+    const a = Math.abs(m[j]) / s;
+    if (a < 9) plain += s * (0.7978845608028654 * Math.exp(-0.5 * a * a) - a * erfc(a * Math.SQRT1_2));
+    const b = a > 1 ? Math.sqrt(a * a - 1) : 0;
+    if (b < 9) moment += s * (0.7978845608028654 * Math.exp(-0.5 * b * b) - b * erfc(b * Math.SQRT1_2));
+    out[0] = plain;
+    out[1] = moment;
   }
-  return total;
 }
 
 function dot(a: Float64Array, b: Float64Array): number {
@@ -150,7 +160,7 @@ export function smoothEceReplicates(
   sigma: number,
   resamples: number,
   seed: number,
-): { centre: number; bias: number; values: Float64Array } {
+): { bias: number; biasMoment: number; values: Float64Array; valuesMoment: Float64Array } {
   const g = Math.min(MAX_NODES, Math.max(MIN_NODES, Math.ceil(STEPS_PER_SIGMA / sigma) + 1));
   const h = 1 / (g - 1);
   const count = new Float64Array(2 * g);
@@ -173,29 +183,39 @@ export function smoothEceReplicates(
   const ext = new Float64Array(3 * g - 2);
   const smoothed = new Float64Array(g);
   const w = new Float64Array(2 * g);
+  const bias = new Float64Array(2);
   const values = new Float64Array(resamples);
+  const valuesMoment = new Float64Array(resamples);
   gridSums(count, meanP, res, wt);
   let den = dot(wt, colW);
-  const centreRaw = smoothInto(res, ker, ext, smoothed) / den;
-  const bias = foldedBias(smoothed, sd) / den;
+  smoothInto(res, ker, ext, smoothed);
+  foldedBias(smoothed, sd, bias);
+  const centreBias = bias[0] / den;
+  const centreBiasMoment = bias[1] / den;
   const s = Int32Array.of(Math.trunc(seed) | 0);
   for (let r = 0; r < resamples; r++) {
     poissonWeights(count, s, w);
     gridSums(w, meanP, res, wt);
     den = dot(wt, colW);
-    values[r] = (smoothInto(res, ker, ext, smoothed) - foldedBias(smoothed, sd)) / den;
+    const raw = smoothInto(res, ker, ext, smoothed);
+    bias.fill(0);
+    foldedBias(smoothed, sd, bias);
+    values[r] = (raw - bias[0]) / den;
+    valuesMoment[r] = (raw - bias[1]) / den;
   }
-  return { centre: centreRaw - bias, bias, values };
+  return { bias: centreBias, biasMoment: centreBiasMoment, values, valuesMoment };
 }
 
 /**
  * Smooth ECE with a bias-aware interval. Plug-in: relplot's smECE (smoothEce) and its bandwidth sigma. Point: the
- * plug-in minus the folded-normal bias of the smoothed residuals (sum over mesh points of E|m + e| - |m| with e the
- * normal noise of each smoothed residual, whose sd is its Poisson-bootstrap sd), floored at 0. Interval: basic
- * (reverse-percentile) bootstrap of that bias-corrected estimator, reflected about the replicates' mean:
- * [point - (q_hi - mean*), point - (q_lo - mean*)], floored at 0 and holding the point; seeded Poisson bootstrap of the
- * items [Efron & Tibshirani 1993, sections 10.6 and 13.4; Davison & Hinkley 1997, eq. 5.6; Hanley & MacGibbon 2006].
- * Coverage in simulation at n = 1000: 94-96 % when the true smECE is 0.025-0.1 (test/smooth-ece-interval.test.ts).
+ * plug-in minus the folded-normal bias of the smoothed residuals (sum over mesh points of E|mu + e| - |mu| at
+ * |mu| = |m|, e the normal noise of each smoothed residual m, whose sd is its Poisson-bootstrap sd), floored at 0.
+ * Interval: the hull of the basic (reverse-percentile) bootstrap intervals of the bias-corrected estimators with
+ * |mu| = |m| and |mu| = sqrt(max(0, m^2 - sd^2)), each reflected about its replicates' mean:
+ * [est - (q_hi - mean*), est - (q_lo - mean*)]; floored at 0, at most 1, holding the point. Seeded Poisson bootstrap
+ * of the items [Efron & Tibshirani 1993, sections 10.6 and 13.4; Davison & Hinkley 1997, eq. 5.6; Hanley & MacGibbon
+ * 2006]. Coverage in simulation at n = 1000 (400-1000 trials): 95 % at true smECE 0.07-0.1, 98 % at 0.025, 95 % for a
+ * perfectly calibrated model (true smECE 0); test/smooth-ece-interval.test.ts checks >= 93 % on three of them.
  */
 export function smoothEceEstimate(b: Binary, opts: BootstrapOptions = {}): Estimate {
   const n = checkBinary(b, "smoothEceEstimate");
@@ -203,6 +223,22 @@ export function smoothEceEstimate(b: Binary, opts: BootstrapOptions = {}): Estim
   const o = bootstrapOptions(opts, "smoothEceEstimate");
   const { ece, sigma } = smoothEceUnchecked(b, n);
   return smoothEceEstimateUnchecked(b, ece, sigma, o.resamples, o.seed, o.level);
+}
+
+/** [estimate - (q_hi - mean), estimate - (q_lo - mean)] of finite replicates; [-inf, inf] when none is finite. */
+function basicAboutMean(estimate: number, values: Float64Array, level: number): [number, number] {
+  let total = 0;
+  let count = 0;
+  for (let r = 0; r < values.length; r++) {
+    if (Number.isFinite(values[r])) {
+      total += values[r];
+      count++;
+    }
+  }
+  if (count === 0) return [Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY];
+  const mean = total / count;
+  const [qLo, qHi] = percentileInterval(values, level);
+  return [estimate - (qHi - mean), estimate - (qLo - mean)];
 }
 
 /** smoothEceEstimate of validated data whose smECE (ece, at bandwidth sigma) is already known. Internal. */
@@ -214,21 +250,12 @@ export function smoothEceEstimateUnchecked(
   seed: number,
   level: number,
 ): Estimate {
-  const { bias, values } = smoothEceReplicates(b, sigma, resamples, seed);
-  let total = 0;
-  let count = 0;
-  for (let r = 0; r < values.length; r++) {
-    if (Number.isFinite(values[r])) {
-      total += values[r];
-      count++;
-    }
-  }
-  const corrected = ece - bias;
-  const point = Math.max(0, corrected);
-  if (count === 0) return [point, 0, 1];
-  const mean = total / count;
-  const [qLo, qHi] = percentileInterval(values, level);
-  const low = Math.max(0, corrected - (qHi - mean));
-  const high = Math.max(0, corrected - (qLo - mean));
+  const r = smoothEceReplicates(b, sigma, resamples, seed);
+  // basic intervals of the two bias-corrected estimators, about their replicates' means; their hull is reported
+  const plain = basicAboutMean(ece - r.bias, r.values, level);
+  const moment = basicAboutMean(ece - r.biasMoment, r.valuesMoment, level);
+  const point = Math.max(0, ece - r.bias);
+  const low = Math.max(0, Math.min(plain[0], moment[0]));
+  const high = Math.min(1, Math.max(0, plain[1], moment[1]));
   return [point, Math.min(low, point), Math.max(high, point)];
 }
