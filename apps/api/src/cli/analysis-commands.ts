@@ -274,7 +274,9 @@ export function candidatesText(c: Calibration): string {
         `  ${k.chosen ? "*" : " "} ${k.method.padEnd(11)} ${
           h
             ? `NLL ${ci(h.nll)}  Brier ${ci(h.brier)}  ECE ${ci(h.ece)}  accuracy ${fmt(h.accuracy[0])}${imp}`
-            : `failed: ${k.error}`
+            : k.error?.startsWith("not tried")
+              ? k.error
+              : `failed: ${k.error}`
         }`,
       );
     }
@@ -286,9 +288,9 @@ export function candidatesText(c: Calibration): string {
     }
     if (q.threshold) {
       lines.push(
-        `  answer alone at confidence >= ${fmt(q.threshold.min_confidence)} for error <= ${q.threshold.target_risk}${
-          after?.answered_error
-            ? `: ${fmt(after.coverage?.[0] ?? 0, 3)} answered alone, error ${ci(after.answered_error)}`
+        `  escalate below confidence ${fmt(q.threshold.min_confidence)} (chosen for error <= ${q.threshold.target_risk} on ${q.threshold.chosen_on ?? f?.fitSplit})${
+          after?.coverage
+            ? `: ${fmt((after.coverage[0] ?? 0) * 100, 1)} % answered alone (n = ${n?.eval ?? "?"}), error ${ci(after.answered_error)}`
             : ""
         }`,
       );
