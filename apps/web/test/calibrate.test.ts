@@ -136,6 +136,10 @@ describe("provenance and the answered-alone sentence", () => {
     forced.selection!.q1 = { ...forced.selection!.q1, by: "user", verdict: "forced" };
     expect(provenance(forced, "q1")).toMatch(/method temperature forced by the user/);
     expect(provenance({ ...fitted(), fit: undefined }, "q1")).toBeNull();
+    // stored before selection was separated from reporting: said so
+    expect(provenance({ ...fitted(), selection: undefined }, "q1")).toBe(
+      "fitted on calibration (n = 412), method chosen on test, the split its after-metrics are reported on (n = 398; a calibration from an older version: refit it for untouched numbers)",
+    );
   });
 
   it("puts the share answered alone next to the error it buys", () => {

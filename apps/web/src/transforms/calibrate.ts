@@ -110,12 +110,18 @@ export function provenance(cal: Calibration, item: string): string | null {
   const n = f?.n[item];
   const s = cal.selection?.[item];
   if (!f || !n) return null;
+  if (!s) {
+    // stored by a version that compared candidates on the split it then reported on
+    return f.evalSplit === "crossfit"
+      ? `fitted on ${f.fitSplit} (n = ${n.fit}), method chosen and after-metrics estimated on the same out-of-fold rows (a calibration from an older version)`
+      : `fitted on ${f.fitSplit} (n = ${n.fit}), method chosen on ${f.evalSplit}, the split its after-metrics are reported on (n = ${n.eval}; a calibration from an older version: refit it for untouched numbers)`;
+  }
   const how =
-    s?.by === "user"
+    s.by === "user"
       ? `method ${cal.file.questions[item]?.method ?? ""} forced by the user`
-      : s?.by === "selection-split"
+      : s.by === "selection-split"
         ? `method chosen on the separate ${s.on} split (n = ${n.selection ?? "?"})`
-        : `method chosen by ${s?.folds ?? f.folds}-fold cross-fit on ${f.fitSplit}`;
+        : `method chosen by ${s.folds ?? f.folds ?? 5}-fold cross-fit on ${f.fitSplit}`;
   const where =
     f.estimatedBy === "cross-fit"
       ? `after-metrics are out-of-fold cross-fit estimates on ${f.fitSplit} (n = ${n.eval}), not untouched held-out data`
