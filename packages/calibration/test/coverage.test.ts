@@ -3,10 +3,10 @@
 import { describe, expect, it } from "vitest";
 import { simulate } from "./coverage-sim.js";
 
-const REQUIRED = ["ece", "eceMass", "classwiseEce", "debiasedCalibrationError"] as const;
+const REQUIRED = ["ece", "eceMass", "mce", "mceMass", "classwiseEce", "debiasedCalibrationError"] as const;
 
 describe("interval coverage at n = 1000 (200 seeded trials each)", () => {
-  it("true ECE about 0.08 (T = 0.7): ECE (both binnings), classwise and debiased L2 cover at least 93 %", () => {
+  it("true ECE about 0.08 (T = 0.7): ECE and MCE (both binnings), classwise and debiased L2 cover >= 93 %", () => {
     const s = simulate(0.7);
     expect(s.truth.ece).toBeGreaterThan(0.075);
     expect(s.truth.ece).toBeLessThan(0.095);

@@ -1,17 +1,21 @@
 import { binEdges } from "../binning/edges.js";
 import type { Binning } from "../types.js";
 
-// The bias bounds of the bias-bounded intervals (see bootstrap/basic.ts): per bin, the residual sum's standard
-// deviation from the bin's count and the residuals' sample variance (1/4, a Bernoulli outcome's largest variance,
-// for a bin of one item). Internal.
+// The bias bounds of the bias-bounded intervals (see bootstrap/basic.ts): per bin, the residual sum's variance, the
+// larger of sum p (1 - p) (its variance were the bin calibrated, the case the bound describes; it stays sensible in a
+// bin of few items whose outcomes happen to agree) and the residuals' sample variance times the count (which holds
+// when the bin is not calibrated); 1/4, a Bernoulli outcome's largest variance, for a bin of one item. Internal.
 
 const ROOT_2_OVER_PI = Math.sqrt(2 / Math.PI);
 
-/** Per-bin variance of the residual sum, count * sample variance of y - p (1/4 for one item, 0 for none). */
-function sumVariance(c: number, s: number, q: number): number {
+/**
+ * Per-bin variance of the residual sum: max(sum p (1 - p), count * sample variance of y - p); 1/4 for one item, 0 for
+ * none. c, s, q: count, sum and sum of squares of the residuals; pq: sum of p (1 - p).
+ */
+function sumVariance(c: number, s: number, q: number, pq: number): number {
   if (c < 1) return 0;
   if (c < 2) return 0.25;
-  return (c * Math.max(0, q - (s * s) / c)) / (c - 1);
+  return Math.max(pq, (c * Math.max(0, q - (s * s) / c)) / (c - 1));
 }
 
 /** First sorted position of each bin (starts[bins] = n): bins (e_b, e_b+1], as assignBins. */
@@ -33,15 +37,24 @@ export function binStarts(conf: Float64Array, edges: Float64Array): Int32Array {
   return starts;
 }
 
-function residualMoments(res: Float64Array, from: number, to: number, out: Float64Array): void {
+function residualMoments(
+  conf: Float64Array,
+  res: Float64Array,
+  from: number,
+  to: number,
+  out: Float64Array,
+): void {
   let s = 0;
   let q = 0;
+  let pq = 0;
   for (let t = from; t < to; t++) {
     s += res[t];
     q += res[t] * res[t];
+    pq += conf[t] * (1 - conf[t]);
   }
   out[0] = s;
   out[1] = q;
+  out[2] = pq;
 }
 
 /**
@@ -56,14 +69,14 @@ export function topBounds(
 ): { ece: number; mce: number; starts: Int32Array } {
   const n = conf.length;
   const starts = binStarts(conf, binEdges(conf, bins, binning));
-  const m = new Float64Array(2);
+  const m = new Float64Array(3);
   let ece = 0;
   let mce = 0;
   for (let b = 0; b < bins; b++) {
     const c = starts[b + 1] - starts[b];
     if (c === 0) continue;
-    residualMoments(res, starts[b], starts[b + 1], m);
-    const v = sumVariance(c, m[0], m[1]);
+    residualMoments(conf, res, starts[b], starts[b + 1], m);
+    const v = sumVariance(c, m[0], m[1], m[2]);
     ece += Math.sqrt(v);
     mce += v / (c * c);
   }
@@ -78,13 +91,16 @@ function pairMoments(
   c: Float64Array,
   s: Float64Array,
   q: Float64Array,
+  pq: Float64Array,
 ): void {
   for (let i = 0; i < bin.length; i++) {
     const at = (i % k) * bins + bin[i];
     const r = res[i];
+    const p = r > 0 ? 1 - r : -r; // the residual is 1 - p for an outcome 1 (p < 1) and -p otherwise
     c[at]++;
     s[at] += r;
     q[at] += r * r;
+    pq[at] += p * (1 - p);
   }
 }
 
@@ -100,8 +116,9 @@ export function classwiseBound(
   const c = new Float64Array(kb);
   const s = new Float64Array(kb);
   const q = new Float64Array(kb);
-  pairMoments(bin, res, k, bins, c, s, q);
+  const pq = new Float64Array(kb);
+  pairMoments(bin, res, k, bins, c, s, q, pq);
   let total = 0;
-  for (let at = 0; at < kb; at++) total += Math.sqrt(sumVariance(c[at], s[at], q[at]));
+  for (let at = 0; at < kb; at++) total += Math.sqrt(sumVariance(c[at], s[at], q[at], pq[at]));
   return (total * ROOT_2_OVER_PI) / n / k;
 }
