@@ -192,6 +192,9 @@ describe("the Calibrate page in Chromium", () => {
       const alert = summary().getByRole("alert");
       expect(await alert.isVisible()).toBe(true);
       for (const w of warnings) expect(await alert.textContent()).toContain(w);
+      // sex allows "not stated": the candidates show their held-out predicted Unknown rate
+      await showItem("sex");
+      await page.locator("table.candidates th", { hasText: "Unknown rate" }).waitFor({ timeout: STEP });
     },
     STEP,
   );

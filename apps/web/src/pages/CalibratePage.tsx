@@ -46,6 +46,8 @@ function CalibrationView({
   const items = calibrationItems(cal);
   const current = item && items.includes(item) ? item : items[0];
   const rows = candidateRows(cal.candidates[current] ?? []);
+  // predicted Unknown on held-out rows: vector scaling and per-option fits can move the argmax to `not stated`
+  const showUnknown = rows.some((c) => c.unknownRate !== null && c.unknownRate !== undefined);
   const chosen = chosenSummary(cal, current);
   const before = cal.before[current] ?? [];
   const after = cal.after[current] ?? [];
@@ -120,6 +122,7 @@ function CalibrationView({
                   <th scope="col">ECE</th>
                   <th scope="col">Accuracy</th>
                   <th scope="col">ECE vs identity</th>
+                  {showUnknown && <th scope="col">Unknown rate</th>}
                   <th scope="col">Auto’s paired rule</th>
                   <th scope="col">Warnings</th>
                 </tr>
@@ -152,6 +155,9 @@ function CalibrationView({
                         "—"
                       )}
                     </td>
+                    {showUnknown && (
+                      <td className="small">{c.unknownRate === null ? "—" : pct(c.unknownRate)}</td>
+                    )}
                     <td className="small">
                       {c.heldOut ? (
                         c.outcome
