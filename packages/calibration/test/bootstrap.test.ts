@@ -235,6 +235,26 @@ describe("calibration report", () => {
     expect(r.kind).toBe("multiclass");
   });
 
+  it("keeps intervals open when every outcome agrees and the resamples cannot vary", () => {
+    // 20 items, all at confidence 0.9 and all right: every resample is the same, yet 20 items do not pin the error
+    const probs = Float64Array.from({ length: 40 }, (_, i) => (i % 2 ? 0.1 : 0.9));
+    const r = calibrationReport({ probs, k: 2, gold: new Int32Array(20) }, { resamples: 100 });
+    for (const m of [
+      "ece",
+      "eceMass",
+      "mce",
+      "mceMass",
+      "classwiseEce",
+      "debiasedCalibrationError",
+    ] as const) {
+      const [p, lo, hi] = r.intervals[m];
+      expect(r.plugin[m], m).toBeCloseTo(0.1, 12);
+      expect(hi - lo, m).toBeGreaterThan(0.04);
+      expect(lo, m).toBeLessThanOrEqual(p);
+      expect(hi, m).toBeGreaterThanOrEqual(p);
+    }
+  });
+
   it("compareRuns: a run against itself differs by exactly 0", () => {
     const d = synthetic({ n: 500, k: 3, temperature: 1.4, seed: 2 });
     const c = compareRuns(d, d, { resamples: 100 });

@@ -61,11 +61,17 @@ export function biasBounded(
 
 /**
  * Normal interval on the squared scale, for an estimator that is unbiased there (the debiased squared L2 error):
- * D +- z sd(D*), D the plug-in before clipping, sd from the bootstrap replicates of D; point and ends are
+ * D +- z sd, D the plug-in before clipping, sd the larger of the bootstrap replicates' and `sdFloor` (a delta-method
+ * value that stays positive when every bin's outcomes agree and the replicates do not vary); point and ends are
  * sqrt(max(0, .)) [Efron & Tibshirani 1993, section 13.2; Kumar, Liang & Ma 2019].
  */
-export function normalSquared(squared: number, replicates: ArrayLike<number>, z: number): Estimate {
-  const sd = sdOfFinite(replicates, meanOfFinite(replicates));
+export function normalSquared(
+  squared: number,
+  replicates: ArrayLike<number>,
+  z: number,
+  sdFloor = 0,
+): Estimate {
+  const sd = Math.max(sdFloor, sdOfFinite(replicates, meanOfFinite(replicates)));
   const root = (v: number) => Math.sqrt(Math.max(0, v));
   return holding(root(squared), root(squared - z * sd), root(squared + z * sd));
 }

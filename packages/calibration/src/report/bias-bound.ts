@@ -59,19 +59,23 @@ function residualMoments(
 
 /**
  * Bias bounds of the top-label ECE (sum_b sd_b sqrt(2/pi) / N) and MCE (sqrt(sum_b var_b / n_b^2): E max_b |e_b| is at
- * most sqrt(E sum_b e_b^2)) for items in confidence order (conf) with residuals y - p (res).
+ * most sqrt(E sum_b e_b^2)) for items in confidence order (conf) with residuals y - p (res); and l2Sd, the delta-method
+ * standard deviation of the squared L2 error sum_b S_b^2 / (N n_b) from the same variances (sum_b (2 S_b / (N n_b))^2
+ * var_b + 2 (var_b / (N n_b))^2), a floor for its bootstrap standard deviation, which is 0 when every bin's outcomes
+ * agree.
  */
 export function topBounds(
   conf: Float64Array,
   res: Float64Array,
   bins: number,
   binning: Binning,
-): { ece: number; mce: number; starts: Int32Array } {
+): { ece: number; mce: number; l2Sd: number; starts: Int32Array } {
   const n = conf.length;
   const starts = binStarts(conf, binEdges(conf, bins, binning));
   const m = new Float64Array(3);
   let ece = 0;
   let mce = 0;
+  let l2 = 0;
   for (let b = 0; b < bins; b++) {
     const c = starts[b + 1] - starts[b];
     if (c === 0) continue;
@@ -79,8 +83,11 @@ export function topBounds(
     const v = sumVariance(c, m[0], m[1], m[2]);
     ece += Math.sqrt(v);
     mce += v / (c * c);
+    const slope = (2 * m[0]) / (n * c);
+    const curve = v / (n * c);
+    l2 += slope * slope * v + 2 * curve * curve;
   }
-  return { ece: (ece * ROOT_2_OVER_PI) / n, mce: Math.sqrt(mce), starts };
+  return { ece: (ece * ROOT_2_OVER_PI) / n, mce: Math.sqrt(mce), l2Sd: Math.sqrt(l2), starts };
 }
 
 function pairMoments(

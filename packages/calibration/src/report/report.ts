@@ -105,7 +105,7 @@ export function intervalMethods(): IntervalMethods {
 }
 
 /** The bias bounds of the binned errors (see bootstrap/basic.ts); 0 for the means. */
-type Bounds = Record<"ece" | "eceMass" | "mce" | "mceMass", number>;
+type Bounds = Record<"ece" | "eceMass" | "mce" | "mceMass" | "l2Sd", number>;
 
 /** Headline estimates: bias-bounded for the binned errors, percentile for the means. */
 function estimates(
@@ -137,7 +137,7 @@ function boundsOf(items: RunItems, bins: number): Bounds {
 function sortedBounds(conf: Float64Array, res: Float64Array, bins: number): Bounds {
   const width = topBounds(conf, res, bins, "width");
   const mass = topBounds(conf, res, bins, "mass");
-  return { ece: width.ece, eceMass: mass.ece, mce: width.mce, mceMass: mass.mce };
+  return { ece: width.ece, eceMass: mass.ece, mce: width.mce, mceMass: mass.mce, l2Sd: mass.l2Sd };
 }
 
 function residuals(conf: Float64Array, cor: Uint8Array): Float64Array {
@@ -214,7 +214,8 @@ export function calibrationReport(d: Labelled | MultiLabel, opts: ReportOptions 
   const cor = new Uint8Array(n);
   sortedBy(order, items.conf, items.correct, conf, cor);
   const res = residuals(conf, cor);
-  const headline = estimates(point, rep, o.level, sortedBounds(conf, res, bins));
+  const bounds = sortedBounds(conf, res, bins);
+  const headline = estimates(point, rep, o.level, bounds);
   const classwise = classwiseUnchecked(d, n, multi, bins, "width");
   const debiased = debiasedFromSums(mass, n);
   const z = normalQuantile(0.5 + o.level / 2);
@@ -238,7 +239,7 @@ export function calibrationReport(d: Labelled | MultiLabel, opts: ReportOptions 
       mce: headline.mce,
       mceMass: headline.mceMass,
       classwiseEce: biasBounded(classwise, cwRep, o.level, classwiseBound(cw.bin, cw.res, d.k, bins, n)),
-      debiasedCalibrationError: normalSquared(debiasedSquaredFromSums(mass, n), rep.debiased, z),
+      debiasedCalibrationError: normalSquared(debiasedSquaredFromSums(mass, n), rep.debiased, z, bounds.l2Sd),
       smoothEce: smoothEceEstimateUnchecked(top, smooth.ece, smooth.sigma, o.resamples, o.seed, o.level),
     },
     plugin: {
