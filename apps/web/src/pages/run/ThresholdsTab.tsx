@@ -47,14 +47,14 @@ export default function ThresholdsTab({ run, item, split }: TabProps) {
           />
         )}
       </div>
+      <p className="muted small">
+        Precision and recall at 0.5 show x of n with a 95% Wilson interval. The tuned threshold is chosen on
+        these same rows, so its F1 is optimistic; the Calibrate page chooses thresholds on the fit split and
+        reports them on the evaluation split.
+      </p>
       <div className="table-scroll">
         <table className="table">
-          <caption>
-            Per-label thresholds (chosen to maximise F1), the labels that gain most first. Precision and
-            recall at 0.5 show x of n with a 95% Wilson interval. The tuned threshold is chosen on these same
-            rows, so its F1 is optimistic; the Calibrate page chooses thresholds on the fit split and reports
-            them on the evaluation split.
-          </caption>
+          <caption>Per-label thresholds (chosen to maximise F1), the labels that gain most first</caption>
           <thead>
             <tr>
               <th scope="col">Label</th>
