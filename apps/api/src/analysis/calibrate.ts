@@ -41,8 +41,8 @@ export interface FitOptions {
   bins?: number;
   resamples?: number;
   seed?: number;
-  /** Split names, for the words of `selection` (defaults: calibration, test). */
-  names?: { fit: string; selection?: string; eval: string };
+  /** Split names, for the words of `selection` (default fit split: calibration). */
+  names?: { fit: string; selection?: string };
 }
 
 /** One candidate method's held-out results (cross-fitted on the fit split, or on the selection split). */
@@ -118,9 +118,24 @@ export function candidateMethods(d: ItemData, methods: FitOptions["methods"]): M
   return methods;
 }
 
-/** The methods valid for an item of this kind, simplest first (the method picker's list). */
-export function methodsFor(multi: boolean): Method[] {
-  return METHODS.filter((m) => !(multi && m === "vector"));
+/**
+ * The calibrated fit rows behind one-split after-metrics: out-of-fold like the library's, or (too few rows to
+ * cross-fit) in-sample like its fallback, which it reports among the entry's warnings.
+ */
+function outOfFold(
+  fit: ItemData,
+  method: Method,
+  question: QuestionCalibration,
+  seed: number,
+  folds: number,
+): Float64Array {
+  const cal = methodCalibrator(fit, method);
+  const data = libraryData(fit) as Labelled & MultiLabel;
+  try {
+    return crossFit(cal as never, data, { seed, folds }).probs;
+  } catch {
+    return cal.apply(question.params as never, data);
+  }
 }
 
 /**
@@ -141,7 +156,7 @@ export function fitItem(
       `item ${fit.spec.name}: the selection split has no usable predictions (answered or Unknown, with a gold label); compare candidates by cross-fitting instead (leave selectionSplit out)`,
     );
   }
-  const names = opts.names ?? { fit: "calibration", eval: evaluation ? "test" : "crossfit" };
+  const names = opts.names ?? { fit: "calibration" };
   const bins = opts.bins ?? 15;
   const seed = opts.seed ?? 0;
   const folds = opts.folds ?? 5;
@@ -228,15 +243,7 @@ export function fitItem(
     // the library's out-of-fold probabilities (same folds and seed) behind the one-split after-metrics
     heldOut = fit;
     heldOutAfter =
-      method === "identity"
-        ? fit
-        : withProbs(
-            fit,
-            crossFit(methodCalibrator(fit, method) as never, fitData as Labelled & MultiLabel, {
-              seed,
-              folds,
-            }).probs,
-          );
+      method === "identity" ? fit : withProbs(fit, outOfFold(fit, method, question, seed, folds));
   }
   return {
     question,

@@ -144,6 +144,22 @@ describe("fitItem", () => {
     expect(fit.question.metrics!.after!.nll[0]).toBeCloseTo(chosen.heldOut!.nll[0], 12);
   });
 
+  it("fits a forced method on fewer rows than folds, in-sample, and says so", () => {
+    const d = restrictSplits(item(penguins, "species"), ["calibration"]);
+    const few = restrictRows(d, (i) => i < 4);
+    expect(few.m).toBe(4);
+    const fit = fitItem(few, null, { method: "temperature", resamples: 50 });
+    expect(fit.question.method).toBe("temperature");
+    expect(fit.selection).toMatchObject({ by: "user", verdict: "forced" });
+    expect(fit.warnings.join(" ")).toMatch(/no out-of-fold probabilities/);
+    expect(fit.warnings.join(" ")).toMatch(/one split/);
+    expect(fit.after.reduce((s, b) => s + b.count, 0)).toBe(4);
+    // auto on so few rows tries nothing but identity
+    const auto = fitItem(few, null, { resamples: 50 });
+    expect(auto.question.method).toBe("identity");
+    expect(auto.candidates.filter((c) => c.heldOut !== null).map((c) => c.method)).toEqual(["identity"]);
+  });
+
   it("fits multi-label items per label and refuses vector scaling for them", () => {
     const d = item(spam, "properties");
     const half = Math.floor(d.status.length / 2);

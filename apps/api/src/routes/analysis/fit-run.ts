@@ -141,7 +141,7 @@ export async function fitRun(data: AnalysisData, loaded: LoadedRun, b: FitReques
           conservative: b.conservative,
           bins: b.bins,
           resamples: b.resamples,
-          names: { fit: fitSplit, eval: evalSplit, ...(selectionSplit ? { selection: selectionSplit } : {}) },
+          names: { fit: fitSplit, ...(selectionSplit ? { selection: selectionSplit } : {}) },
         },
         selection,
       );
