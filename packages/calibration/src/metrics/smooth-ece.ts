@@ -72,7 +72,7 @@ function searchBandwidth(tooSmooth: (sigma: number) => boolean): number {
  * reflected at 0 and 1 on relplot's grid (1001 points, more below sigma = 0.01), |smoothed residual| summed over a
  * mesh of max(200, round(10 / sigma)) points and divided by the smoothed density summed over the same mesh (so mass
  * the kernel loses past the edges is not counted as error); the bandwidth is the fixed point sigma = smECE_sigma found
- * by relplot's 10 bisection steps (stopping below 0.001). Agrees with relplot to 1e-9 (test/fixtures/smece.json).
+ * by relplot's 10 bisection steps (stopping below 0.001). Agrees with relplot to 1e-12 (test/fixtures/smece.json).
  */
 export function smoothEce(b: Binary): { ece: number; sigma: number } {
   const n = checkBinary(b, "smoothEce");
