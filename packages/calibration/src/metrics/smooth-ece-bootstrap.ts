@@ -172,9 +172,44 @@ function dot(a: Float64Array, b: Float64Array): number {
 }
 
 /**
- * The bootstrap statistic minus its folded-normal bias, on the items (centre) and on `resamples` seeded
- * Poisson-bootstrap resamples of them (values), with the bias on the items (bias): smoothed |residual| at bandwidth
- * sigma on items snapped to a sigma / 2 grid. Internal.
+ * values[r] / moment[r] = resample r's statistic (smoothed |residual| over the grid's total smoothed weight) minus its
+ * folded-normal bias at |mu| = |m| / at the moment estimate; the resample's atom weights are Poisson(count) draws from
+ * the stream s. The other arrays are work space. Nothing follows the loop (see the README's speed notes).
+ */
+function resampleStatistics(
+  count: Float64Array,
+  meanP: Float64Array,
+  ker: Float64Array,
+  colW: Float64Array,
+  sd: Float64Array,
+  table: Float64Array,
+  s: Int32Array,
+  w: Float64Array,
+  res: Float64Array,
+  wt: Float64Array,
+  ext: Float64Array,
+  smoothed: Float64Array,
+  bias: Float64Array,
+  values: Float64Array,
+  moment: Float64Array,
+): void {
+  for (let r = 0; r < values.length; r++) {
+    poissonWeights(count, s, w);
+    gridSums(w, meanP, res, wt);
+    const den = dot(wt, colW);
+    const raw = smoothInto(res, ker, ext, smoothed);
+    bias[0] = 0;
+    bias[1] = 0;
+    foldedBias(smoothed, sd, table, bias);
+    values[r] = (raw - bias[0]) / den;
+    moment[r] = (raw - bias[1]) / den;
+  }
+}
+
+/**
+ * The resampled statistic, smoothed |residual| at bandwidth sigma on items snapped to a sigma / 2 grid, on `resamples`
+ * seeded Poisson-bootstrap resamples, minus its folded-normal bias at |mu| = |m| (values) and at the moment estimate
+ * (valuesMoment); bias and biasMoment: the two biases on the items themselves. Internal.
  */
 export function smoothEceReplicates(
   b: Binary,
@@ -209,22 +244,29 @@ export function smoothEceReplicates(
   const values = new Float64Array(resamples);
   const valuesMoment = new Float64Array(resamples);
   gridSums(count, meanP, res, wt);
-  let den = dot(wt, colW);
+  const den = dot(wt, colW);
   smoothInto(res, ker, ext, smoothed);
   foldedBias(smoothed, sd, table, bias);
   const centreBias = bias[0] / den;
   const centreBiasMoment = bias[1] / den;
   const s = Int32Array.of(Math.trunc(seed) | 0);
-  for (let r = 0; r < resamples; r++) {
-    poissonWeights(count, s, w);
-    gridSums(w, meanP, res, wt);
-    den = dot(wt, colW);
-    const raw = smoothInto(res, ker, ext, smoothed);
-    bias.fill(0);
-    foldedBias(smoothed, sd, table, bias);
-    values[r] = (raw - bias[0]) / den;
-    valuesMoment[r] = (raw - bias[1]) / den;
-  }
+  resampleStatistics(
+    count,
+    meanP,
+    ker,
+    colW,
+    sd,
+    table,
+    s,
+    w,
+    res,
+    wt,
+    ext,
+    smoothed,
+    bias,
+    values,
+    valuesMoment,
+  );
   return { bias: centreBias, biasMoment: centreBiasMoment, values, valuesMoment };
 }
 
