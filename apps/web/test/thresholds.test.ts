@@ -32,3 +32,30 @@ describe("thresholdTable", () => {
     expect(rows.map((r) => r.label)).toEqual(["c", "a", "b"]);
   });
 });
+
+describe("held-out F1 of a tuned threshold", () => {
+  it("carries the cross-validated F1 and its gain over 0.5, and orders by it when present", () => {
+    const s = thresholdSeries({
+      label: "q",
+      curve,
+      tuned: 0.4,
+      f1At05: 0.6,
+      f1Tuned: 0.8,
+      f1TunedHeldOut: 0.55,
+    });
+    expect(s.f1HeldOut).toBe(0.55);
+    expect(s.gain).toBeCloseTo(0.2);
+    expect(s.gainHeldOut).toBeCloseTo(-0.05);
+    // in-sample, b gains most; on unseen rows, a does
+    const rows = thresholdTable([
+      { label: "b", curve, tuned: 0.3, f1At05: 0.5, f1Tuned: 0.9, f1TunedHeldOut: 0.45 },
+      { label: "a", curve, tuned: 0.5, f1At05: 0.5, f1Tuned: 0.6, f1TunedHeldOut: 0.58 },
+    ]);
+    expect(rows.map((r) => r.label)).toEqual(["a", "b"]);
+  });
+
+  it("is null when the API gives none (reports stored before it)", () => {
+    const s = thresholdSeries({ label: "q", curve, tuned: 0.4, f1At05: 0.6, f1Tuned: 0.8 });
+    expect([s.f1HeldOut, s.gainHeldOut]).toEqual([null, null]);
+  });
+});

@@ -42,7 +42,7 @@ export function ThresholdCurve({ s }: { s: ThresholdSeries }) {
         <span className="chart-description">
           {s.tuned === null
             ? `never applies · F1 ${pct(s.f1At05)} at 0.5`
-            : `F1 ${pct(s.f1At05)} at 0.5 → ${pct(s.f1Tuned)} at ${(s.tuned / 100).toFixed(2)}`}
+            : `F1 ${pct(s.f1At05)} at 0.5 → ${pct(s.f1Tuned)} at ${(s.tuned / 100).toFixed(2)} on these rows${s.f1HeldOut === null ? "" : `, ${pct(s.f1HeldOut)} on unseen rows`}`}
         </span>
       </figcaption>
       <div
