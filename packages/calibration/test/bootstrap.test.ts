@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { bootstrap, pairedBootstrap, subset } from "../src/bootstrap/bootstrap.js";
-import { classwiseItems, classwiseReplicates } from "../src/bootstrap/classwise.js";
+import { classwiseItems, classwiseReplicates, classwiseScratch } from "../src/bootstrap/classwise.js";
 import { bootstrapRuns } from "../src/bootstrap/engine.js";
 import { drawCounts, Stream } from "../src/bootstrap/multinomial.js";
 import { percentileInterval } from "../src/bootstrap/percentile.js";
@@ -114,16 +114,16 @@ describe("the fast bootstrap engine", () => {
         order,
         12,
       );
-      const out = new Float64Array(6);
-      const sums = new Float64Array(8 * 3 * 12);
+      const out = new Float64Array(10);
+      const scratch = classwiseScratch(cw, 500);
       const expanded: Int32Array[] = [];
       bootstrapRuns(
         [items],
         12,
-        6,
+        10, // three groups of four: the first two read together, the third alone
         9,
         (counts, first) => {
-          classwiseReplicates(cw, counts, first, out, sums);
+          classwiseReplicates(cw, counts, first, out, scratch);
           for (const shift of [0, 8, 16, 24]) {
             const idx: number[] = [];
             for (let e = 0; e < counts.length; e++)
@@ -133,7 +133,8 @@ describe("the fast bootstrap engine", () => {
         },
         order,
       );
-      for (let r = 0; r < 6; r++) {
+      expect(expanded).toHaveLength(12);
+      for (let r = 0; r < 10; r++) {
         // the layout keeps residuals in single precision: within 1e-7 here
         expect(out[r]).toBeCloseTo(classwiseEce(subset(d, expanded[r]), { bins: 12 }), 7);
       }

@@ -81,12 +81,8 @@ export function classwiseItems(
   return { k, bins, bin, res };
 }
 
-/**
- * Adds four packed resamples' counts times residuals to their (option, bin) pairs: sums[lane * kb + pair], even items
- * into the first half of sums and odd items into the second (consecutive items mostly share a pair, and two
- * accumulators halve the chain of dependent additions).
- */
-function classwisePass(
+/** Adds four packed resamples' counts times residuals to their (option, bin) pairs: sums[4 * pair + lane]. */
+function pass4(
   counts: Uint32Array,
   bin: Uint16Array,
   res: Float32Array,
@@ -94,51 +90,113 @@ function classwisePass(
   bins: number,
   sums: Float64Array,
 ): void {
-  const kb = k * bins;
   const n = counts.length;
-  const odd = 4 * kb;
   for (let t = 0; t < n; t++) {
     const w = counts[t];
     const a = w & 255;
     const b = (w >>> 8) & 255;
     const c = (w >>> 16) & 255;
     const d = w >>> 24;
-    const half = (t & 1) * odd;
-    for (let j = 0, at = t * k, jb = half; j < k; j++, at++, jb += bins) {
-      const q = jb + bin[at];
+    for (let j = 0, at = t * k, jb = 0; j < k; j++, at++, jb += bins) {
+      const q = (jb + bin[at]) << 2;
       const r = res[at];
       sums[q] += a * r;
-      sums[kb + q] += b * r;
-      sums[2 * kb + q] += c * r;
-      sums[3 * kb + q] += d * r;
+      sums[q + 1] += b * r;
+      sums[q + 2] += c * r;
+      sums[q + 3] += d * r;
     }
   }
 }
 
-/** Mean over options of sum_b |sums| / n, for lane `lane` (its even and odd halves added). */
-function laneEce(sums: Float64Array, from: number, kb: number, n: number, k: number): number {
+/**
+ * The same for two groups of four resamples at once (first, then second): sums[8 * pair + lane]. Reading each entry
+ * once for eight resamples takes about a third less time than twice for four.
+ */
+function pass8(
+  first: Uint32Array,
+  second: Uint32Array,
+  bin: Uint16Array,
+  res: Float32Array,
+  k: number,
+  bins: number,
+  sums: Float64Array,
+): void {
+  const n = first.length;
+  for (let t = 0; t < n; t++) {
+    const w = first[t];
+    const a = w & 255;
+    const b = (w >>> 8) & 255;
+    const c = (w >>> 16) & 255;
+    const d = w >>> 24;
+    const v = second[t];
+    const e = v & 255;
+    const f = (v >>> 8) & 255;
+    const g = (v >>> 16) & 255;
+    const h = v >>> 24;
+    for (let j = 0, at = t * k, jb = 0; j < k; j++, at++, jb += bins) {
+      const q = (jb + bin[at]) << 3;
+      const r = res[at];
+      sums[q] += a * r;
+      sums[q + 1] += b * r;
+      sums[q + 2] += c * r;
+      sums[q + 3] += d * r;
+      sums[q + 4] += e * r;
+      sums[q + 5] += f * r;
+      sums[q + 6] += g * r;
+      sums[q + 7] += h * r;
+    }
+  }
+}
+
+/** Mean over options of sum over bins of |sums[lanes * pair + lane]| / n. */
+function laneEce(sums: Float64Array, lanes: number, lane: number, kb: number, n: number, k: number): number {
   let total = 0;
-  const odd = 4 * kb;
-  for (let q = from; q < from + kb; q++) total += Math.abs(sums[q] + sums[odd + q]);
+  for (let q = 0; q < kb; q++) total += Math.abs(sums[q * lanes + lane]);
   return total / n / k;
 }
 
+/** Scratch of one report's classwise resampling: pair sums for eight resamples, and one group of held counts. */
+export interface ClasswiseScratch {
+  sums: Float64Array;
+  held: Uint32Array;
+}
+
+export function classwiseScratch(items: ClasswiseItems, n: number): ClasswiseScratch {
+  return { sums: new Float64Array(8 * items.k * items.bins), held: new Uint32Array(n) };
+}
+
 /**
- * Classwise ECE of each group of four resamples (packed counts from the engine's onCounts), written to
- * out[first + lane] for the lanes below out.length; sums is scratch of 8 * k * bins.
+ * Classwise ECE of each group of four resamples (packed counts from the engine's onCounts, groups in order, `first`
+ * their first resample), written to out[first + lane] for the resamples below out.length. Groups are taken in pairs:
+ * an even group's counts are held until the next one, unless no further group is needed.
  */
 export function classwiseReplicates(
   items: ClasswiseItems,
   counts: Uint32Array,
   first: number,
   out: Float64Array,
-  sums: Float64Array,
+  scratch: ClasswiseScratch,
 ): void {
-  const kb = items.k * items.bins;
   if (first >= out.length) return;
+  const { k, bins, bin, res } = items;
+  const kb = k * bins;
+  const n = counts.length;
+  const sums = scratch.sums;
+  if ((first & 4) === 0) {
+    if (first + 4 < out.length) {
+      scratch.held.set(counts);
+      return;
+    }
+    sums.fill(0);
+    pass4(counts, bin, res, k, bins, sums);
+    for (let lane = 0; lane < 4 && first + lane < out.length; lane++) {
+      out[first + lane] = laneEce(sums, 4, lane, kb, n, k);
+    }
+    return;
+  }
   sums.fill(0);
-  classwisePass(counts, items.bin, items.res, items.k, items.bins, sums);
-  for (let lane = 0; lane < 4 && first + lane < out.length; lane++) {
-    out[first + lane] = laneEce(sums, lane * kb, kb, counts.length, items.k);
+  pass8(scratch.held, counts, bin, res, k, bins, sums);
+  for (let lane = 0; lane < 8 && first - 4 + lane < out.length; lane++) {
+    out[first - 4 + lane] = laneEce(sums, 8, lane, kb, n, k);
   }
 }

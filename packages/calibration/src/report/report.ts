@@ -3,7 +3,7 @@ import { widthEdges } from "../binning/edges.js";
 import { type ReliabilityBin, reliabilityFromSums } from "../binning/reliability.js";
 import { biasBounded, type IntervalMethod, normalSquared, percentileEstimate } from "../bootstrap/basic.js";
 import { bootstrapOptions } from "../bootstrap/bootstrap.js";
-import { classwiseItems, classwiseReplicates, MAX_BINS } from "../bootstrap/classwise.js";
+import { classwiseItems, classwiseReplicates, classwiseScratch, MAX_BINS } from "../bootstrap/classwise.js";
 import { type ConsistencyTest, consistencyTest } from "../bootstrap/consistency.js";
 import {
   bootstrapRuns,
@@ -184,13 +184,13 @@ export function calibrationReport(d: Labelled | MultiLabel, opts: ReportOptions 
   );
   const secondary = Math.min(o.resamples, SECONDARY_RESAMPLES);
   const cwRep = new Float64Array(secondary);
-  const cwSums = new Float64Array(8 * d.k * bins);
+  const cwScratch = classwiseScratch(cw, n);
   const [rep] = bootstrapRuns(
     [items],
     bins,
     o.resamples,
     o.seed,
-    (counts, first) => classwiseReplicates(cw, counts, first, cwRep, cwSums),
+    (counts, first) => classwiseReplicates(cw, counts, first, cwRep, cwScratch),
     order,
   );
   const top = { p: items.conf, y: items.correct };
