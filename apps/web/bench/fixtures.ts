@@ -348,6 +348,7 @@ export function comparison(n: number): Comparison {
       { id: "run_bench", model: "workbench-latest", servedBy: ["bayes-2"] },
       { id: "run_bench2", model: "workbench-latest", servedBy: ["bayes-1"] },
     ],
+    methods: { values: "as the report gives them", deltas: "paired bootstrap" },
     servedModelDiffers: true,
     n,
     resamples: 200,

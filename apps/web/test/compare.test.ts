@@ -14,6 +14,7 @@ function comparison(over: Partial<Comparison> = {}): Comparison {
     servedModelDiffers: true,
     n: 100,
     resamples: 1000,
+    methods: { values: "as the report gives them", deltas: "paired bootstrap" },
     metrics: [
       {
         name: "accuracy",

@@ -188,9 +188,8 @@ export default function ComparePage() {
               <div className="table-scroll">
                 <table className="table">
                   <caption>
-                    Metrics with 95% intervals (calibration errors: bias-corrected estimates with bias-aware
-                    intervals); changes are paired differences of the plain values (bootstrap over the shared
-                    examples)
+                    Metrics with 95% intervals on the shared examples; each change is the difference of the
+                    values shown (how its interval was obtained: under the table)
                   </caption>
                   <thead>
                     <tr>
@@ -227,6 +226,11 @@ export default function ComparePage() {
                   </tbody>
                 </table>
               </div>
+              {cmp.data.methods && (
+                <p className="muted small">
+                  Values: {cmp.data.methods.values}. Changes: {cmp.data.methods.deltas}.
+                </p>
+              )}
               <h2>Flipped answers ({count(cmp.data.flipped.total)})</h2>
               {cmp.data.flipped.rows.length === 0 ? (
                 <Empty title="No answer flipped">
