@@ -1,7 +1,8 @@
 import { LruCache } from "./cache.js";
 import { CACHE_SIZE } from "./constants.js";
 import type { NormalItem } from "./items.js";
-import { buildQuestions } from "./questions.js";
+import { OrderedState } from "./orderedState.js";
+import { buildQuestions, questionJson } from "./questions.js";
 import type { State } from "./types.js";
 
 /** What one item sends: its question ids' suffixes and each question serialised, built once per item. */
@@ -48,7 +49,7 @@ function wireOf(item: NormalItem): Wire {
     const entries = Object.entries(buildQuestions(item));
     wire = {
       suffixes: entries.map(([suffix]) => suffix),
-      json: entries.map(([, q]) => JSON.stringify(q)),
+      json: entries.map(([, q]) => questionJson(item, q)),
       ids: [],
     };
     wires.set(item, wire);
@@ -104,8 +105,8 @@ export class BodyWriter {
   write(state: State, items: NormalItem[]): Body {
     const questions = this.#questions(items);
     // Serialised under its key, as in the whole object: a toJSON(key) sees "state", and a state that
-    // serialises to nothing leaves the key out.
-    const wrapped = JSON.stringify({ state });
+    // serialises to nothing leaves the key out. An OrderedState is sent as its own text.
+    const wrapped = state instanceof OrderedState ? `{"state":${state.json}}` : JSON.stringify({ state });
     const text =
       wrapped.length > 2
         ? `${this.#head},${wrapped.slice(1, -1)},"questions":{${questions.text}}}`

@@ -13,5 +13,7 @@ export const NOT_STATED_DESCRIPTION =
 export const DEFAULT_MAX_LEN = 512;
 /** Defaults of the contract (seconds). */
 export const DEFAULTS = { timeout: 30.0, retries: 2, backoff: 1.0 } as const;
+/** Longest Retry-After wait honoured by default (seconds). */
+export const MAX_RETRY_WAIT = 60;
 /** Answered replies kept in memory, keyed by request body. */
 export const CACHE_SIZE = 2048;

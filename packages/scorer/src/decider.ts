@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_LEN } from "./constants.js";
+import { DEFAULT_MAX_LEN, NOT_STATED, NOT_STATED_DESCRIPTION } from "./constants.js";
 import { toDecision } from "./decisions.js";
 import { ValueError } from "./errors.js";
 import type { NormalItem } from "./items.js";
@@ -9,6 +9,7 @@ import { compareDecisions, recompute } from "./replay.js";
 import { countUnits, estimateTokens, selectPassages, TOKENS_PER_UNIT } from "./retrieval.js";
 import { DecisionScorer } from "./scorer.js";
 import type {
+  CallOptions,
   DeciderOptions,
   Decision,
   Item,
@@ -51,13 +52,16 @@ export class DecisionDecider {
     return this.scorer.cost;
   }
 
-  /** One question, one request. */
-  async decide(state: State, item: Item): Promise<Decision> {
-    return (await this.decideAll(state, [item]))[0];
+  /** One question, one request. Aborting `options.signal` rejects with an AbortError. */
+  async decide(state: State, item: Item, options: CallOptions = {}): Promise<Decision> {
+    return (await this.decideAll(state, [item], options))[0];
   }
 
-  /** All the items of one input in one request (how a multi-label item's options travel). */
-  async decideAll(state: State, items: Item[], options: { cache?: boolean } = {}): Promise<Decision[]> {
+  /**
+   * All the items of one input in one request (how a multi-label item's options travel). Aborting
+   * `options.signal` rejects with an AbortError: no decision, nothing cached.
+   */
+  async decideAll(state: State, items: Item[], options: CallOptions = {}): Promise<Decision[]> {
     if (!Array.isArray(items) || items.length === 0) {
       throw new ValueError("decideAll(state, items) needs a non-empty list of items");
     }
@@ -155,8 +159,16 @@ const questionTexts = new WeakMap<NormalItem, { text: string; units: number }>()
 function questionOf(item: NormalItem): { text: string; units: number } {
   let known = questionTexts.get(item);
   if (!known) {
+    // The criteria in the item's option order (an object would put integer-like names first).
+    const criteria = (q: { criteria?: unknown }) =>
+      q.criteria === undefined
+        ? []
+        : [
+            ...item.options.flatMap((o) => [o.name, o.description]),
+            ...(item.notStated ? [NOT_STATED, NOT_STATED_DESCRIPTION] : []),
+          ];
     const text = Object.values(buildQuestions(item))
-      .map((q) => [q.instructions, ...Object.entries(q.criteria ?? {}).flat()].filter(Boolean).join(" "))
+      .map((q) => [q.instructions, ...criteria(q)].filter(Boolean).join(" "))
       .join(" ");
     known = { text, units: countUnits(text) };
     questionTexts.set(item, known);

@@ -12,7 +12,10 @@ export interface Target {
 
 const PATH = "/v1/decision";
 
-/** Resolves `{base_url}/v1/decision`, refusing every scheme but http and https. */
+/**
+ * Resolves `{base_url}/v1/decision` (a base URL ending in /v1/decision is kept as it is), refusing every scheme
+ * but http and https.
+ */
 export function resolveTarget(baseUrl: unknown): Target {
   if (typeof baseUrl !== "string" || baseUrl.trim() === "") {
     throw new ValueError(`base_url must be a non-empty http:// or https:// URL, got ${describe(baseUrl)}`);
@@ -39,7 +42,9 @@ export function resolveTarget(baseUrl: unknown): Target {
     parsed.password = "";
   }
   parsed.hash = "";
-  const path = parsed.pathname.replace(/\/+$/, "") + PATH;
+  // A base URL that already ends in /v1/decision is the endpoint itself: the path is not appended again.
+  const trimmed = parsed.pathname.replace(/\/+$/, "");
+  const path = trimmed.endsWith(PATH) ? trimmed : trimmed + PATH;
   const origin = `${parsed.protocol}//${parsed.host}`;
   return { url: origin + path + parsed.search, endpoint: origin + path, basicAuth };
 }

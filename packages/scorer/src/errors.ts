@@ -17,6 +17,8 @@ export class ServiceError extends RemoteClientError {
     readonly status: number,
     /** The endpoint, without credentials or query. */
     readonly endpoint: string,
+    /** The reply's request id, when it sent one (also quoted in the message). */
+    readonly requestId?: string,
   ) {
     super(message);
   }
@@ -28,6 +30,8 @@ export class EscalationError extends Error {
   constructor(
     /** The escalation reason, exactly as decisions carry it. */
     readonly reason: string,
+    /** The request id of the reply that escalated it, when there was one (also quoted in the reason). */
+    readonly requestId?: string,
   ) {
     super(reason);
   }

@@ -3,8 +3,8 @@ import { createHash } from "node:crypto";
 /**
  * `decision|{endpoint}|{model}`, plus `|x:` and 16 hex digits of the SHA-256 of extra_body when it is non-empty
  * after removing `options.return_reasoning` (and an `options` object that this leaves empty). extra_body is
- * serialised like Python's `json.dumps(obj, sort_keys=True)`, the serialisation of release 0.7.1, so
- * fingerprints written by either release compare equal.
+ * serialised like Python's `json.dumps(obj, sort_keys=True, ensure_ascii=False)` and hashed as UTF-8, as the
+ * reference client of releases 0.7.1 and 0.8.0 does, so fingerprints written by either compare equal.
  */
 export function fingerprint(endpoint: string, model: string, extraBody?: Record<string, unknown>): string {
   const base = `decision|${endpoint}|${model}`;
@@ -32,7 +32,11 @@ function withoutReasoningFlag(extraBody?: Record<string, unknown>): Record<strin
   return copy;
 }
 
-/** JSON text exactly as Python's json.dumps(value, sort_keys=True) writes it (", " and ": ", ASCII only). */
+/**
+ * JSON text exactly as Python's json.dumps(value, sort_keys=True, ensure_ascii=False) writes it: ", " and ": ",
+ * keys sorted by code point, only `"`, `\\` and the control characters below U+0020 escaped, everything else
+ * (non-ASCII text, U+007F, U+2028) written as itself, so that its UTF-8 is what the reference client hashes.
+ */
 export function pythonJson(value: unknown): string {
   if (value === null || value === undefined) return "null";
   if (value === true) return "true";
@@ -87,7 +91,7 @@ function pythonString(s: string): string {
     else if (ch === "\t") out += "\\t";
     else if (ch === "\b") out += "\\b";
     else if (ch === "\f") out += "\\f";
-    else if (c < 0x20 || c > 0x7e) out += `\\u${c.toString(16).padStart(4, "0")}`;
+    else if (c < 0x20) out += `\\u${c.toString(16).padStart(4, "0")}`;
     else out += ch;
   }
   return `${out}"`;

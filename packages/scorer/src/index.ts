@@ -3,6 +3,7 @@
  * Items -> questions -> POST {base_url}/v1/decision -> logits, decisions, decision records.
  */
 
+export { AbortError } from "./abort.js";
 export {
   DEFAULT_MAX_LEN,
   MULTI_THRESHOLD,
@@ -15,6 +16,7 @@ export { EscalationError, NOTHING_LEARNED, RemoteClientError, ServiceError, Valu
 export { errorText } from "./errorText.js";
 export { usableLogits } from "./learning.js";
 export { NetworkError, type SocketOptions, undiciOpener, undiciOpenerWith } from "./opener.js";
+export { OrderedState, orderedState } from "./orderedState.js";
 export { redact } from "./redact.js";
 export { estimateTokens } from "./retrieval.js";
 export { DecisionScorer } from "./scorer.js";

@@ -1,6 +1,7 @@
 import type { LookupFunction } from "node:net";
 import type { Dispatcher } from "undici";
 import { Agent } from "undici";
+import { AbortError, abortErrorOf } from "./abort.js";
 import type { NetworkCode, Opener, OpenerRequest, OpenerResponse } from "./types.js";
 
 /** A failed request without an HTTP status; `code` says which failure it was. */
@@ -88,8 +89,10 @@ export function undiciOpenerWith(socket: SocketOptions): Opener {
 function openerOver(agentFor: (ms: number) => Agent): Opener {
   return (req: OpenerRequest): Promise<OpenerResponse> => {
     const ms = Math.max(1, Math.round(req.timeout * 1000));
+    const signal = req.signal;
+    if (signal?.aborted) return Promise.reject(abortErrorOf(signal));
     return new Promise<OpenerResponse>((resolve, reject) => {
-      const collector = new Collector(resolve, reject, req.timeout);
+      const collector = new Collector(resolve, reject, req.timeout, signal);
       let target: Target;
       try {
         target = targetOf(req.url);
@@ -117,14 +120,31 @@ class Collector implements Dispatcher.DispatchHandler {
   #headers: OpenerResponse["headers"] = {};
   #chunks: Buffer[] = [];
   #headersReceived = false;
+  #onAbort: (() => void) | undefined;
 
   constructor(
     private readonly resolve: (response: OpenerResponse) => void,
-    private readonly reject: (error: NetworkError) => void,
+    private readonly reject: (error: NetworkError | AbortError) => void,
     private readonly timeout: number,
+    private readonly signal?: AbortSignal,
   ) {}
 
-  onRequestStart(): void {}
+  /** With a signal: aborting it stops the request (its socket is not reused) and rejects with an AbortError. */
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    const signal = this.signal;
+    if (!signal) return;
+    if (signal.aborted) {
+      controller.abort(abortErrorOf(signal));
+      return;
+    }
+    this.#onAbort = () => controller.abort(abortErrorOf(signal));
+    signal.addEventListener("abort", this.#onAbort, { once: true });
+  }
+
+  #settled(): void {
+    if (this.#onAbort) this.signal?.removeEventListener("abort", this.#onAbort);
+    this.#onAbort = undefined;
+  }
 
   onResponseStart(_controller: unknown, statusCode: number, headers: OpenerResponse["headers"]): void {
     if (statusCode < 200) return; // an informational reply: the real one follows
@@ -138,11 +158,14 @@ class Collector implements Dispatcher.DispatchHandler {
   }
 
   onResponseEnd(): void {
+    this.#settled();
     this.resolve({ status: this.#status, headers: this.#headers, body: decodeText(this.#chunks) });
   }
 
   onResponseError(_controller: unknown, error: Error): void {
-    this.reject(classify(error, this.#headersReceived, this.timeout));
+    this.#settled();
+    if (error instanceof AbortError) this.reject(error);
+    else this.reject(classify(error, this.#headersReceived, this.timeout));
   }
 }
 

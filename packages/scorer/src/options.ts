@@ -1,4 +1,5 @@
-import { DEFAULTS } from "./constants.js";
+import { abortErrorOf } from "./abort.js";
+import { DEFAULTS, MAX_RETRY_WAIT } from "./constants.js";
 import { ValueError } from "./errors.js";
 import { undiciOpener } from "./opener.js";
 import type { DeciderOptions, Opener } from "./types.js";
@@ -11,13 +12,41 @@ export interface Settings {
   opener: Opener;
   sleep: (seconds: number) => Promise<void>;
   extraBody?: Record<string, unknown>;
+  maxRetryWait: number;
+  jitter: boolean;
 }
 
-const SCORER_KEYS = ["timeout", "opener", "extraBody", "retries", "backoff", "sleep"];
+const SCORER_KEYS = [
+  "timeout",
+  "opener",
+  "extraBody",
+  "retries",
+  "backoff",
+  "sleep",
+  "maxRetryWait",
+  "jitter",
+];
 const DECIDER_KEYS = [...SCORER_KEYS, "deterministic", "maxLen"];
 const RESERVED = ["model", "state", "questions"];
 
-const realSleep = (seconds: number) => new Promise<void>((resolve) => setTimeout(resolve, seconds * 1000));
+/** The default sleep: a timer (the scorer cancels it when the call's signal aborts). */
+export const realSleep = (seconds: number) =>
+  new Promise<void>((resolve) => setTimeout(resolve, seconds * 1000));
+
+/** Waits `seconds` with the default timer, cleared (and an AbortError thrown) when `signal` aborts. */
+export function abortableSleep(seconds: number, signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(abortErrorOf(signal));
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, seconds * 1000);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
 
 /** Checks the positional arguments after base_url: model and the optional API key. */
 export function checkModelAndKey(model: unknown, apiKey: unknown): void {
@@ -69,8 +98,20 @@ export function readSettings(options: unknown, decider = false): Settings {
   const sleep = o.sleep ?? realSleep;
   if (typeof sleep !== "function")
     throw new ValueError("sleep must be a function (seconds) => Promise<void>");
+  const maxRetryWait = o.maxRetryWait ?? MAX_RETRY_WAIT;
+  if (typeof maxRetryWait !== "number" || !(maxRetryWait >= 0) || !Number.isFinite(maxRetryWait)) {
+    throw new ValueError(
+      `maxRetryWait must be a non-negative number of seconds (the longest Retry-After honoured; default 60), got ${JSON.stringify(maxRetryWait)}`,
+    );
+  }
+  const jitter = o.jitter ?? false;
+  if (typeof jitter !== "boolean") {
+    throw new ValueError(`jitter must be true or false, got ${JSON.stringify(jitter)}`);
+  }
   if (decider) checkDeciderOptions(o as DeciderOptions);
   return {
+    maxRetryWait,
+    jitter,
     timeout,
     retries,
     backoff,

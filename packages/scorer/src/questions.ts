@@ -35,9 +35,33 @@ function build(item: NormalItem): Record<string, Question> {
     return { "": { type: "noul", instructions: item.question } };
   }
   const criteria: Record<string, string | null> = {};
-  for (const opt of item.options) criteria[opt.name] = opt.description;
+  for (const opt of item.options) {
+    Object.defineProperty(criteria, opt.name, {
+      value: opt.description,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
   if (item.notStated) criteria[NOT_STATED] = NOT_STATED_DESCRIPTION;
   return { "": { type: "choice", instructions: item.question, criteria } };
+}
+
+/**
+ * The JSON text of one of an item's questions as sent: a choice's `criteria` written in the item's option
+ * order (`not stated` last). Serialising the criteria object would put integer-like option names ("1", "10")
+ * first, as JavaScript orders any object's keys.
+ */
+export function questionJson(item: NormalItem, question: Question): string {
+  if (question.type !== "choice") return JSON.stringify(question);
+  let criteria = "";
+  for (const opt of item.options) {
+    criteria += `${criteria === "" ? "" : ","}${JSON.stringify(opt.name)}:${JSON.stringify(opt.description)}`;
+  }
+  if (item.notStated) {
+    criteria += `${criteria === "" ? "" : ","}${JSON.stringify(NOT_STATED)}:${JSON.stringify(NOT_STATED_DESCRIPTION)}`;
+  }
+  return `{"type":"choice","instructions":${JSON.stringify(question.instructions)},"criteria":{${criteria}}}`;
 }
 
 function optionClause(opt: NormalOption): string {

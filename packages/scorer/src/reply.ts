@@ -36,12 +36,22 @@ export function readServedBy(reply: Record<string, unknown>, model: string): str
     : undefined;
 }
 
-/** One question's reasoning, its text cut to REASONING_CHARS characters (whole code points). */
+/**
+ * One question's reasoning, its text cut to REASONING_CHARS characters (whole code points), with `closed` when
+ * the service says it and the length of the text it sent (so an audit sees a cut).
+ */
 export function readReasoning(raw: unknown): Reasoning | undefined {
   if (typeof raw !== "object" || raw === null) return undefined;
   const r = raw as Record<string, unknown>;
-  const text = typeof r.text === "string" ? cutText(r.text, REASONING_CHARS) : "";
-  return { text, tokens: count(r.tokens) ?? 0, thought: r.thought === true };
+  const full = typeof r.text === "string" ? r.text : "";
+  const reasoning: Reasoning = {
+    text: cutText(full, REASONING_CHARS),
+    tokens: count(r.tokens) ?? 0,
+    thought: r.thought === true,
+  };
+  if (typeof r.closed === "boolean") reasoning.closed = r.closed;
+  reasoning.length = full.length;
+  return reasoning;
 }
 
 /** Cuts text to at most `limit` characters without splitting a surrogate pair. */

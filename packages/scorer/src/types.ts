@@ -1,3 +1,5 @@
+import type { OrderedState } from "./orderedState.js";
+
 /** An option of an item: a bare name, or a name with the description a service reads. */
 export type Option = string | { name: string; description?: string | null };
 
@@ -19,8 +21,11 @@ export interface Item {
   evidence?: boolean;
 }
 
-/** The input the questions are about: text, a mapping (key order matters) or a list. */
-export type State = string | Record<string, unknown> | unknown[];
+/**
+ * The input the questions are about: text, a mapping (key order matters) or a list. A plain object's
+ * integer-like keys come first in JavaScript; an OrderedState keeps the source's key order on the wire.
+ */
+export type State = string | Record<string, unknown> | unknown[] | OrderedState;
 
 /** A question object of the wire format. */
 export interface Question {
@@ -36,6 +41,8 @@ export interface OpenerRequest {
   headers: Record<string, string>;
   body?: string;
   timeout: number;
+  /** The call's AbortSignal, when it has one: an opener should stop the request when it aborts. */
+  signal?: AbortSignal;
 }
 
 /** What the opener resolves to. A network failure rejects with an error whose `code` is a NetworkCode. */
@@ -63,6 +70,10 @@ export interface Reasoning {
   text: string;
   tokens: number;
   thought: boolean;
+  /** Whether the model closed its reasoning (false: cut off by its budget), when the service says. */
+  closed?: boolean;
+  /** The length of the text the service sent, in characters: more than `text.length` when it was cut. */
+  length?: number;
 }
 
 /** The decision record the contract keeps under `extra.decision`. */
@@ -75,6 +86,8 @@ export interface DecisionRecord {
   cost?: number;
   latency_ms?: number;
   questions: number;
+  /** The reply's request id (`x-request-id`, a vendor's `x-...-request-id` or `cf-ray`), when it sent one. */
+  request_id?: string;
   /** One Reasoning for a single question; per option name (and `not stated`) for a multi-label item. */
   reasoning?: Reasoning | Record<string, Reasoning>;
 }
@@ -102,6 +115,18 @@ export interface ScorerOptions {
   retries?: number;
   backoff?: number;
   sleep?: (seconds: number) => Promise<void>;
+  /** Longest wait, in seconds, a 429's or 503's Retry-After / retry-after-ms is honoured for (default 60). */
+  maxRetryWait?: number;
+  /** Full jitter: each backoff wait is drawn uniformly from [0, backoff * 2^k] (default false). */
+  jitter?: boolean;
+}
+
+/** Options of one call: the answer cache, and an AbortSignal that cancels the call. */
+export interface CallOptions {
+  /** false: ask the service again instead of answering from the cache. */
+  cache?: boolean;
+  /** Aborting it rejects the call with an AbortError (also while it waits to retry); nothing is cached. */
+  signal?: AbortSignal;
 }
 
 /** Constructor options of the decider: the scorer's, plus replay mode and the retrieval budget. */

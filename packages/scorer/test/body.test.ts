@@ -93,7 +93,7 @@ describe("a cached answer", () => {
     expect(second).toEqual(first);
     expect(second[0].record).toMatchObject({ served_by: "m-2", cost: 0.25, latency_ms: 1.5, questions: 2 });
     expect(second[0].record.usage).toEqual({ input_tokens: 40, output_tokens: 3 });
-    expect(second[0].record.reasoning).toEqual({ text: "because", tokens: 3, thought: false });
+    expect(second[0].record.reasoning).toEqual({ text: "because", tokens: 3, thought: false, length: 7 });
     expect({ usage: scorer.usage, cost: scorer.cost }).toEqual(totals);
     first[0].logits[0] = 99;
     first[0].record.usage!.input_tokens = 99;
@@ -149,7 +149,7 @@ describe("the answer cache's key", () => {
 });
 
 describe("a 200 whose body is not JSON", () => {
-  it("is described without quoting the body, which may echo a key", async () => {
+  it("is retried like a broken connection, described without quoting the body, which may echo a key", async () => {
     const secret = "sk-live-ECHOEDKEY0123456789";
     const scorer = new DecisionScorer("http://127.0.0.1:9", "m", secret, {
       retries: 0,
@@ -159,7 +159,7 @@ describe("a 200 whose body is not JSON", () => {
       (r) => JSON.stringify(r),
       (e: Error) => `${e.name}: ${e.message} ${JSON.stringify(e)}`,
     );
-    expect(outcome).toContain("invalid decision output: the reply is not JSON");
+    expect(outcome).toContain("the decision service did not answer after 1 attempts: the reply is not JSON");
     expect(outcome).not.toContain(secret.slice(0, 6));
   });
 });

@@ -1,8 +1,19 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { pythonJson } from "../src/fingerprint.js";
 import { DecisionScorer, decisionDecider } from "../src/index.js";
 
-// Golden values: Python's hashlib.sha256(json.dumps(extra_body, sort_keys=True)) of release 0.7.1, kept
-// here so that no later change can alter a fingerprint by accident. Made by test/fixtures/fingerprints.py.
+// Golden values made by the Python reference's own serialisation (test/fixtures/fingerprints.py):
+// json.dumps(extra_body, sort_keys=True, ensure_ascii=False), hashed as UTF-8. The test reads the JSON only.
+interface Case {
+  extra_body: Record<string, unknown>;
+  serialised: string;
+  digest: string;
+  ascii_digest: string;
+}
+const cases: Case[] = JSON.parse(
+  readFileSync(new URL("./fixtures/fingerprints.json", import.meta.url), "utf8"),
+).cases;
 const BASE = "http://127.0.0.1:8009";
 
 describe("fingerprint", () => {
@@ -12,20 +23,30 @@ describe("fingerprint", () => {
     );
   });
 
-  it("matches the golden values with extra_body", () => {
-    const golden: [Record<string, unknown>, string][] = [
-      [{ options: { max_think: 768, nothink_threshold: 0.9 } }, "0ead4d1844b04fbf"],
-      [{ user: "team-a", provider: { order: ["x", "y"], allow_fallbacks: false } }, "515a525c3c89e81b"],
-      [
-        { t: 1e-7, u: 0.0001, v: 1e16, w: 123456789.125, é: "naïve ☃ 😀", n: null, list: [1, 2.5, "a\nb"] },
-        "63a37c2fb99f3635",
-      ],
-    ];
-    for (const [extraBody, digest] of golden) {
-      expect(new DecisionScorer(BASE, "m", undefined, { extraBody }).fingerprint).toBe(
-        `decision|http://127.0.0.1:8009/v1/decision|m|x:${digest}`,
+  it("hashes extra_body byte for byte as Python's json.dumps(sort_keys=True, ensure_ascii=False)", () => {
+    expect(cases.length).toBeGreaterThanOrEqual(10);
+    for (const c of cases) {
+      const { return_reasoning: _, ...options } = (c.extra_body.options ?? {}) as Record<string, unknown>;
+      const kept = { ...c.extra_body };
+      if (c.extra_body.options !== undefined) {
+        if (Object.keys(options).length) kept.options = options;
+        else delete kept.options;
+      }
+      expect(pythonJson(kept)).toBe(c.serialised);
+      expect(new DecisionScorer(BASE, "m", undefined, { extraBody: c.extra_body }).fingerprint).toBe(
+        `decision|http://127.0.0.1:8009/v1/decision|m|x:${c.digest}`,
       );
     }
+  });
+
+  it("writes non-ASCII text as raw UTF-8, not as \\u escapes (which give another digest)", () => {
+    const unicode = cases.filter((c) => /[\u0080-\uffff]/.test(c.serialised));
+    expect(unicode.length).toBeGreaterThanOrEqual(6);
+    for (const c of unicode) {
+      expect(c.serialised).not.toMatch(/\\u(?!00[01])/);
+      expect(c.digest).not.toBe(c.ascii_digest);
+    }
+    expect(pythonJson({ k: "é😀\u2028\u007f\u0001" })).toBe('{"k": "é😀\u2028\u007f\\u0001"}');
   });
 
   it("is not changed by return_reasoning", () => {

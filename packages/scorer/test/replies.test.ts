@@ -78,7 +78,8 @@ describe("reply fields", () => {
     const r = out.record.reasoning as Reasoning;
     expect(REASONING_CHARS).toBe(1000);
     expect(r.text).toBe(long.slice(0, 1000));
-    expect(r).toMatchObject({ tokens: 512, thought: true });
+    expect(r).toMatchObject({ tokens: 512, thought: true, closed: true, length: long.length });
+    expect(r.length).toBeGreaterThan(r.text.length);
     expect(out.record.served_by).toBe("m-2026-01");
   });
 
@@ -142,8 +143,8 @@ describe("reply fields", () => {
     });
     const [out] = await new DecisionScorer(server.url, "m").score("x", [tags]);
     expect(out.record.reasoning).toEqual({
-      a: { text: "word 'a'", tokens: 0, thought: false },
-      b: { text: "nothing", tokens: 0, thought: false },
+      a: { text: "word 'a'", tokens: 0, thought: false, length: 8 },
+      b: { text: "nothing", tokens: 0, thought: false, length: 7 },
     });
   });
 });
