@@ -3,7 +3,9 @@
 import { mce, type TopLabel, topLabel, wilsonInterval } from "@decision-workbench/calibration";
 import type { DecisionServerHandle } from "@decision-workbench/decision-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ItemReport } from "../../src/analysis/report.js";
+import { inferSpec } from "../../src/analysis/item-spec.js";
+import { itemData } from "../../src/analysis/matrix.js";
+import { type ItemReport, itemReport, OPTION_ECE_BUDGET } from "../../src/analysis/report.js";
 import { runReportCommand } from "../../src/cli/analysis-commands.js";
 import type { RunSummary } from "../../src/engine/types.js";
 import { startServer } from "./fixtures.js";
@@ -183,6 +185,27 @@ describe("per-option small multiples", () => {
           o.bins.reduce((s, b) => s + b.count * Math.abs((b.accuracy ?? 0) - (b.confidence ?? 0)), 0) / n;
         expect(e.plain).toBeCloseTo(binned, 10);
       }
+    }
+  });
+});
+
+describe("per-option ECE above the budget", () => {
+  it("gives the plain one-vs-rest ECE alone when rows x options pass OPTION_ECE_BUDGET", async () => {
+    const rows = await wb.storage.listPredictions(penguins.id, { item: "species" });
+    const copies = Math.ceil(OPTION_ECE_BUDGET / 3 / rows.length) + 1;
+    const many = Array.from({ length: copies }, (_, c) =>
+      rows.map((r) => ({ ...r, exampleId: `${r.exampleId}-${c}` })),
+    ).flat();
+    const d = itemData(inferSpec("species", many), many);
+    expect(d.m * d.k).toBeGreaterThan(OPTION_ECE_BUDGET);
+    const r = itemReport(d, "all", { view: "classwise", resamples: 200, ci: "headline" });
+    for (const o of r.perOption) {
+      expect(o.ece?.resamples).toBe(0);
+      expect(o.ece?.estimate).toEqual([o.ece?.plain, null, null]);
+      const n = o.bins.reduce((s, b) => s + b.count, 0);
+      const binned =
+        o.bins.reduce((s, b) => s + b.count * Math.abs((b.accuracy ?? 0) - (b.confidence ?? 0)), 0) / n;
+      expect(o.ece?.plain).toBeCloseTo(binned, 10);
     }
   });
 });
