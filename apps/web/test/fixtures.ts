@@ -112,6 +112,7 @@ export function runCheck(fail: boolean): RunCheck {
   const q = (ece: number, eceInterval: [number, number], ok: boolean) => ({
     n: 90,
     ece,
+    ecePlugin: ece,
     eceInterval,
     answeredError: 0.011,
     answeredErrorInterval: [0.0003, 0.06] as [number, number],
