@@ -165,6 +165,10 @@ describe("the run report in Chromium", () => {
         has: page.locator(".metric-label", { hasText: "Gold Unknown rate" }),
       });
       expect(await gold.textContent()).toMatch(new RegExp(`${u.rates.gold.x}/${u.rates.gold.n} · 95% CI`));
+      // the picked threshold's answered-alone error comes with its count and interval
+      expect(await page.locator(".picker-readout").textContent()).toMatch(
+        /answered-alone error [\d.]+%.*\(\d+\/\d+, 95% CI [\d.]+–[\d.]+%\)/,
+      );
       await shot("report-1440-unknowns");
       await open("confusion", "species");
       const species = await api<ItemReport>(`/api/runs/${runId}/report?item=species`);

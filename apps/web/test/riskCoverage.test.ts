@@ -52,3 +52,20 @@ describe("escalationSummary", () => {
     expect(e.risk).toBeCloseTo(0.04);
   });
 });
+
+describe("the answered-alone error as x of n", () => {
+  it("counts the wrong answers among those answered alone, with the Wilson interval", () => {
+    const s = riskCoverageSeries(RAW);
+    // 100 usable rows, 80 % answered alone, 4 % of them wrong: 3 of 80 (3.75 %, rounded from the curve's share)
+    const e = escalationSummary(s[1], 100, 100);
+    expect(e.riskRate).toMatchObject({ x: 3, n: 80 });
+    expect(e.riskRate?.low).toBeCloseTo(0.0128346, 6); // Wilson 1927, computed with Python's NormalDist
+    expect(e.riskRate?.high).toBeCloseTo(0.1045472, 6);
+    expect(escalationSummary(s[1], 100).riskRate).toBeUndefined();
+  });
+
+  it("has no share when nothing is answered alone", () => {
+    const none = escalationSummary({ threshold: 1, coverage: 0, risk: 0, escalated: 100 }, 100, 100);
+    expect(none.riskRate).toEqual({ x: 0, n: 0, value: null, low: null, high: null });
+  });
+});

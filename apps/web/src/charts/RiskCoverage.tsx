@@ -10,7 +10,7 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
-import { count, pct } from "../transforms/format";
+import { count, pct, rateCount, rateInterval } from "../transforms/format";
 import { escalationSummary, type RiskPoint } from "../transforms/riskCoverage";
 import { ChartFrame } from "./ChartFrame";
 import { AXIS_LABEL, COLORS, TICK } from "./colors";
@@ -37,9 +37,12 @@ export function RiskCoverage({
   targetRisk,
   aurc,
   ready,
+  usable,
 }: {
   points: RiskPoint[];
   n: number;
+  /** Measured rows the curve is over: gives the answered-alone error its x of n and interval. */
+  usable?: number;
   index: number;
   onIndex: (i: number) => void;
   targetRisk: number;
@@ -47,7 +50,7 @@ export function RiskCoverage({
   ready?: string;
 }) {
   const picked = points[Math.min(Math.max(0, index), points.length - 1)];
-  const s = picked ? escalationSummary(picked, n) : null;
+  const s = picked ? escalationSummary(picked, n, usable) : null;
   const byCoverage = [...points].sort((a, b) => a.coverage - b.coverage);
   return (
     <ChartFrame
@@ -143,6 +146,12 @@ export function RiskCoverage({
             </span>
             <span>
               answered-alone error <strong>{pct(s.risk)}</strong>
+              {s.riskRate && s.riskRate.n > 0 && (
+                <span className="muted small">
+                  {" "}
+                  ({rateCount(s.riskRate)}, 95% CI {rateInterval(s.riskRate)})
+                </span>
+              )}
             </span>
           </output>
         </div>

@@ -44,6 +44,20 @@ export function formatCI(ci: CI | undefined | null, unit: Unit): string {
   return interval ? `${formatValue(ci[0], unit)} (${interval})` : formatValue(ci[0], unit);
 }
 
+/**
+ * x of n with its 95 % Wilson score interval [Wilson 1927], as the API gives rates; for shares the web derives from
+ * counts it already has (e.g. the answered-alone error at a picked threshold).
+ */
+export function wilsonRate(x: number, n: number): Rate {
+  if (n <= 0) return { x: 0, n: 0, value: null, low: null, high: null };
+  const z = 1.959963984540054;
+  const p = x / n;
+  const d = 1 + (z * z) / n;
+  const c = (p + (z * z) / (2 * n)) / d;
+  const h = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / d;
+  return { x, n, value: p, low: x === 0 ? 0 : Math.max(0, c - h), high: x === n ? 1 : Math.min(1, c + h) };
+}
+
 /** A rate's count: "41/43" (x of n). */
 export function rateCount(r: Rate): string {
   return `${count(r.x)}/${count(r.n)}`;

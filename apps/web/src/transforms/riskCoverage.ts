@@ -1,6 +1,7 @@
 /** Risk-coverage curve and the escalation threshold picker. */
 
-import type { RiskCoveragePoint } from "../api/types";
+import type { Rate, RiskCoveragePoint } from "../api/types";
+import { wilsonRate } from "./format";
 
 /** One point in percent units. */
 export interface RiskPoint {
@@ -47,15 +48,25 @@ export interface EscalationSummary {
   escalated: number;
   escalatedShare: number;
   risk: number;
+  /** The answered-alone error as wrong of answered with its Wilson interval (absent without the usable count). */
+  riskRate?: Rate;
 }
 
-/** The picker's read-out for one point, `n` decisions in all. */
-export function escalationSummary(p: RiskPoint, n: number): EscalationSummary {
-  return {
+/**
+ * The picker's read-out for one point, `n` decisions in all; `usable` (the measured rows the curve is over) gives
+ * the answered-alone error its count and interval: answered = coverage x usable, wrong = risk x answered.
+ */
+export function escalationSummary(p: RiskPoint, n: number, usable?: number): EscalationSummary {
+  const out: EscalationSummary = {
     threshold: p.threshold,
     answeredShare: p.coverage / 100,
     escalated: p.escalated,
     escalatedShare: n ? p.escalated / n : 1 - p.coverage / 100,
     risk: p.risk / 100,
   };
+  if (usable !== undefined) {
+    const answered = Math.round((p.coverage / 100) * usable);
+    out.riskRate = wilsonRate(Math.round((p.risk / 100) * answered), answered);
+  }
+  return out;
 }

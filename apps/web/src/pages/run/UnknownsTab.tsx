@@ -126,6 +126,7 @@ export default function UnknownsTab({ run, item, split }: TabProps) {
           onIndex={setPicked}
           targetRisk={target}
           aurc={r.aurc}
+          usable={r.n}
           ready="unknowns"
         />
       ) : (
