@@ -40,6 +40,7 @@ async function main(): Promise<void> {
     apiKey: args.apiKey,
     faults,
     alias: args.alias,
+    rateLimit: args.rateLimit,
     record: false,
   });
   process.stdout.write(`listening on ${server.url}\n`);

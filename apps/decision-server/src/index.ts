@@ -8,6 +8,8 @@ export { DEFAULT_LATEST, LATEST_ALIAS, VERSIONS } from "./bayes/versions.js";
 export type { Fault, FaultPlan, FaultRule } from "./faults/plan.js";
 /** Checks a fault plan object / parses a fault plan file's text (throws FaultPlanError). */
 export { FAULT_KINDS, FaultPlanError, parseFaultPlan, validateFaultPlan } from "./faults/plan.js";
+/** Rate limits: the option's type, its text form's parser and its error. */
+export { parseRateLimit, type RateLimit, RateLimitError } from "./http/rateLimit.js";
 /** Options, the running handle, and one received request. */
 export type { DecisionServerHandle, DecisionServerOptions, ReceivedRequest } from "./server.js";
 /** Starts the server; resolves once it listens. */

@@ -10,6 +10,7 @@ import { isBodyFault, serializeReply } from "./faults/mutate.js";
 import { faultPicker } from "./faults/picker.js";
 import { type Fault, type FaultPlan, validateFaultPlan } from "./faults/plan.js";
 import { HttpError } from "./http/errors.js";
+import { checkRateLimit, type Limiter, limiter, type RateLimit } from "./http/rateLimit.js";
 import { buildRegistry, type ModelRegistry } from "./models/registry.js";
 import { decide } from "./reply/decide.js";
 import { parseBody, validateRequest } from "./request/validate.js";
@@ -34,6 +35,11 @@ export interface DecisionServerOptions {
   record?: boolean;
   /** Folder of the checkpoint cache (default `$DECISION_SERVER_CACHE_DIR` or `<repo>/.data/decision-server`). */
   cacheDir?: string;
+  /**
+   * Limit POST /v1/decision to a rate (a token bucket: `{requests, per, burst?}` or "50/s", "1200/m"); beyond
+   * it the reply is 429 with Retry-After (whole seconds) and retry-after-ms. Off when absent.
+   */
+  rateLimit?: RateLimit | string;
 }
 
 /** One POST /v1/decision request as received. */
@@ -49,6 +55,8 @@ export interface ReceivedRequest {
    * request is in flight, and for good when the response was never sent whole (reset, truncated, client gone).
    */
   answeredAt?: number;
+  /** True when the rate limit refused it (answered 429; it never reached a model or the fault plan). */
+  limited?: boolean;
 }
 
 /** A running server. */
@@ -57,6 +65,8 @@ export interface DecisionServerHandle {
   url: string;
   /** Every POST /v1/decision received, in order (empty when `record` is false). */
   requests: ReceivedRequest[];
+  /** POST /v1/decision requests the rate limit answered with 429 so far (always set by startDecisionServer). */
+  readonly rateLimited?: number;
   close(): Promise<void>;
 }
 
@@ -84,6 +94,9 @@ function sendJson(reply: FastifyReply, status: number, body: unknown): FastifyRe
 export async function startDecisionServer(opts: DecisionServerOptions = {}): Promise<DecisionServerHandle> {
   const bodyLimit = opts.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const plan = opts.faults ? validateFaultPlan(opts.faults) : undefined;
+  const limit: Limiter | undefined =
+    opts.rateLimit === undefined ? undefined : limiter(checkRateLimit(opts.rateLimit));
+  let rateLimited = 0;
   const pick = plan ? faultPicker(plan) : () => undefined;
   const checkpoints = opts.checkpoints === false ? null : await loadCheckpoints(opts.cacheDir);
   const registry: ModelRegistry = buildRegistry(checkpoints, opts.alias ?? DEFAULT_LATEST);
@@ -140,14 +153,27 @@ export async function startDecisionServer(opts: DecisionServerOptions = {}): Pro
   app.post("/v1/decision", async (req, reply) => {
     const started = performance.now();
     const body = typeof req.body === "string" ? req.body : "";
-    received++;
+    let entry: ReceivedRequest | undefined;
     if (record) {
-      const entry: ReceivedRequest = { headers: req.headers, body, at: Date.now() };
-      requests.push(entry);
+      const received: ReceivedRequest = { headers: req.headers, body, at: Date.now() };
+      entry = received;
+      requests.push(received);
       reply.raw.once("finish", () => {
-        entry.answeredAt = performance.timeOrigin + performance.now();
+        received.answeredAt = performance.timeOrigin + performance.now();
       });
     }
+    if (limit) {
+      // A gateway in front of the service: a refused request reaches neither the fault plan nor a model.
+      const refused = limit.admit();
+      if (refused) {
+        rateLimited++;
+        if (entry) entry.limited = true;
+        reply.headers(refused.headers);
+        return sendJson(reply, 429, { detail: refused.detail });
+      }
+      reply.headers(limit.headers());
+    }
+    received++;
     const fault = pick(received);
     if (fault) {
       const handled = await transportFault(fault, req, reply, aborter.signal);
@@ -189,6 +215,9 @@ export async function startDecisionServer(opts: DecisionServerOptions = {}): Pro
   return {
     url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
     requests,
+    get rateLimited() {
+      return rateLimited;
+    },
     close: async () => {
       aborter.abort();
       const closing = app.close();

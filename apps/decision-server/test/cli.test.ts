@@ -106,7 +106,23 @@ describe("decision-server command line", () => {
     expect((await run.exited).code).toBe(0);
   });
 
+  it("limits POST /v1/decision with --rate-limit, answering 429 with Retry-After beyond it", async () => {
+    const run = await runCli(["--port", "0", "--rate-limit", "1/m"]);
+    try {
+      const handle = { url: run.url, requests: [], close: async () => {} };
+      expect((await post(handle, speciesBody)).status).toBe(200);
+      const refused = await post(handle, speciesBody);
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(59);
+      expect((refused.json as { detail: string }).detail).toContain("at most 1 request per minute");
+    } finally {
+      run.child.kill("SIGTERM");
+    }
+    expect((await run.exited).code).toBe(0);
+  });
+
   it.each([
+    [["--rate-limit", "lots"], "--rate-limit: a rate limit is N/s or N/m"],
     [["--port", "http"], "--port must be an integer from 0 to 65535, got 'http'"],
     [["--alias", "latest=bayes-1"], "--alias must be workbench-latest=VERSION"],
     [["--verbose"], "unknown argument '--verbose'"],

@@ -145,7 +145,15 @@ describe("replies", () => {
     const score = body.answers.q3;
     expect(Object.keys(score)).toEqual(["type", "score", "legend", "probabilities", "confidence"]);
     expect(Object.keys(score.probabilities as object)).toEqual(["0", "1", "2"]);
-    expect(["calm", "annoyed", "furious"][score.score as number]).toBe(score.legend);
+    expect(score.legend).toEqual({ 0: "calm", 1: "annoyed", 2: "furious" });
+    expect(Object.keys(score.legend as object)).toEqual(["0", "1", "2"]);
+    const ps = Object.values(score.probabilities as Record<string, number>);
+    // score is the expected level, confidence 1 - sum p_i |i - mode| / (k - 1) (rounded to 4 decimals).
+    const expected = ps.reduce((sum, p, i) => sum + i * p, 0);
+    expect(score.score as number).toBeCloseTo(expected, 3);
+    const mode = ps.indexOf(Math.max(...ps));
+    const spread = ps.reduce((sum, p, i) => sum + p * Math.abs(i - mode), 0);
+    expect(score.confidence as number).toBeCloseTo(1 - spread / 2, 3);
     expect(body.usage.reasoning_tokens).toBe(0);
     expect(body.usage.input_tokens).toBeGreaterThan(20);
     expect(body.usage.output_tokens).toBeGreaterThanOrEqual(6);
