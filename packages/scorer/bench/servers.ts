@@ -44,7 +44,7 @@ server.listen(0, "127.0.0.1", () => console.log("listening on http://127.0.0.1:"
 const CLI = fileURLToPath(new URL("../../../apps/decision-server/dist/cli.js", import.meta.url));
 
 /** Starts the reference decision server (`apps/decision-server`, built) on a free port. */
-export const referenceServer = () => spawnServer([CLI, "--port", "0"]);
+export const referenceServer = (...flags: string[]) => spawnServer([CLI, "--port", "0", ...flags]);
 
 /** Starts a node:http server that answers every request with CONSTANT_REPLY. */
 export const constantServer = () => spawnServer(["-e", CONSTANT]);
