@@ -1,10 +1,12 @@
 import type { OpenerResponse } from "./types.js";
 
-const VENDOR_ID = /^x-[a-z0-9-]*-?request-id$/;
+/** `x-acme-request-id`, `x-amzn-requestid`: a vendor's own request id header. */
+const VENDOR_ID = /^x-[a-z0-9-]*request-?id$/;
 
 /**
- * The reply's request id: `x-request-id`, else a vendor's `x-<vendor>-request-id`, else `cf-ray`; the first
- * value of a repeated header, trimmed and cut to 200 characters. Undefined when the reply names none.
+ * The reply's request id: `x-request-id`, else a vendor's `x-<vendor>-request-id` (or `-requestid`), else
+ * `request-id`, else `cf-ray`; the first value of a repeated header, trimmed and cut to 200 characters.
+ * Undefined when the reply names none.
  */
 export function requestIdOf(headers: OpenerResponse["headers"] | undefined): string | undefined {
   if (!headers) return undefined;
@@ -18,7 +20,7 @@ export function requestIdOf(headers: OpenerResponse["headers"] | undefined): str
       }
     }
   }
-  if (id === undefined) id = headerValue(headers["cf-ray"]) ?? headerValue(headers["CF-RAY"]);
+  if (id === undefined) id = headerValue(headers["request-id"]) ?? headerValue(headers["cf-ray"]);
   return id;
 }
 

@@ -22,6 +22,8 @@ describe("the reply's request id", () => {
   const forms: [string, Record<string, string>, string][] = [
     ["x-request-id", { "x-request-id": "req_abc123", "cf-ray": "8f1e-AMS" }, "req_abc123"],
     ["a vendor's x-...-request-id", { "x-acme-request-id": "acme-77", "cf-ray": "8f1e-AMS" }, "acme-77"],
+    ["x-amzn-requestid", { "x-amzn-requestid": "amzn-1", "cf-ray": "8f1e-AMS" }, "amzn-1"],
+    ["request-id", { "request-id": "req_011", "cf-ray": "8f1e-AMS" }, "req_011"],
     ["cf-ray", { "cf-ray": "8f1e2d3c4b5a-AMS" }, "8f1e2d3c4b5a-AMS"],
   ];
   for (const [what, headers, id] of forms) {
