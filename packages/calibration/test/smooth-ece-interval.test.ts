@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { mulberry32 } from "../src/bootstrap/random.js";
-import { smoothEceEstimate } from "../src/index.js";
+import { smoothEceEstimate, wilsonInterval } from "../src/index.js";
 import { smoothEceUnchecked } from "../src/metrics/smooth-ece.js";
 import { smoothEceEstimateUnchecked } from "../src/metrics/smooth-ece-bootstrap.js";
 
@@ -72,6 +72,27 @@ describe("smoothEceEstimate: bias-corrected point, hull of basic bootstrap inter
     expect(r.covered).toBeGreaterThanOrEqual(0.93);
     expect(r.pointInside).toBe(1);
   }, 120_000);
+
+  it("keeps an honest width when every outcome agrees and the resamples cannot vary", () => {
+    // 20 items at confidence 0.9, all right: every resample is the same, yet 20 outcomes leave the accuracy (and so
+    // the error |0.9 - accuracy|) uncertain by about a binomial interval's width
+    for (const [n, conf] of [
+      [20, 0.9],
+      [20, 0.7],
+      [60, 0.8],
+    ] as const) {
+      const p = new Float64Array(n).fill(conf);
+      const [point, low, high] = smoothEceEstimate({ p, y: new Uint8Array(n).fill(1) }, { resamples: 300 });
+      const [wLow, wHigh] = wilsonInterval(n, n);
+      expect(point).toBeGreaterThan(1 - conf - 0.01);
+      expect(low).toBeLessThanOrEqual(point);
+      expect(high).toBeGreaterThanOrEqual(point);
+      expect(high - low).toBeGreaterThan(0.5 * (wHigh - wLow));
+      expect(high - low).toBeLessThan(2 * (wHigh - wLow) + 0.1);
+      // the spread is the Bernoulli(p) sd of the mean residual: z sqrt(p (1 - p) / n) on the upper side
+      expect(high - point).toBeCloseTo(1.959964 * Math.sqrt((conf * (1 - conf)) / n), 2);
+    }
+  });
 
   it("is seeded, checks its input and options", () => {
     const rng = mulberry32(3);
