@@ -1,11 +1,13 @@
+import { biasBounded, percentileEstimate } from "../bootstrap/basic.js";
 import { bootstrapOptions } from "../bootstrap/bootstrap.js";
 import { bootstrapRuns, ENGINE_METRICS, type RunItems } from "../bootstrap/engine.js";
-import { percentileInterval } from "../bootstrap/percentile.js";
 import { NothingLearnedError } from "../errors.js";
 import { checkBins, checkLabelled, checkMultiLabel, isMultiLabel } from "../input.js";
+import { topBounds } from "../report/bias-bound.js";
 import { runItems } from "../report/items.js";
 import { pointMetrics } from "../report/points.js";
 import type { HeadlineMetrics } from "../report/report.js";
+import { argsortUnit } from "../sort.js";
 import type { BootstrapOptions, Estimate, Labelled, MultiLabel, ProbMatrix } from "../types.js";
 import { argmaxUnchecked } from "../views.js";
 import { pairedImprovement } from "./bca.js";
@@ -54,9 +56,13 @@ export interface CandidateResult {
   params: unknown;
   error: string | null;
   warnings: string[];
-  /** Held-out metrics (cross-fit or selection split) with percentile CIs (null when the fit failed). */
+  /**
+   * Held-out metrics (cross-fit or selection split), as calibrationReport gives them: accuracy, NLL and Brier with
+   * percentile CIs, ECE and MCE (both binnings) bias-corrected with their bias-bounded interval; every point inside its
+   * interval (null when the fit failed).
+   */
   heldOut: HeadlineMetrics | null;
-  /** Paired differences candidate - identity on the held-out items, percentile CIs. */
+  /** Paired differences candidate - identity on the held-out items, percentile CIs widened to hold the difference. */
   delta: HeadlineMetrics | null;
   /** Held-out predicted Unknown rate, when unknownOption is given. */
   unknownRate: number | null;
@@ -230,10 +236,14 @@ export function chooseCalibrator(fit: Labelled | MultiLabel, opts: ChooseOptions
     const res = results[index[r]];
     const held = {} as HeadlineMetrics;
     const delta = {} as HeadlineMetrics;
+    const bounds = binnedBounds(items[r], bins);
     for (const m of ENGINE_METRICS) {
-      held[m] = holdPoint(points[r][m], percentileInterval(reps[r][m], o.level));
+      held[m] =
+        m === "accuracy" || m === "nll" || m === "brier"
+          ? percentileEstimate(points[r][m], reps[r][m], o.level)
+          : biasBounded(points[r][m], reps[r][m], o.level, bounds[m]);
       const diff = reps[r][m].map((v, i) => v - reps[0][m][i]);
-      delta[m] = holdPoint(points[r][m] - points[0][m], percentileInterval(diff, o.level));
+      delta[m] = percentileEstimate(points[r][m] - points[0][m], diff, o.level);
     }
     res.heldOut = held;
     res.delta = delta;
@@ -302,9 +312,22 @@ export function chooseCalibrator(fit: Labelled | MultiLabel, opts: ChooseOptions
   };
 }
 
-/** The interval widened to hold its point (a percentile interval of a biased statistic can miss it). */
-function holdPoint(point: number, [lo, hi]: [number, number]): Estimate {
-  return [point, Math.min(lo, point), Math.max(hi, point)];
+/**
+ * The bias bounds of a held-out run's binned errors (ECE and MCE, both binnings), as calibrationReport computes them:
+ * the candidates' held-out ECEs get the report's bias-bounded interval, whose point lies inside it.
+ */
+function binnedBounds(items: RunItems, bins: number): Record<"ece" | "eceMass" | "mce" | "mceMass", number> {
+  const order = argsortUnit(items.conf);
+  const n = order.length;
+  const conf = new Float64Array(n);
+  const res = new Float64Array(n);
+  for (let t = 0; t < n; t++) {
+    conf[t] = items.conf[order[t]];
+    res[t] = items.correct[order[t]] - conf[t];
+  }
+  const width = topBounds(conf, res, bins, "width");
+  const mass = topBounds(conf, res, bins, "mass");
+  return { ece: width.ece, eceMass: mass.ece, mce: width.mce, mceMass: mass.mce };
 }
 
 /** Every distinct warning string found in params (nested: per class or per label). Internal. */
