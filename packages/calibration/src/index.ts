@@ -64,6 +64,7 @@ export {
   type CalibrationSource,
   type FileAnswered,
   type FileError,
+  type FileLabelMetrics,
   type FileLabelThreshold,
   type FileSelection,
   type FileThreshold,

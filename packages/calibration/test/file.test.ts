@@ -119,6 +119,33 @@ describe("validating a calibration file", () => {
       answered: { share: 0.08, error: [0.041, 0.02, 0.07], n: 100 },
     };
     expect(calibrationFileErrors({ ...example, questions: { m: multi } })).toEqual([]);
+    const side = { ece: [0.03, 0.01, 0.05], nll: [0.4, 0.38, 0.42] };
+    const withMetrics = { ...multi, label_metrics: [{ label: "x", n: 100, before: side, after: side }] };
+    expect(calibrationFileErrors({ ...example, questions: { m: withMetrics } })).toEqual([]);
+    const badMetrics = {
+      ...multi,
+      label_metrics: [
+        { label: "w", n: 1.5, before: { ece: [0.05, 0.06, 0.07], nll: [0.4, 0.3, 0.5], brier: [0, 0, 0] } },
+        { label: "y", n: 10, before: side, after: { ece: [2, 1, 3], nll: [-1, -2, 0] }, extra: 1 },
+      ],
+    };
+    const metricErrors = calibrationFileErrors({ ...example, questions: { m: badMetrics } });
+    expect(metricErrors.map((e) => e.path)).toEqual([
+      "questions.m.label_metrics[0].label",
+      "questions.m.label_metrics[0].n",
+      "questions.m.label_metrics[0].before.ece",
+      "questions.m.label_metrics[0].before.brier",
+      "questions.m.label_metrics[0].after",
+      "questions.m.label_metrics[1].after.ece",
+      "questions.m.label_metrics[1].after.nll",
+      "questions.m.label_metrics[1].extra",
+    ]);
+    expect(metricErrors[2].message).toBe("expected low <= point <= high");
+    expect(metricErrors[4].message).toBe("missing; expected { ece, nll }");
+    const single = { ...example.questions.is_spam, label_metrics: [] };
+    expect(calibrationFileErrors({ ...example, questions: { s: single } })).toEqual([
+      { path: "questions.s.label_metrics", message: "only multi-label questions have label metrics" },
+    ]);
     const bad = JSON.parse(JSON.stringify(full));
     bad.questions.is_spam.selection = {
       by: "magic",

@@ -83,4 +83,52 @@ describe("multi-label questions end to end", () => {
     expect(check.reasons).toEqual([]);
     expect(check.ok).toBe(true);
   });
+
+  it("calibration file: per-label ECE and NLL before and after on the evaluation split, bias-aware", () => {
+    const entry = calibrateQuestion(fit, evalSplit, {
+      kind: "multi",
+      options: ["x", "y", "z"],
+      method: "platt",
+      resamples: 100,
+    });
+    const metrics = entry.label_metrics!;
+    expect(metrics.map((m) => m.label)).toEqual(["x", "y", "z"]);
+    const after = multiLabelColumnsAfter(entry.params, evalSplit);
+    for (const [j, m] of metrics.entries()) {
+      expect(m.n).toBe(2000);
+      const column = (d: { probs: Float64Array; labels: Uint8Array }) => ({
+        probs: Float64Array.from({ length: 2000 }, (_, i) => d.probs[i * 3 + j]),
+        k: 1,
+        labels: Uint8Array.from({ length: 2000 }, (_, i) => d.labels[i * 3 + j]),
+      });
+      // before: the report of the label alone on the evaluation split (classwise ECE's bias-bounded interval)
+      const before = calibrationReport(column(evalSplit), { resamples: 100 });
+      expect(m.before.ece).toEqual(before.intervals.classwiseEce);
+      expect(m.before.nll).toEqual(before.nll);
+      expect(before.plugin.classwiseEce).toBeCloseTo(classwiseEce(column(evalSplit)), 15);
+      const a = calibrationReport(column(after), { resamples: 100 });
+      expect(m.after.ece).toEqual(a.intervals.classwiseEce);
+      for (const e of [m.before.ece, m.before.nll, m.after.ece, m.after.nll]) {
+        expect(e[1]).toBeLessThanOrEqual(e[0]);
+        expect(e[0]).toBeLessThanOrEqual(e[2]);
+      }
+      // twice-sharpened logits: Platt lowers every label's ECE and NLL, beyond the intervals
+      expect(m.after.ece[2]).toBeLessThan(m.before.ece[1]);
+      expect(m.after.nll[0]).toBeLessThan(m.before.nll[0]);
+    }
+    // one split: the label metrics are out-of-fold on the fit split, like the other after-metrics
+    const one = calibrateQuestion(fit, null, {
+      kind: "multi",
+      options: ["x", "y", "z"],
+      method: "platt",
+      resamples: 50,
+    });
+    expect(one.metrics!.estimated_by).toBe("cross-fit");
+    expect(one.label_metrics!.map((m) => m.n)).toEqual([2000, 2000, 2000]);
+  });
 });
+
+/** The evaluation split calibrated by an entry's per-label params. */
+function multiLabelColumnsAfter(params: unknown, d: { probs: Float64Array; k: number; labels: Uint8Array }) {
+  return { ...d, probs: labelCalibrator("platt").apply(params as never, d) as Float64Array };
+}

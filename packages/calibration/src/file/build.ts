@@ -18,6 +18,7 @@ import {
   type CalibrationFile,
   CalibrationFileError,
   type CalibrationSource,
+  type FileLabelMetrics,
   type FileLabelThreshold,
   type FileSelection,
   type QuestionCalibration,
@@ -171,6 +172,37 @@ function fileLabelThresholds(
     const f1 = f1Estimate(tp, fp, fn, n - tp - fp - fn, { ...o, seed: o.seed + j });
     return { label: names[j], threshold, n, f1 };
   });
+}
+
+/** One label's column of a multi-label split, as a one-label question. */
+function labelColumn(d: MultiLabel, j: number): MultiLabel {
+  const n = d.probs.length / d.k;
+  const probs = new Float64Array(n);
+  const labels = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    probs[i] = d.probs[i * d.k + j];
+    labels[i] = d.labels[i * d.k + j] === 1 ? 1 : 0;
+  }
+  return { probs, k: 1, labels };
+}
+
+/**
+ * Multi-label: each label's ECE (equal-width, one-vs-rest: the report's classwise ECE of the label alone, with its
+ * bias-bounded interval) and binary NLL (percentile interval), before and after calibration, on the same rows.
+ */
+function fileLabelMetrics(
+  before: MultiLabel,
+  after: MultiLabel,
+  names: string[],
+  o: { resamples: number; seed: number; level: number },
+  bins: number,
+): FileLabelMetrics[] {
+  const n = before.probs.length / before.k;
+  const side = (d: MultiLabel, j: number) => {
+    const r = calibrationReport(labelColumn(d, j), { ...o, bins });
+    return { ece: r.intervals.classwiseEce, nll: r.nll };
+  };
+  return names.map((label, j) => ({ label, n, before: side(before, j), after: side(after, j) }));
 }
 
 /**
@@ -337,6 +369,13 @@ export function calibrateQuestion(
       opts.labelObjective ?? "f1",
       o,
       warnings,
+    );
+    entry.label_metrics = fileLabelMetrics(
+      reportBefore as MultiLabel,
+      reportAfter as MultiLabel,
+      opts.options,
+      o,
+      bins,
     );
     if (entry.threshold) {
       const a = answeredError(reportAfter, minConfidence, o.level);

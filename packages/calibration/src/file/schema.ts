@@ -49,6 +49,20 @@ export interface FileLabelThreshold {
   f1: Estimate;
 }
 
+/**
+ * A multi-label label's calibration where the metrics are reported (the evaluation split, or out-of-fold on the fit
+ * split for a run with one split): its probability against its outcome, before and after calibration. ece: equal-width
+ * binned ECE of the label (one-vs-rest), bias-corrected with the report's bias-bounded interval; nll: binary log-loss
+ * with its percentile interval.
+ */
+export interface FileLabelMetrics {
+  label: string;
+  /** Items the metrics are measured on. */
+  n: number;
+  before: { ece: Estimate; nll: Estimate };
+  after: { ece: Estimate; nll: Estimate };
+}
+
 /** Decisions answered alone at the escalation threshold where the metrics are reported, and their error. */
 export interface FileAnswered {
   share: number;
@@ -77,6 +91,8 @@ export interface QuestionCalibration {
   warnings?: string[];
   /** Multi-label: per-label thresholds (chosen on the fit split out-of-fold, F1 where the metrics are reported). */
   label_thresholds?: FileLabelThreshold[];
+  /** Multi-label: each label's calibration before and after, where the metrics are reported. */
+  label_metrics?: FileLabelMetrics[];
   /** Multi-label: the share answered alone at the escalation threshold and its error. */
   answered?: FileAnswered;
 }

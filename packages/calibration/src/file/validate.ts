@@ -181,6 +181,7 @@ const QUESTION_KEYS = [
   "selection",
   "warnings",
   "label_thresholds",
+  "label_metrics",
   "answered",
 ];
 
@@ -239,6 +240,49 @@ function labelThresholds(
     if (!(Number.isInteger(t.n) && (t.n as number) >= 0))
       c.add(`${at}.n`, `${show(t.n)}; expected an item count`);
     estimate(c, t.f1, `${at}.f1`, 0, 1);
+  });
+}
+
+function labelMetrics(
+  c: Checker,
+  v: unknown,
+  kind: string | undefined,
+  options: unknown[],
+  path: string,
+): void {
+  const shape = "{ label, n, before: { ece, nll }, after: { ece, nll } }";
+  if (kind !== undefined && kind !== "multi") c.add(path, "only multi-label questions have label metrics");
+  if (!Array.isArray(v)) {
+    c.add(path, `${show(v)}; expected an array of ${shape}`);
+    return;
+  }
+  v.forEach((t, j) => {
+    const at = `${path}[${j}]`;
+    if (!isObj(t)) {
+      c.add(at, `${show(t)}; expected ${shape}`);
+      return;
+    }
+    const label = c.string(t, "label", `${at}.`);
+    if (label !== undefined && options.length > 0 && !options.includes(label))
+      c.add(`${at}.label`, `${show(label)}; expected one of the question's options`);
+    if (!(Number.isInteger(t.n) && (t.n as number) >= 0))
+      c.add(`${at}.n`, `${show(t.n)}; expected an item count`);
+    for (const side of ["before", "after"] as const) {
+      const m = t[side];
+      if (!isObj(m)) {
+        c.add(`${at}.${side}`, `${show(m)}; expected { ece, nll }`);
+        continue;
+      }
+      estimate(c, m.ece, `${at}.${side}.ece`, 0, 1);
+      estimate(c, m.nll, `${at}.${side}.nll`, 0);
+      for (const key of Object.keys(m)) {
+        if (key !== "ece" && key !== "nll") c.add(`${at}.${side}.${key}`, "unknown field; expected ece, nll");
+      }
+    }
+    for (const key of Object.keys(t)) {
+      if (!["label", "n", "before", "after"].includes(key))
+        c.add(`${at}.${key}`, "unknown field; expected label, n, before, after");
+    }
   });
 }
 
@@ -317,6 +361,9 @@ function question(c: Checker, name: string, q: unknown): void {
       Array.isArray(options) ? options : [],
       `${path}.label_thresholds`,
     );
+  }
+  if (q.label_metrics !== undefined) {
+    labelMetrics(c, q.label_metrics, kind, Array.isArray(options) ? options : [], `${path}.label_metrics`);
   }
   if (q.answered !== undefined) answered(c, q.answered, `${path}.answered`);
   for (const key of Object.keys(q)) {
