@@ -147,3 +147,18 @@ describe("pValueText", () => {
     expect(pValueText(0.0009)).toBe("p < 0.001");
   });
 });
+
+describe("plain values of bias-corrected estimates", () => {
+  it("notes the plain value on the cards that have one, in the card's unit", () => {
+    const cards = metricCards(BASE, "choice", 15, undefined, "width", null, {
+      ece: 0.018,
+      debiasedL2: 0.0012,
+      eceMass: BASE.eceMass[0],
+    });
+    // a point equal to its plain value needs no note
+    expect(cards.find((c) => c.key === "eceMass")?.note).toBeUndefined();
+    expect(cards.find((c) => c.key === "ece")?.note).toBe("bias-corrected; 1.8% plain");
+    expect(cards.find((c) => c.key === "debiasedL2")?.note).toBe("bias-corrected; 0.001 plain");
+    expect(cards.find((c) => c.key === "accuracy")?.note).toBeUndefined();
+  });
+});

@@ -50,7 +50,15 @@ export function MetricCards({ cards }: { cards: MetricCard[] }) {
   return (
     <div className="metrics">
       {cards.map((c) => (
-        <Metric key={c.key} label={c.label} ci={c.ci} unit={c.unit} help={c.help} method={c.method} />
+        <Metric
+          key={c.key}
+          label={c.label}
+          ci={c.ci}
+          unit={c.unit}
+          help={c.help}
+          method={c.method}
+          note={c.note}
+        />
       ))}
     </div>
   );

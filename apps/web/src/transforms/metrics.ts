@@ -1,7 +1,7 @@
 /** Metric cards: which metrics an item shows, in what unit, and which direction is better. */
 
 import type { CI, Consistency, ItemKind, ReportMetrics } from "../api/types";
-import type { Unit } from "./format";
+import { formatValue, type Unit } from "./format";
 
 /** One metric card. */
 export interface MetricCard {
@@ -14,6 +14,8 @@ export interface MetricCard {
   help: string;
   /** How the interval was obtained (the report's `intervals`), when the report says. */
   method?: string;
+  /** A bias-corrected estimate's plain value, in words ("bias-corrected; 1.8% as binned"). */
+  note?: string;
 }
 
 /** The bins of a report's binned metrics. */
@@ -149,6 +151,7 @@ export function metricCards(
   item?: string,
   binning: Binning = "width",
   methods?: Partial<Record<keyof ReportMetrics, string>> | null,
+  plain?: Partial<Record<keyof ReportMetrics, number>> | null,
 ): MetricCard[] {
   const out: MetricCard[] = [];
   if (!metrics) return out;
@@ -167,6 +170,10 @@ export function metricCards(
     };
     const method = methods?.[s.key];
     if (method) card.method = method;
+    const p = plain?.[s.key];
+    // only where the shown point is not the plain value (the debiased L2 error is its own plain value)
+    if (p !== undefined && Math.abs(p - ci[0]) > 1e-12)
+      card.note = `bias-corrected; ${formatValue(p, s.unit)} plain`;
     out.push(card);
   }
   return out;

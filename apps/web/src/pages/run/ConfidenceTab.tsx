@@ -30,7 +30,15 @@ export default function ConfidenceTab({ run, item, split }: TabProps) {
     <>
       <h2 className="visually-hidden">Metrics</h2>
       <MetricCards
-        cards={metricCards(r.metrics, r.item.kind, r.bins.count, r.item.name, view.binning, r.intervals)}
+        cards={metricCards(
+          r.metrics,
+          r.item.kind,
+          r.bins.count,
+          r.item.name,
+          view.binning,
+          r.intervals,
+          r.plugin,
+        )}
       />
       <ConsistencyNote consistency={r.consistency} />
       <p className="muted small">

@@ -14,7 +14,7 @@ const BIN_CHOICES = [5, 10, 15, 20, 30];
 
 /** The plain (plug-in) value of a bias-corrected estimate, the one the diagram's bins show. */
 function plainNote(plain: number | undefined): string | undefined {
-  return plain === undefined ? undefined : `bias-corrected; ${pct(plain)} as binned`;
+  return plain === undefined ? undefined : `bias-corrected; ${pct(plain)} plain, as binned`;
 }
 
 /**
