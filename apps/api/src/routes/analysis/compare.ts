@@ -24,7 +24,8 @@ export function compareRoutes(app: FastifyInstance, data: AnalysisData): void {
     {
       schema: {
         tags: ["compare"],
-        summary: "Compare runs on one item: paired metric deltas with CIs, overlaid bins, flipped answers",
+        summary:
+          "Compare runs on one item: each run's metrics and their changes with CIs (methods named), overlaid bins, flipped answers",
         querystring: compareQuery,
         response: { 200: payload("Comparison (API.md)"), ...errors },
       },

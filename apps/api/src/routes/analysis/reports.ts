@@ -39,7 +39,8 @@ export function reportRoutes(app: FastifyInstance, data: AnalysisData): void {
     {
       schema: {
         tags,
-        summary: "One item's report: metrics with CIs, bins, per-option scores, histogram, curves",
+        summary:
+          "One item's report: metrics with bias-aware CIs and their methods, the consistency p-value, every rate as x of n with a Wilson interval, bins, per-option scores, histogram, curves",
         params: runParams,
         querystring: reportQuery,
         response: { 200: payload("ItemReport (API.md)"), ...errors },
