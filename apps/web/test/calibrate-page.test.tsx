@@ -160,6 +160,90 @@ describe("LabelThresholds", () => {
       "b0.6201200.5000.410–0.590",
     ]);
   });
+
+  it("puts each label's ECE and NLL before and after next to its threshold, with n and intervals", () => {
+    const cal = fitted();
+    const side = (ece: [number, number, number], nll: [number, number, number]) => ({ ece, nll });
+    cal.file.questions.species = {
+      ...cal.file.questions.species,
+      kind: "multi",
+      label_thresholds: [
+        { label: "a", threshold: 0.31, n: 120, f1: [0.8, 0.74, 0.86] },
+        { label: "b", threshold: 0.62, n: 120, f1: [0.5, 0.41, 0.59] },
+      ],
+      label_metrics: [
+        {
+          label: "b",
+          n: 120,
+          before: side([0.12, 0.08, 0.16], [0.7, 0.6, 0.8]),
+          after: side([0.03, 0, 0.07], [0.5, 0.45, 0.56]),
+        },
+        {
+          label: "a",
+          n: 120,
+          before: side([0.09, 0.05, 0.13], [0.6, 0.5, 0.7]),
+          after: side([0.02, 0, 0.06], [0.4, 0.35, 0.46]),
+        },
+      ],
+    };
+    render(<LabelThresholds cal={cal} item="species" />);
+    expect(screen.getByRole("table", { name: "Per-label thresholds and calibration" })).toBeTruthy();
+    expect(
+      screen.getByText(
+        /^Thresholds chosen on out-of-fold calibration probabilities; F1 and calibration measured on the test split/,
+      ),
+    ).toBeTruthy();
+    const header = screen.getAllByRole("columnheader").map((h) => h.textContent);
+    expect(header).toEqual([
+      "Label",
+      "Threshold",
+      "n",
+      "F1",
+      "ECE before",
+      "ECE after",
+      "NLL before",
+      "NLL after",
+    ]);
+    const cells = (label: string) =>
+      within(screen.getByRole("row", { name: new RegExp(`^${label}`) }))
+        .getAllByRole("cell")
+        .map((c) => c.textContent);
+    // matched by label, not by position
+    expect(cells("a").slice(3)).toEqual([
+      "9.0%5.0–13.0%",
+      "2.0%0.0–6.0%",
+      "0.6000.500–0.700",
+      "0.4000.350–0.460",
+    ]);
+    expect(cells("b").slice(3, 5)).toEqual(["12.0%8.0–16.0%", "3.0%0.0–7.0%"]);
+  });
+
+  it("shows per-label calibration without thresholds (a file without a target risk)", () => {
+    const cal = fitted();
+    cal.file.questions.species = {
+      ...cal.file.questions.species,
+      kind: "multi",
+      label_metrics: [
+        {
+          label: "a",
+          n: 80,
+          before: { ece: [0.1, 0.05, 0.15], nll: [0.6, 0.5, 0.7] },
+          after: { ece: [0.04, 0, 0.09], nll: [0.5, 0.4, 0.6] },
+        },
+      ],
+    };
+    render(<LabelThresholds cal={cal} item="species" />);
+    expect(screen.getAllByRole("columnheader").map((h) => h.textContent)).toEqual([
+      "Label",
+      "n",
+      "ECE before",
+      "ECE after",
+      "NLL before",
+      "NLL after",
+    ]);
+    expect(screen.getByRole("table", { name: "Per-label calibration" })).toBeTruthy();
+    expect(screen.getByText(/^Calibration measured on the test split/)).toBeTruthy();
+  });
 });
 
 describe("BeforeAfter", () => {

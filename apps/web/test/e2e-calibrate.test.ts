@@ -214,11 +214,33 @@ describe("the Calibrate page in Chromium", () => {
       if (q.threshold?.min_confidence !== null && q.threshold !== undefined) {
         expect(await summary().locator(".answered-alone").textContent()).toMatch(
           new RegExp(
-            `^escalate below ${q.threshold.min_confidence.toFixed(3)}: \\d+\\.\\d% answered alone \\(n = \\d+\\)`,
+            `^escalate below ${q.threshold.min_confidence.toFixed(3)}: \\d+\\.\\d% answered alone \\(n = \\d+\\), error \\d+\\.\\d%`,
           ),
         );
       }
+      // each label's calibration before and after sits next to its threshold, with n and intervals
+      expect(q.label_metrics?.map((m) => m.label)).toEqual(q.label_thresholds?.map((t) => t.label));
+      const table = page.locator("table", { hasText: "Per-label thresholds" });
+      expect(await table.locator("thead th").allTextContents()).toEqual([
+        "Label",
+        "Threshold",
+        "n",
+        "F1",
+        "ECE before",
+        "ECE after",
+        "NLL before",
+        "NLL after",
+      ]);
+      const m = q.label_metrics?.[0];
+      const eceAfter = await rows.first().locator("td").nth(4).textContent();
+      expect(eceAfter).toBe(
+        `${((m?.after.ece[0] ?? 0) * 100).toFixed(1)}%${((m?.after.ece[1] ?? 0) * 100).toFixed(1)}–${((m?.after.ece[2] ?? 0) * 100).toFixed(1)}%`,
+      );
       await shot("calibrate-1440-multilabel");
+      await page.setViewportSize({ width: 420, height: 900 });
+      await table.scrollIntoViewIfNeeded();
+      await shot("calibrate-420-multilabel");
+      await page.setViewportSize({ width: 1440, height: 900 });
     },
     STEP,
   );
