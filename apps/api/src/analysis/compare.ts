@@ -39,7 +39,7 @@ export interface Comparison {
 
 /** The compared calibration errors: their values are cut to [0, 1] as the report's are. */
 const ERRORS = new Set<string>(["ece", "eceMass", "mce", "mceMass"]);
-const valueOf = (name: string, v: CI): CI => (ERRORS.has(name) ? (withinUnit(v) as CI) : v);
+const shownValue = (name: string, v: CI): CI => (ERRORS.has(name) ? (withinUnit(v) as CI) : v);
 
 /**
  * A calibration error's change between two runs, coherent with the values shown: the point is the difference of the
@@ -157,7 +157,7 @@ export function compareItem(
       if (baseValues === null) {
         baseValues = c.b;
         COMPARED_METRICS.forEach((name, j) => {
-          metrics[j].values.push(valueOf(name, c.b[name]));
+          metrics[j].values.push(shownValue(name, c.b[name]));
         });
       }
       COMPARED_METRICS.forEach((name, j) => {
