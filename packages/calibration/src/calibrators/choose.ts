@@ -313,10 +313,13 @@ export function chooseCalibrator(fit: Labelled | MultiLabel, opts: ChooseOptions
 }
 
 /**
- * The bias bounds of a held-out run's binned errors (ECE and MCE, both binnings), as calibrationReport computes them:
- * the candidates' held-out ECEs get the report's bias-bounded interval, whose point lies inside it.
+ * The bias bounds of a run's binned errors (ECE and MCE, both binnings), as calibrationReport computes them: the
+ * candidates' held-out ECEs get the report's bias-bounded interval, whose point lies inside it. Internal.
  */
-function binnedBounds(items: RunItems, bins: number): Record<"ece" | "eceMass" | "mce" | "mceMass", number> {
+export function binnedBounds(
+  items: RunItems,
+  bins: number,
+): Record<"ece" | "eceMass" | "mce" | "mceMass", number> {
   const order = argsortUnit(items.conf);
   const n = order.length;
   const conf = new Float64Array(n);

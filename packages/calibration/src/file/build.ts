@@ -1,5 +1,7 @@
+import { biasBounded, percentileEstimate } from "../bootstrap/basic.js";
 import { bootstrapOptions } from "../bootstrap/bootstrap.js";
-import { type ChooseResult, chooseCalibrator, collectWarnings } from "../calibrators/choose.js";
+import { bootstrapRuns, type RunItems } from "../bootstrap/engine.js";
+import { binnedBounds, type ChooseResult, chooseCalibrator, collectWarnings } from "../calibrators/choose.js";
 import { crossFit } from "../calibrators/cross-fit.js";
 import { diagnose, minItems } from "../calibrators/diagnostics.js";
 import { calibrator, labelCalibrator, METHODS, type Method } from "../calibrators/registry.js";
@@ -7,6 +9,7 @@ import type { Calibrator } from "../calibrators/types.js";
 import { NothingLearnedError } from "../errors.js";
 import { checkBins, checkLabelled, checkMultiLabel, isMultiLabel } from "../input.js";
 import { clopperPearsonInterval } from "../intervals/clopper-pearson.js";
+import { pointMetrics } from "../report/points.js";
 import { calibrationReport } from "../report/report.js";
 import { escalationThreshold } from "../thresholds/escalation.js";
 import { f1Estimate } from "../thresholds/f1-interval.js";
@@ -174,23 +177,50 @@ function fileLabelThresholds(
   });
 }
 
-/** One label's column of a multi-label split, as a one-label question. */
-function labelColumn(d: MultiLabel, j: number): MultiLabel {
+const EPS = 2.220446049250313e-16;
+
+/**
+ * One label of a multi-label split as bootstrap items: its probability as the confidence and its outcome as the
+ * "correct" flag, so the engine's equal-width ECE is the label's one-vs-rest ECE; binary NLL (clipped at machine
+ * epsilon) and squared error per item.
+ */
+function labelItems(d: MultiLabel, j: number): RunItems {
   const n = d.probs.length / d.k;
-  const probs = new Float64Array(n);
-  const labels = new Uint8Array(n);
-  for (let i = 0; i < n; i++) {
-    probs[i] = d.probs[i * d.k + j];
-    labels[i] = d.labels[i * d.k + j] === 1 ? 1 : 0;
+  const conf = new Float64Array(n);
+  const correct = new Uint8Array(n);
+  const nll = new Float64Array(n);
+  const brier = new Float64Array(n);
+  labelColumnInto(d.probs, d.labels, d.k, j, conf, correct, nll, brier);
+  return { conf, correct, nll, brier };
+}
+
+function labelColumnInto(
+  probs: Float64Array,
+  labels: ArrayLike<number>,
+  k: number,
+  j: number,
+  conf: Float64Array,
+  correct: Uint8Array,
+  nll: Float64Array,
+  brier: Float64Array,
+): void {
+  const eps = EPS;
+  for (let i = 0, t = j; i < conf.length; i++, t += k) {
+    const p = probs[t];
+    const y = labels[t] === 1 ? 1 : 0;
+    const q = Math.min(1 - eps, Math.max(eps, p));
+    conf[i] = p;
+    correct[i] = y;
+    nll[i] = -Math.log(y === 1 ? q : 1 - q);
+    brier[i] = (p - y) * (p - y);
   }
-  return { probs, k: 1, labels };
 }
 
 /**
- * Multi-label: each label's ECE (equal-width, one-vs-rest: the report's classwise ECE of the label alone, with its
- * bias-bounded interval) and binary NLL (percentile interval), before and after calibration, on the same rows.
+ * Multi-label: each label's ECE (equal-width, one-vs-rest: bias-corrected with the report's bias-bounded interval)
+ * and binary NLL (percentile interval), before and after calibration on the same rows, resampled together. Internal.
  */
-function fileLabelMetrics(
+export function fileLabelMetrics(
   before: MultiLabel,
   after: MultiLabel,
   names: string[],
@@ -198,11 +228,18 @@ function fileLabelMetrics(
   bins: number,
 ): FileLabelMetrics[] {
   const n = before.probs.length / before.k;
-  const side = (d: MultiLabel, j: number) => {
-    const r = calibrationReport(labelColumn(d, j), { ...o, bins });
-    return { ece: r.intervals.classwiseEce, nll: r.nll };
-  };
-  return names.map((label, j) => ({ label, n, before: side(before, j), after: side(after, j) }));
+  return names.map((label, j) => {
+    const runs = [labelItems(before, j), labelItems(after, j)];
+    const reps = bootstrapRuns(runs, bins, o.resamples, o.seed + j);
+    const [b, a] = runs.map((items, r) => {
+      const point = pointMetrics(items, bins);
+      return {
+        ece: biasBounded(point.ece, reps[r].ece, o.level, binnedBounds(items, bins).ece),
+        nll: percentileEstimate(point.nll, reps[r].nll, o.level),
+      };
+    });
+    return { label, n, before: b, after: a };
+  });
 }
 
 /**
