@@ -37,6 +37,11 @@ function holding(point: number, low: number, high: number): Estimate {
   return [point, Math.min(low, point), Math.max(high, point)];
 }
 
+/** A calibration error's estimate cut to [0, 1], where every calibration error lies (a stretched bound can leave it). */
+function withinUnit(e: Estimate): Estimate {
+  return [Math.min(1, e[0]), Math.min(1, e[1]), Math.min(1, e[2])];
+}
+
 /**
  * Bias-bounded basic bootstrap estimate of a binned calibration error theta. Its plug-in overestimates: by Jensen's
  * inequality E|S_b| >= |E S_b| for every bin's residual sum, so the bias is at least 0, and for a normal S_b the
@@ -56,7 +61,7 @@ export function biasBounded(
   const point = Math.max(0, 2 * plugin - mean);
   const low = Math.max(0, plugin - bound - (qHi - mean));
   const high = Math.max(0, plugin + (mean - qLo));
-  return holding(point, low, high);
+  return withinUnit(holding(point, low, high));
 }
 
 /**
@@ -73,7 +78,7 @@ export function normalSquared(
 ): Estimate {
   const sd = Math.max(sdFloor, sdOfFinite(replicates, meanOfFinite(replicates)));
   const root = (v: number) => Math.sqrt(Math.max(0, v));
-  return holding(root(squared), root(squared - z * sd), root(squared + z * sd));
+  return withinUnit(holding(root(squared), root(squared - z * sd), root(squared + z * sd)));
 }
 
 /** Percentile interval with the plug-in point, widened to hold the point if it ever did not [Efron 1979]. */
