@@ -75,6 +75,9 @@ describe("runs", () => {
     expect(ref.requests.length - before).toBe(14);
     expect(run.servedBy).toEqual(["lexical"]);
     expect(run.headline.accuracy).not.toBeNull();
+    // every usable row of the headline's split (test): 7 examples x 3 items, none escalated
+    expect(run.headline.n).toBe(21);
+    expect(Number.isInteger(Math.round((run.headline.accuracy as number) * 21 * 1e9) / 1e9)).toBe(true);
     expect(run.fingerprint).toBe(`decision|${ref.url}/v1/decision|lexical`);
 
     const rows = await bench.storage.listPredictions(run.id);
@@ -151,6 +154,10 @@ describe("runs", () => {
       const fromRows = await new AnalysisData(bench.storage).headline(id);
       expect(run.headline.accuracy).toBe(fromRows.accuracy);
       expect(run.headline.ece).toBeCloseTo(fromRows.ece as number, 12);
+      expect(run.headline.n).toBe(fromRows.n);
+      // escalated rows are not usable: fewer than the test split's rows
+      expect(run.headline.n).toBeLessThan(3 * (TALLY_BATCH + 76));
+      expect(run.headline.n).toBeGreaterThan(0);
       expect(run.headline.ece).toBeGreaterThan(0);
       expect(run.progress.latency).toEqual(percentiles(await bench.storage.latencies(id)));
       await bench.engine.settle(id);

@@ -6,6 +6,7 @@ import {
   formatCI,
   formatDelta,
   formatInterval,
+  headlineAccuracy,
   label,
   num,
   pct,
@@ -51,5 +52,12 @@ describe("format", () => {
     expect(label(["a", "b"])).toBe("a, b");
     expect(label([])).toBe("(none)");
     expect(label(null)).toBe("—");
+  });
+
+  it("gives a run's headline accuracy its count and Wilson interval when the API kept the count", () => {
+    expect(headlineAccuracy({ accuracy: 0.5, n: 2 })).toBe("50.0% (1/2, 9.5–90.5%)");
+    expect(headlineAccuracy({ accuracy: 1, n: 1 })).toMatch(/^100\.0% \(1\/1, 20\.7–100\.0%\)$/);
+    expect(headlineAccuracy({ accuracy: 0.75 })).toBe("75.0%");
+    expect(headlineAccuracy({ accuracy: null, n: 0 })).toBe("—");
   });
 });

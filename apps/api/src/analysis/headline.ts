@@ -5,10 +5,14 @@ import { groupByItem, type ItemSpec, inferSpec } from "./item-spec.js";
 import { ItemDataBuilder, itemData } from "./matrix.js";
 import { topView } from "./views.js";
 
-/** A run's headline numbers. */
+/**
+ * A run's headline numbers: top-label accuracy and the plain (plug-in) ECE, over `n` usable rows (absent from headlines
+ * stored before it was kept). The plain ECE is biased upward; a report gives its bias-corrected value and interval.
+ */
 export interface Headline {
   accuracy: number | null;
   ece: number | null;
+  n?: number;
 }
 
 /**
@@ -27,7 +31,7 @@ export function headlineOf(tops: readonly TopLabel[]): Headline {
   const ps = tops.map((t) => t.p);
   const ys = tops.map((t) => t.y);
   const n = ps.reduce((s, p) => s + p.length, 0);
-  if (n === 0) return { accuracy: null, ece: null };
+  if (n === 0) return { accuracy: null, ece: null, n: 0 };
   const p = new Float64Array(n);
   const y = new Uint8Array(n);
   let at = 0;
@@ -38,7 +42,7 @@ export function headlineOf(tops: readonly TopLabel[]): Headline {
     at += ps[j].length;
     for (let i = 0; i < ys[j].length; i++) hits += ys[j][i];
   }
-  return { accuracy: hits / n, ece: ece({ p, y }, { bins: 15 }) };
+  return { accuracy: hits / n, ece: ece({ p, y }, { bins: 15 }), n };
 }
 
 /** Examples a tally converts at a time. */

@@ -37,7 +37,11 @@ function printSummary(s: RunSummary): void {
         s.servedBy.length ? ` (served by ${s.servedBy.join(", ")})` : ""
       }`,
       `decisions: answered ${p.answered}, unknown ${p.unknown}, escalated ${p.escalated}; requests that failed: ${p.errors}`,
-      `accuracy ${fmt(s.headline.accuracy)}, ECE ${fmt(s.headline.ece)}; latency p50 ${p.latency.p50} ms, p90 ${p.latency.p90} ms, p99 ${p.latency.p99} ms; ${p.examplesPerSecond.toFixed(1)} examples/s`,
+      `accuracy ${fmt(s.headline.accuracy)}${
+        s.headline.n !== undefined && s.headline.accuracy !== null
+          ? ` (${Math.round(s.headline.accuracy * s.headline.n)}/${s.headline.n})`
+          : ""
+      }, plain ECE ${fmt(s.headline.ece)}; latency p50 ${p.latency.p50} ms, p90 ${p.latency.p90} ms, p99 ${p.latency.p99} ms; ${p.examplesPerSecond.toFixed(1)} examples/s`,
       `tokens in ${p.usage.input_tokens}, out ${p.usage.output_tokens}, reasoning ${p.usage.reasoning_tokens}; cost ${p.cost}`,
     ].join("\n") + "\n",
   );

@@ -1,5 +1,6 @@
 /** The shapes the engine shows: progress and run summaries (API.md `Progress`, `RunSummary`). */
 
+import type { Headline } from "../analysis/headline.js";
 import type { RunStatus, Split } from "../storage/types.js";
 
 /** Live or final progress of a run. */
@@ -22,10 +23,7 @@ export interface Progress {
 }
 
 /** Accuracy and ECE over every item (test split when the run has one). */
-export interface Headline {
-  accuracy: number | null;
-  ece: number | null;
-}
+export type { Headline };
 
 /** What GET /api/runs/:id answers. */
 export interface RunSummary {

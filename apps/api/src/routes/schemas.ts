@@ -301,7 +301,7 @@ export const runSummarySchema = {
     progress: progressSchema,
     headline: {
       type: "object",
-      properties: { accuracy: nullableNumber, ece: nullableNumber },
+      properties: { accuracy: nullableNumber, ece: nullableNumber, n: { type: "integer" } },
       required: ["accuracy", "ece"],
     },
   },

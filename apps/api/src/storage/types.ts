@@ -206,7 +206,7 @@ export interface StoredRun extends RunRow {
   ownerPid: number | null;
   counters: RunCounters;
   /** The headline cached when the run finished (null while running or after a resume). */
-  headline: { accuracy: number | null; ece: number | null } | null;
+  headline: { accuracy: number | null; ece: number | null; n?: number } | null;
 }
 
 /** What the engine stores for one answered example: the request's facts and one row per item. */

@@ -10,7 +10,7 @@ import { ProgressPanel } from "../components/ProgressPanel";
 import { ErrorState, Loading } from "../components/States";
 import { StatusBadge } from "../components/StatusBadge";
 import { Tabs } from "../components/Tabs";
-import { pct, when } from "../transforms/format";
+import { count, headlineAccuracy, pct, when } from "../transforms/format";
 import { type RunTab, writeRunView } from "../transforms/urlState";
 import { useRunView } from "./run/useRunView";
 
@@ -116,13 +116,19 @@ function RunHeader({ run }: { run: RunSummary }) {
         <div title={`${HEADLINE_HELP} (${headlineSplit})`}>
           <dt>Accuracy, all items</dt>
           <dd>
-            {pct(run.headline.accuracy)} <span className="muted small">{headlineSplit}</span>
+            {headlineAccuracy(run.headline)} <span className="muted small">{headlineSplit}</span>
           </dd>
         </div>
-        <div title={`${HEADLINE_HELP} ECE over 15 equal-width bins of the top-label confidence.`}>
-          <dt>ECE, all items</dt>
+        <div
+          title={`${HEADLINE_HELP} Plain (plug-in) ECE over 15 equal-width bins of the top-label confidence: biased upward; an item's tabs give its bias-corrected value with an interval.`}
+        >
+          <dt>Plain ECE, all items</dt>
           <dd>
-            {pct(run.headline.ece)} <span className="muted small">{headlineSplit}</span>
+            {pct(run.headline.ece)}{" "}
+            <span className="muted small">
+              {run.headline.n !== undefined ? `n = ${count(run.headline.n)}, ` : ""}
+              {headlineSplit}
+            </span>
           </dd>
         </div>
         <div>

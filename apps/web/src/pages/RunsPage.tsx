@@ -70,7 +70,14 @@ function RunRow({ run, selected, onToggle }: { run: RunSummary; selected: boolea
         )}
         {run.error && <div className="small field-error">{run.error}</div>}
       </td>
-      <td className="num">{pct(run.headline.accuracy)}</td>
+      <td className="num">
+        {pct(run.headline.accuracy)}
+        {run.headline.n !== undefined && run.headline.accuracy !== null && (
+          <div className="small muted">
+            {count(Math.round(run.headline.accuracy * run.headline.n))}/{count(run.headline.n)}
+          </div>
+        )}
+      </td>
       <td className="num">{pct(run.headline.ece)}</td>
       <td className="num">{usd(run.progress.cost)}</td>
     </tr>
@@ -142,7 +149,8 @@ export default function RunsPage() {
         </table>
       </div>
       <p className="muted small">
-        Accuracy and ECE (equal-width, 15 bins) over all items, on the test split when the run has one.
+        Accuracy (right of usable rows) and plain ECE (equal-width, 15 bins; biased upward, a run's page gives
+        the bias-corrected value with its interval) over all items, on the test split when the run has one.
       </p>
       <p className="tip">
         Next steps: open a finished run and press <strong>Fit a calibration →</strong> to download a

@@ -114,3 +114,12 @@ export function when(iso: string | null | undefined): string {
     ? iso
     : d.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 }
+
+/**
+ * A run's headline accuracy as a rate: "84.2% (202/240, 79.0–88.4%)" when the API gave the row count, else the bare
+ * share (headlines stored before the count was kept).
+ */
+export function headlineAccuracy(h: { accuracy: number | null; n?: number }): string {
+  if (h.accuracy === null || h.n === undefined) return pct(h.accuracy);
+  return formatRate(wilsonRate(Math.round(h.accuracy * h.n), h.n));
+}
