@@ -20,10 +20,11 @@ function byId(examples: Example[]): Example[] {
 function canonicalExample(e: Example): string {
   const labels: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(e.labels)) labels[k] = Array.isArray(v) ? [...v].sort() : v;
-  // The state keeps its own key order at every depth: the service reads it in that order.
+  // The state keeps its own key order at every depth: the service reads it in that order (its file's order,
+  // `stateJson`, when the parsed state lost it).
   const parts = [`"id":${JSON.stringify(e.id)}`, `"labels":${sortedJson(labels)}`];
   if (e.meta !== undefined) parts.push(`"meta":${sortedJson(e.meta)}`);
-  parts.push(`"split":${JSON.stringify(e.split)}`, `"state":${JSON.stringify(e.state)}`);
+  parts.push(`"split":${JSON.stringify(e.split)}`, `"state":${e.stateJson ?? JSON.stringify(e.state)}`);
   return `{${parts.join(",")}}`;
 }
 

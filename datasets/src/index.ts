@@ -10,6 +10,8 @@ export type { ErrorCode, ParseOptions, ParseResult, ValidationError } from "./fo
 export { DEFAULT_MAX_BYTES, DEFAULT_MAX_ERRORS } from "./format/errors.js";
 /** Read examples from JSONL or CSV against a task (all or nothing), and check an in-memory list. */
 export { parseJsonl } from "./format/jsonl.js";
+/** A state's key order from its file: `stateJson` read back from stored text, and JavaScript's integer-like keys. */
+export { isIndexKey, reorderedJson } from "./format/state-order.js";
 /** Lossless decoding of bytes that may not be UTF-8 (bad bytes become U+DC80..U+DCFF) and its inverse. */
 export { decodeUtf8Escaped, encodeUtf8Escaped, hasEscapedBytes } from "./format/utf8.js";
 export { validateDataset } from "./format/validate.js";

@@ -40,6 +40,12 @@ export type State = string | Record<string, unknown> | unknown[];
 export interface Example {
   id: string;
   state: State;
+  /**
+   * The state's JSON text with every object's keys in their file order, present only when `state` lost that order
+   * (JavaScript lists integer-like keys such as "2" first in any object). Written as JSON.stringify writes `state`
+   * otherwise; the service is sent this text, and the dataset hash reads it.
+   */
+  stateJson?: string;
   labels: Record<string, string | string[]>;
   meta?: Record<string, unknown>;
   split: Split;

@@ -7,6 +7,7 @@ import { tokenizeCsv } from "./csv-tokenize.js";
 import type { ParseOptions, ParseResult, ValidationError } from "./errors.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_ERRORS, failure } from "./errors.js";
 import { decodeInput } from "./jsonl.js";
+import { fieldsStateJson, isIndexKey } from "./state-order.js";
 import { didYouMean, quoteList } from "./suggest.js";
 
 const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
@@ -159,6 +160,10 @@ export function parseCsv(input: string | Uint8Array, task: Task, opts: ParseOpti
         message: `${at(p.line, p.field - 1 < header.length ? p.field - 1 : undefined, header)}${p.text}`,
       });
   const index = indexTask(task);
+  // state.<field> columns with an integer-like name: JavaScript lists it first, so the column order is kept aside
+  const stateNames = layout.stateFields.some((f) => isIndexKey(f.name))
+    ? layout.stateFields.map((f) => f.name)
+    : undefined;
   const firstLine = new Map<string, number>();
   const examples: Example[] = [];
   for (const rec of records.slice(1)) {
@@ -200,7 +205,13 @@ export function parseCsv(input: string | Uint8Array, task: Task, opts: ParseOpti
         });
       else firstLine.set(id, rec.line);
     }
-    if (example) examples.push(example);
+    if (example) {
+      if (stateNames !== undefined) {
+        const stateJson = fieldsStateJson(stateNames, example.state as Record<string, unknown>);
+        if (stateJson !== undefined) example.stateJson = stateJson;
+      }
+      examples.push(example);
+    }
   }
   if (errors.length > 0) return failure(errors, max, opts.source);
   return { ok: true, examples };

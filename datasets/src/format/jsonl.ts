@@ -5,6 +5,7 @@ import { DEFAULT_MAX_DEPTH, tooDeepAt } from "./depth.js";
 import type { Issue, ParseOptions, ParseResult, ValidationError } from "./errors.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_ERRORS, failure, formatBytes } from "./errors.js";
 import { JsonSyntaxError, parseLocated } from "./json-located.js";
+import { lineStateJson } from "./state-order.js";
 import { findInvalidUtf8, latin1Hint } from "./utf8.js";
 
 /** Turn input bytes or text into text, reporting the size limit and invalid UTF-8 (by line). */
@@ -133,7 +134,11 @@ export function parseJsonl(input: string | Uint8Array, task: Task, opts: ParseOp
         });
       } else firstLine.set(id, n);
     }
-    if (example && errors.length === 0) examples.push(example);
+    if (example && errors.length === 0) {
+      const stateJson = lineStateJson(line, example.state);
+      if (stateJson !== undefined) example.stateJson = stateJson;
+      examples.push(example);
+    }
   }
   if (errors.length > 0) return failure(errors, max, opts.source);
   return { ok: true, examples };
