@@ -6,85 +6,18 @@
  * per-label thresholds with n and F1 intervals and the share answered alone next to its error; at 1440 and 420 px.
  * Screenshots go to apps/web/screenshots/calibrate-*.png.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "../bench/browser.js";
 import type { Calibration } from "../src/api/types";
-
-const WEB = join(dirname(fileURLToPath(import.meta.url)), "..");
-const APPS = join(WEB, "..");
-const SHOTS = join(WEB, "screenshots");
-const STEP = 120_000;
-
-interface Workbench {
-  url: string;
-  close(): Promise<void>;
-}
-
-function newest(dir: string): number {
-  let t = 0;
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    const s = statSync(p);
-    t = Math.max(t, s.isDirectory() ? newest(p) : s.mtimeMs);
-  }
-  return t;
-}
-
-/** Builds apps/web/dist when it is missing or older than the sources (the API serves it at /). */
-async function ensureWebBuild(): Promise<void> {
-  const index = join(WEB, "dist", "index.html");
-  const sources = Math.max(
-    newest(join(WEB, "src")),
-    statSync(join(WEB, "index.html")).mtimeMs,
-    statSync(join(WEB, "vite.config.ts")).mtimeMs,
-  );
-  if (existsSync(index) && statSync(index).mtimeMs >= sources) return;
-  const { build } = await import("vite");
-  await build({ root: WEB, configFile: join(WEB, "vite.config.ts"), logLevel: "warn" });
-}
+import { type E2EWorkbench, finishedRun, openPage, STEP, shot, startBuiltWorkbench } from "./e2e-harness";
 
 let browser: Browser;
 let page: Page;
-let workbench: Workbench;
-let dataDir: string;
+let workbench: E2EWorkbench;
 let penguins = "";
 let spam = "";
 const pageErrors: string[] = [];
-
-async function api<T>(path: string, init?: RequestInit): Promise<T> {
-  const res = await fetch(`${workbench.url}${path}`, {
-    ...init,
-    headers: { "content-type": "application/json", ...(init?.headers ?? {}) },
-  });
-  if (!res.ok) throw new Error(`${init?.method ?? "GET"} ${path}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
-
-async function shot(name: string): Promise<void> {
-  await page.mouse.move(0, 0);
-  await page.waitForTimeout(150);
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-}
-
-async function runOf(body: Record<string, unknown>): Promise<string> {
-  const servers = await api<{ id: string }[]>("/api/servers");
-  const run = await api<{ id: string }>("/api/runs", {
-    method: "POST",
-    body: JSON.stringify({ serverId: servers[0].id, model: "workbench-latest", ...body }),
-  });
-  for (let i = 0; i < 900; i++) {
-    const r = await api<{ status: string }>(`/api/runs/${run.id}`);
-    if (r.status === "done") return run.id;
-    if (r.status === "failed" || r.status === "cancelled") throw new Error(`the run ended ${r.status}`);
-    await new Promise((f) => setTimeout(f, 200));
-  }
-  throw new Error(`run ${run.id} did not finish`);
-}
 
 /** Fills the fit form, fits, and waits until the new calibration is shown; its payload as the API answered it. */
 async function fit(runId: string, o: { item?: string; method?: string }): Promise<Calibration> {
@@ -117,30 +50,16 @@ async function showItem(item: string): Promise<void> {
 const summary = () => page.getByTestId("selection-summary");
 
 beforeAll(async () => {
-  await ensureWebBuild();
-  const built = join(APPS, "api", "dist", "index.js");
-  if (!existsSync(built)) throw new Error(`the API is not built (${built} is missing): run pnpm build first`);
-  const mod = (await import(built)) as {
-    serveConfig(flags: Record<string, string>, env: Record<string, string>): { webDir?: string };
-    startWorkbench(config: unknown): Promise<Workbench>;
-  };
-  dataDir = mkdtempSync(join(tmpdir(), "workbench-e2e-calibrate-"));
-  workbench = await mod.startWorkbench({
-    ...mod.serveConfig({ port: "0", "data-dir": dataDir }, {}),
-    webDir: join(WEB, "dist"),
-  });
-  penguins = await runOf({ dataset: "penguins" });
-  spam = await runOf({ dataset: "spam-assassin", limit: 300 });
-  mkdirSync(SHOTS, { recursive: true });
+  workbench = await startBuiltWorkbench("e2e-calibrate");
+  penguins = await finishedRun(workbench, { dataset: "penguins" });
+  spam = await finishedRun(workbench, { dataset: "spam-assassin", limit: 300 });
   browser = await launchChromium();
-  page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
-  page.on("pageerror", (e) => pageErrors.push(e.message));
+  page = await openPage(browser, pageErrors);
 }, 300_000);
 
 afterAll(async () => {
   await browser?.close();
   await workbench?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe("the Calibrate page in Chromium", () => {
@@ -156,10 +75,10 @@ describe("the Calibrate page in Chromium", () => {
         `Fitted on calibration (n = ${cal.fit?.n.species.fit}), method temperature forced by the user, evaluated once on test (n = ${cal.fit?.n.species.eval}).`,
       );
       expect(await summary().locator(".verdict").textContent()).toBe("forced by you");
-      const file = await api<Calibration["file"]>(`/api/calibrations/${cal.id}/file`);
+      const file = await workbench.api<Calibration["file"]>(`/api/calibrations/${cal.id}/file`);
       expect(file.questions.species.method).toBe("temperature");
       expect(file.questions.species.selection?.by).toBe("user");
-      await shot("calibrate-1440-forced");
+      await shot(page, "calibrate-1440-forced");
     },
     STEP,
   );
@@ -177,7 +96,7 @@ describe("the Calibrate page in Chromium", () => {
       expect(s?.note).toMatch(/^chosen by 5-fold cross-fitting on calibration; .*indistinguishable/);
       const rule = await page.locator("table.candidates tbody tr").allTextContents();
       expect(rule.some((r) => /indistinguishable from identity: NLL gain/.test(r))).toBe(true);
-      await shot("calibrate-1440-indistinguishable");
+      await shot(page, "calibrate-1440-indistinguishable");
       const warned = Object.entries(cal.warnings ?? {}).find(([, w]) => w.length > 0);
       expect(warned, "a penguins item with a warning (89 fit items)").toBeTruthy();
       const [item, warnings] = warned as [string, string[]];
@@ -236,10 +155,10 @@ describe("the Calibrate page in Chromium", () => {
       expect(eceAfter).toBe(
         `${((m?.after.ece[0] ?? 0) * 100).toFixed(1)}%${((m?.after.ece[1] ?? 0) * 100).toFixed(1)}–${((m?.after.ece[2] ?? 0) * 100).toFixed(1)}%`,
       );
-      await shot("calibrate-1440-multilabel");
+      await shot(page, "calibrate-1440-multilabel");
       await page.setViewportSize({ width: 420, height: 900 });
       await table.scrollIntoViewIfNeeded();
-      await shot("calibrate-420-multilabel");
+      await shot(page, "calibrate-420-multilabel");
       await page.setViewportSize({ width: 1440, height: 900 });
     },
     STEP,
@@ -249,12 +168,12 @@ describe("the Calibrate page in Chromium", () => {
     "stays readable at 420 px",
     async () => {
       await page.setViewportSize({ width: 420, height: 900 });
-      const list = await api<Calibration[]>(`/api/calibrations?runId=${penguins}`);
+      const list = await workbench.api<Calibration[]>(`/api/calibrations?runId=${penguins}`);
       const auto = list.find((c) => c.fit?.method === "auto");
       await page.goto(`${workbench.url}/runs/${penguins}/calibrate?cal=${auto?.id}&item=body_mass`);
       await page.waitForSelector('[data-ready="calibration"]', { timeout: STEP });
       await summary().waitFor();
-      await shot("calibrate-420-indistinguishable");
+      await shot(page, "calibrate-420-indistinguishable");
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       // the elements that stick out, named, when the page is wider than the window
       const wide = await page.evaluate(() =>

@@ -5,69 +5,17 @@
  * rate with its n (Unknowns, per-option precision and recall, small multiples), at 1440 and 420 px. Screenshots go
  * to apps/web/screenshots/report-*.png.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "../bench/browser.js";
 import type { ItemReport } from "../src/api/types";
-
-const WEB = join(dirname(fileURLToPath(import.meta.url)), "..");
-const APPS = join(WEB, "..");
-const SHOTS = join(WEB, "screenshots");
-const STEP = 120_000;
-
-interface Workbench {
-  url: string;
-  close(): Promise<void>;
-}
-
-function newest(dir: string): number {
-  let t = 0;
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    const s = statSync(p);
-    t = Math.max(t, s.isDirectory() ? newest(p) : s.mtimeMs);
-  }
-  return t;
-}
-
-/** Builds apps/web/dist when it is missing or older than the sources (the API serves it at /). */
-async function ensureWebBuild(): Promise<void> {
-  const index = join(WEB, "dist", "index.html");
-  const sources = Math.max(
-    newest(join(WEB, "src")),
-    statSync(join(WEB, "index.html")).mtimeMs,
-    statSync(join(WEB, "vite.config.ts")).mtimeMs,
-  );
-  if (existsSync(index) && statSync(index).mtimeMs >= sources) return;
-  const { build } = await import("vite");
-  await build({ root: WEB, configFile: join(WEB, "vite.config.ts"), logLevel: "warn" });
-}
+import { type E2EWorkbench, finishedRun, openPage, STEP, shot, startBuiltWorkbench } from "./e2e-harness";
 
 let browser: Browser;
 let page: Page;
-let workbench: Workbench;
-let dataDir: string;
+let workbench: E2EWorkbench;
 let runId = "";
 const pageErrors: string[] = [];
-
-async function api<T>(path: string, init?: RequestInit): Promise<T> {
-  const res = await fetch(`${workbench.url}${path}`, {
-    ...init,
-    headers: { "content-type": "application/json", ...(init?.headers ?? {}) },
-  });
-  if (!res.ok) throw new Error(`${init?.method ?? "GET"} ${path}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
-
-async function shot(name: string): Promise<void> {
-  await page.mouse.move(0, 0);
-  await page.waitForTimeout(150);
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-}
 
 /** The run page of one tab and item, drawn. */
 async function open(tab: string, item: string, extra = ""): Promise<void> {
@@ -84,48 +32,23 @@ async function card(label: string): Promise<string> {
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
 beforeAll(async () => {
-  await ensureWebBuild();
-  const built = join(APPS, "api", "dist", "index.js");
-  if (!existsSync(built)) throw new Error(`the API is not built (${built} is missing): run pnpm build first`);
-  const mod = (await import(built)) as {
-    serveConfig(flags: Record<string, string>, env: Record<string, string>): { webDir?: string };
-    startWorkbench(config: unknown): Promise<Workbench>;
-  };
-  dataDir = mkdtempSync(join(tmpdir(), "workbench-e2e-report-"));
-  workbench = await mod.startWorkbench({
-    ...mod.serveConfig({ port: "0", "data-dir": dataDir }, {}),
-    webDir: join(WEB, "dist"),
-  });
-  const servers = await api<{ id: string }[]>("/api/servers");
-  const run = await api<{ id: string }>("/api/runs", {
-    method: "POST",
-    body: JSON.stringify({ dataset: "penguins", serverId: servers[0].id, model: "workbench-latest" }),
-  });
-  runId = run.id;
-  for (let i = 0; i < 600; i++) {
-    const r = await api<{ status: string }>(`/api/runs/${runId}`);
-    if (r.status === "done") break;
-    if (r.status === "failed" || r.status === "cancelled") throw new Error(`the run ended ${r.status}`);
-    await new Promise((f) => setTimeout(f, 200));
-  }
-  mkdirSync(SHOTS, { recursive: true });
+  workbench = await startBuiltWorkbench("e2e-report");
+  runId = await finishedRun(workbench, { dataset: "penguins" });
   browser = await launchChromium();
-  page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
-  page.on("pageerror", (e) => pageErrors.push(e.message));
+  page = await openPage(browser, pageErrors);
 }, 300_000);
 
 afterAll(async () => {
   await browser?.close();
   await workbench?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe("the run report in Chromium", () => {
   it(
     "shows the consistency p-value near the metrics, and MCE follows the binning toggle",
     async () => {
-      const width = await api<ItemReport>(`/api/runs/${runId}/report?item=species&binning=width`);
-      const mass = await api<ItemReport>(`/api/runs/${runId}/report?item=species&binning=mass`);
+      const width = await workbench.api<ItemReport>(`/api/runs/${runId}/report?item=species&binning=width`);
+      const mass = await workbench.api<ItemReport>(`/api/runs/${runId}/report?item=species&binning=mass`);
       await open("reliability", "species");
       const note = page.getByTestId("consistency");
       await note.waitFor({ timeout: STEP });
@@ -134,7 +57,7 @@ describe("the run report in Chromium", () => {
       );
       expect(await note.textContent()).toContain("consistency resampling");
       expect(await card("MCE (equal-width, 15 bins)")).toBe(pct(width.metrics?.mce[0] ?? Number.NaN));
-      await shot("report-1440-reliability");
+      await shot(page, "report-1440-reliability");
       await page.locator("label", { hasText: "Equal mass" }).click();
       await page.waitForURL(/binning=mass/);
       await page
@@ -145,7 +68,7 @@ describe("the run report in Chromium", () => {
       await openTabByName("Confidence", "confidence");
       expect(await card("MCE (equal-mass, 15 bins)")).toBe(pct(mass.metrics?.mceMass[0] ?? Number.NaN));
       await page.getByTestId("consistency").waitFor();
-      await shot("report-1440-confidence");
+      await shot(page, "report-1440-confidence");
     },
     STEP,
   );
@@ -153,7 +76,7 @@ describe("the run report in Chromium", () => {
   it(
     "shows every rate with its n: Unknowns, per-option precision and recall, small multiples",
     async () => {
-      const sex = await api<ItemReport>(`/api/runs/${runId}/report?item=sex`);
+      const sex = await workbench.api<ItemReport>(`/api/runs/${runId}/report?item=sex`);
       const u = sex.unknown;
       if (!u) throw new Error("sex allows not stated");
       await open("unknowns", "sex");
@@ -169,9 +92,9 @@ describe("the run report in Chromium", () => {
       expect(await page.locator(".picker-readout").textContent()).toMatch(
         /answered-alone error [\d.]+%.*\(\d+\/\d+, 95% CI [\d.]+–[\d.]+%\)/,
       );
-      await shot("report-1440-unknowns");
+      await shot(page, "report-1440-unknowns");
       await open("confusion", "species");
-      const species = await api<ItemReport>(`/api/runs/${runId}/report?item=species`);
+      const species = await workbench.api<ItemReport>(`/api/runs/${runId}/report?item=species`);
       const first = species.perOption[0];
       const table = page.locator("table", {
         has: page.locator("caption", { hasText: "Per-option precision, recall and F1" }),
@@ -180,7 +103,7 @@ describe("the run report in Chromium", () => {
       const text = (await row.textContent()) ?? "";
       expect(text).toContain(`${first.rates.precision.x}/${first.rates.precision.n}`);
       expect(text).toContain(`${first.rates.recall.x}/${first.rates.recall.n}`);
-      await shot("report-1440-confusion");
+      await shot(page, "report-1440-confusion");
       await open("reliability", "species", "&view=classwise");
       await page.waitForSelector(".chart-small");
       const captions = await page.locator(".chart-small figcaption").allTextContents();
@@ -190,7 +113,7 @@ describe("the run report in Chromium", () => {
         expect(captions[i]).toContain(`${o.rates.recall.x}/${o.rates.recall.n}`);
         expect(captions[i]).toMatch(/ECE [\d.]+% \([\d.]+–[\d.]+%, bias-corrected, equal-width\)/);
       }
-      await shot("report-1440-per-option");
+      await shot(page, "report-1440-per-option");
     },
     STEP,
   );
@@ -206,7 +129,7 @@ describe("the run report in Chromium", () => {
         ["reliability", "species", "&view=classwise"],
       ] as const) {
         await open(tab, item, extra);
-        await shot(`report-420-${tab}${extra ? "-per-option" : ""}`);
+        await shot(page, `report-420-${tab}${extra ? "-per-option" : ""}`);
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         expect(overflow, tab).toBeLessThanOrEqual(0);
       }

@@ -7,74 +7,31 @@
  * imported and both runs checked against it (the swapped weights fail, the original run passes), the datasets page.
  * Screenshots of every page go to apps/web/screenshots/.
  */
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromiumPath, launchChromium } from "../bench/browser.js";
+import {
+  APPS,
+  type E2EWorkbench,
+  importBuilt,
+  STEP,
+  shot as shotOf,
+  startBuiltWorkbench,
+} from "./e2e-harness";
 
-const WEB = join(dirname(fileURLToPath(import.meta.url)), "..");
-const APPS = join(WEB, "..");
-const SHOTS = join(WEB, "screenshots");
-const STEP = 120_000;
-
-interface Workbench {
-  url: string;
-  close(): Promise<void>;
-}
 interface DecisionServer {
   url: string;
   close(): Promise<void>;
 }
 
-function newest(dir: string): number {
-  let t = 0;
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    const s = statSync(p);
-    t = Math.max(t, s.isDirectory() ? newest(p) : s.mtimeMs);
-  }
-  return t;
-}
-
-/** Builds apps/web/dist when it is missing or older than the sources (the API serves it at /). */
-async function ensureWebBuild(): Promise<void> {
-  const index = join(WEB, "dist", "index.html");
-  const sources = Math.max(
-    newest(join(WEB, "src")),
-    statSync(join(WEB, "index.html")).mtimeMs,
-    statSync(join(WEB, "vite.config.ts")).mtimeMs,
-  );
-  if (existsSync(index) && statSync(index).mtimeMs >= sources) return;
-  const { build } = await import("vite");
-  await build({ root: WEB, configFile: join(WEB, "vite.config.ts"), logLevel: "warn" });
-}
-
-async function importBuilt<T>(path: string, what: string): Promise<T> {
-  if (!existsSync(path))
-    throw new Error(
-      `${what} is not built (${path} is missing): run \`pnpm build\` from the repository root first`,
-    );
-  return (await import(path)) as T;
-}
-
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
-let workbench: Workbench;
+let workbench: E2EWorkbench;
 let second: DecisionServer;
-let dataDir: string;
 const eventStreams: string[] = [];
 const pageErrors: string[] = [];
 /** Console messages about the Content-Security-Policy: every page, chart and download must pass it. */
@@ -84,11 +41,7 @@ let secondRun = "";
 /** The calibration file downloaded from the first run (its text). */
 let calibrationFile = "";
 
-async function shot(name: string): Promise<void> {
-  await page.mouse.move(0, 0); // no hover tooltip over the data
-  await page.waitForTimeout(150); // let the last layout and chart paint settle before the capture
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-}
+const shot = (name: string) => shotOf(page, name);
 
 async function openTab(name: string, ready: string): Promise<void> {
   await page.getByRole("tab", { name }).click();
@@ -113,23 +66,15 @@ async function nav(name: string): Promise<void> {
 
 beforeAll(async () => {
   chromiumPath(); // fails first, before the builds, when the browser is missing
-  await ensureWebBuild();
-  const api = await importBuilt<{
-    serveConfig(flags: Record<string, string>, env: Record<string, string>): { webDir?: string };
-    startWorkbench(config: unknown): Promise<Workbench>;
-  }>(join(APPS, "api", "dist", "index.js"), "the API (apps/api)");
   const ds = await importBuilt<{
     startDecisionServer(o: { port: number; alias: string }): Promise<DecisionServer>;
   }>(
     join(APPS, "decision-server", "dist", "index.js"),
     "the reference decision server (apps/decision-server)",
   );
-  dataDir = mkdtempSync(join(tmpdir(), "workbench-e2e-"));
-  const config = { ...api.serveConfig({ port: "0", "data-dir": dataDir }, {}), webDir: join(WEB, "dist") };
-  workbench = await api.startWorkbench(config);
+  workbench = await startBuiltWorkbench("e2e");
   // The same checkpoints, but the alias `workbench-latest` resolves to the older bayes-1: "the service swapped its weights".
   second = await ds.startDecisionServer({ port: 0, alias: "bayes-1" });
-  mkdirSync(SHOTS, { recursive: true });
   browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
   page = await context.newPage();
@@ -146,7 +91,6 @@ afterAll(async () => {
   await browser?.close();
   await second?.close();
   await workbench?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe("the workbench in Chromium", () => {
@@ -351,7 +295,7 @@ describe("the workbench in Chromium", () => {
       expect(await form.getByRole("alert").textContent()).toContain("Nothing was imported.");
       await shot("19-calibration-import-errors");
       // the file as downloaded, through the file picker
-      const path = join(dataDir, "calibration-download.json");
+      const path = join(workbench.dataDir, "calibration-download.json");
       writeFileSync(path, calibrationFile);
       await form.getByLabel("Choose a calibration file").setInputFiles(path);
       await form.getByText("calibration-download.json").waitFor();

@@ -4,34 +4,25 @@
  * tab, sends it in a header on every API call (never in a URL), and the API's data appears; without it the same
  * calls answer 401.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { serveConfig, startWorkbench, type Workbench } from "@decision-workbench/api";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromiumPath, launchChromium } from "../bench/browser.js";
+import { type E2EWorkbench, startBuiltWorkbench } from "./e2e-harness";
 
-const WEB = join(dirname(fileURLToPath(import.meta.url)), "..");
 const TOKEN = "team-token-for-the-browser-0123";
 
 let browser: Browser;
-let workbench: Workbench;
-let dataDir = "";
+let workbench: E2EWorkbench;
 
 beforeAll(async () => {
   chromiumPath();
-  dataDir = mkdtempSync(join(tmpdir(), "workbench-token-"));
-  const flags = { port: "0", "data-dir": dataDir, "no-reference": true, token: TOKEN };
-  workbench = await startWorkbench({ ...serveConfig(flags, {}), webDir: join(WEB, "dist") });
+  workbench = await startBuiltWorkbench("token", { "no-reference": true, token: TOKEN });
   browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
   await workbench?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe("a workbench started with a token", () => {
