@@ -10,7 +10,7 @@ import { type DecisionDecider, ServiceError } from "@decision-workbench/scorer";
 import type { ExampleResult, RunCounters, StoredRun, WorkbenchStorage } from "../storage/types.js";
 import { LatencyLog } from "./percentiles.js";
 import { exampleResult } from "./record.js";
-import type { Selected } from "./selection.js";
+import { type Selected, wireState } from "./selection.js";
 import type { Progress } from "./types.js";
 
 /** How a job ended. */
@@ -189,7 +189,7 @@ export class RunJob extends EventEmitter {
       const sel = pending[this.next++];
       let decisions: Awaited<ReturnType<DecisionDecider["decideAll"]>>;
       try {
-        decisions = await decider.decideAll(sel.example.state, items);
+        decisions = await decider.decideAll(wireState(sel.example), items);
       } catch (err) {
         const message =
           err instanceof ServiceError

@@ -1,6 +1,7 @@
 /** Which examples a run covers: the dataset's examples in order, restricted to the splits, the first N of each. */
 
 import type { Example, Item, Task } from "@decision-workbench/datasets";
+import { orderedState, type State as ScorerState } from "@decision-workbench/scorer";
 import { bundledDataset, isBundled } from "../catalog/bundled.js";
 import type { ExampleRow, Split, WorkbenchStorage } from "../storage/types.js";
 
@@ -8,6 +9,14 @@ import type { ExampleRow, Split, WorkbenchStorage } from "../storage/types.js";
 export interface Selected {
   ordinal: number;
   example: Example | ExampleRow;
+}
+
+/**
+ * The state the scorer sends for an example: in its file's key order (an OrderedState of its `stateJson`) when the
+ * parsed state lost that order (JavaScript lists integer-like keys such as "2" first), else the state itself.
+ */
+export function wireState(example: Example | ExampleRow): ScorerState {
+  return example.stateJson === undefined ? example.state : orderedState(example.stateJson);
 }
 
 /** A run's dataset as the engine reads it. */

@@ -1,5 +1,6 @@
 /** Mapping between SQLite rows and the storage types (JSON columns, booleans as integers). */
 
+import { reorderedJson } from "@decision-workbench/datasets";
 import type { DecisionRecord } from "@decision-workbench/scorer";
 import type {
   AnalysisRow,
@@ -98,6 +99,9 @@ export function exampleFromRaw(r: Raw): ExampleRow {
     labels: json(r.labels, {}),
     split: str(r.split) as Split,
   };
+  // the stored text keeps the file's key order; the parsed state loses it when a key is integer-like
+  const stateJson = typeof r.state === "string" ? reorderedJson(r.state, out.state) : undefined;
+  if (stateJson !== undefined) out.stateJson = stateJson;
   if (typeof r.meta === "string") out.meta = JSON.parse(r.meta);
   return out;
 }

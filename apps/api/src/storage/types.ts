@@ -152,6 +152,8 @@ export interface UploadRow {
 export interface ExampleRow {
   id: string;
   state: State;
+  /** The state's JSON text in its file's key order, when `state` lost it (datasets' Example.stateJson). */
+  stateJson?: string;
   labels: Record<string, string | string[]>;
   meta?: Record<string, unknown>;
   split: Split;

@@ -67,7 +67,9 @@ const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 /** The parameters of one example's row. */
 function exampleParams(name: string, ordinal: number, e: ExampleRow): Param[] {
-  return [name, ordinal, e.id, e.split, JSON.stringify(e.state), JSON.stringify(e.labels), toJson(e.meta)];
+  // the state's text in its file's key order (stateJson, when JavaScript's object lost it): exampleFromRaw restores it
+  const state = e.stateJson ?? JSON.stringify(e.state);
+  return [name, ordinal, e.id, e.split, state, JSON.stringify(e.labels), toJson(e.meta)];
 }
 
 /** Inserts an upload's row, pending under `owner`: the name is reserved. Throws SQLite's error when taken. */
