@@ -9,11 +9,12 @@ import { taskSpecs } from "../analysis/item-spec.js";
 import { ApiError, conflict, notFound } from "../errors.js";
 import { processAlive } from "../process-alive.js";
 import type { SecretBox } from "../secrets/box.js";
-import { deciderFor } from "../servers/connect.js";
+import { deciderFor, limitsOf } from "../servers/connect.js";
 import { LOCAL_POLICY, type OutboundPolicy } from "../servers/outbound.js";
 import { emptyCounters, type Split, type StoredRun, type WorkbenchStorage } from "../storage/types.js";
 import { type JobOutcome, RunJob } from "./job.js";
 import { percentiles } from "./percentiles.js";
+import { RateLanes } from "./rate-lane.js";
 import { replayRun } from "./replay.js";
 import { type Selection, selectExamples } from "./selection.js";
 import type { Headline, Progress, ReplayResult, RunInput, RunSummary } from "./types.js";
@@ -57,6 +58,8 @@ export class RunEngine {
   /** The addresses its runs, and the API's checks, may connect to. */
   readonly outbound: OutboundPolicy;
   private readonly jobs = new Map<string, RunJob>();
+  /** One rate-limit lane per server, shared by every run of this process on it (rate-lane.ts). */
+  readonly lanes = new RateLanes();
   private readonly headlines = new Map<string, { done: number; at: number; value: Headline }>();
   /** Headlines kept as the answers are stored, of the runs this process started afresh. */
   private readonly tallies = new Map<string, HeadlineTally>();
@@ -170,11 +173,13 @@ export class RunEngine {
         `the dataset ${JSON.stringify(run.dataset)} changed since the run started (hash ${run.datasetHash.slice(0, 12)}, now ${selection.hash.slice(0, 12)}); start a new run`,
       );
     }
+    const lane = this.lanes.lane(server.id, limitsOf(server));
     let decider: ReturnType<typeof deciderFor>;
     try {
       decider = deciderFor(server, this.secrets, run.model, this.outbound, {
         options: run.options,
         maxLen: run.maxLen,
+        lane,
       });
     } catch (err) {
       return fail((err as Error).message);
@@ -203,6 +208,7 @@ export class RunEngine {
       items: selection.items,
       pending,
       latencies: await this.storage.latencies(runId),
+      lane,
       onStored:
         tally &&
         ((result) => {
@@ -433,6 +439,7 @@ export class RunEngine {
       cost: c.cost,
       latency,
       examplesPerSecond: c.activeMs > 0 ? c.done / (c.activeMs / 1000) : 0,
+      waitingForRateLimit: null,
     };
   }
 

@@ -3,12 +3,15 @@
  * items), one transaction per answered example, progress events, cancel, and a ServiceError stops it.
  */
 
-import { EventEmitter } from "node:events";
+import { EventEmitter, setMaxListeners } from "node:events";
 import { performance } from "node:perf_hooks";
 import type { Item } from "@decision-workbench/datasets";
-import { type DecisionDecider, ServiceError } from "@decision-workbench/scorer";
+import { AbortError, type DecisionDecider, ServiceError } from "@decision-workbench/scorer";
 import type { ExampleResult, RunCounters, StoredRun, WorkbenchStorage } from "../storage/types.js";
 import { LatencyLog } from "./percentiles.js";
+import type { RateLane } from "./rate-lane.js";
+import { withTicket } from "./rate-opener.js";
+import { itemTokens, requestTokens } from "./rate-tokens.js";
 import { exampleResult } from "./record.js";
 import { type Selected, wireState } from "./selection.js";
 import type { Progress } from "./types.js";
@@ -85,7 +88,15 @@ export interface JobDeps {
   onStored?: (result: ExampleResult) => void;
   /** Called once when the job has settled (status written). */
   onSettled?: (outcome: JobOutcome) => void;
+  /**
+   * The server's lane (rate-lane.ts): each request waits for it before it is sent. The decider's opener must go
+   * through the same lane (servers/connect.ts `deciderFor(..., { lane })`).
+   */
+  lane?: RateLane;
 }
+
+/** How often progress is told while the run's requests wait for the rate limit. */
+export const WAITING_PROGRESS_MS = 1000;
 
 /**
  * Emits `progress` after each stored example and `done` (with the outcome) once settled. The promise of
@@ -107,6 +118,14 @@ export class RunJob extends EventEmitter {
   private readonly startedAt = performance.now();
   private next = 0;
   private readonly unstored: UnstoredAnswers;
+  /** Aborts the waits for the rate limit when the job stops. */
+  private readonly aborter = new AbortController();
+  /** When each request waiting for the lane may go (ms, performance clock). */
+  private readonly waits = new Set<{ at: number }>();
+  /** Requests being asked (sent, or waiting for the lane inside the call after a 429). */
+  private asking = 0;
+  private waitTimer: NodeJS.Timeout | null = null;
+  private questionTokens = -1;
 
   constructor(deps: JobDeps) {
     super();
@@ -117,6 +136,7 @@ export class RunJob extends EventEmitter {
     this.latency = new LatencyLog(deps.latencies);
     this.total = deps.run.total;
     this.unstored = new UnstoredAnswers(maxUnstored(deps.run.concurrency));
+    setMaxListeners(0, this.aborter.signal); // each slot waiting for the rate limit listens to it
     this.finished = this.work();
   }
 
@@ -139,7 +159,73 @@ export class RunJob extends EventEmitter {
       cost: c.cost,
       latency: this.latency.percentiles(),
       examplesPerSecond: seconds > 0 ? this.doneThisSession / seconds : 0,
+      waitingForRateLimit: this.waitingForRateLimit(),
     };
+  }
+
+  /**
+   * Seconds until the last of the run's requests waiting for its server's rate limit may go (one decimal), or
+   * null when none waits: requests paced by the lane, and requests in flight while a 429 pauses it.
+   */
+  waitingForRateLimit(): number | null {
+    const lane = this.deps.lane;
+    if (!lane || this.outcome !== null) return null;
+    let left = this.asking > 0 ? lane.secondsLeft(0) : 0;
+    for (const w of this.waits) left = Math.max(left, lane.secondsLeft(w.at));
+    return left > 0 ? Math.ceil(left * 10) / 10 : null;
+  }
+
+  /** Tells progress every second while requests wait for the rate limit (the first time at once). */
+  private watchWaits(): void {
+    if (this.waitTimer) return;
+    this.emit("progress");
+    this.waitTimer = setInterval(() => {
+      if (this.waitingForRateLimit() === null) {
+        if (this.waitTimer) clearInterval(this.waitTimer);
+        this.waitTimer = null;
+      }
+      this.emit("progress");
+    }, WAITING_PROGRESS_MS);
+    this.waitTimer.unref();
+  }
+
+  /**
+   * Asks one example: through the server's lane when there is one (the request and its estimated input tokens
+   * are taken before the call; the reply's usage corrects the estimate).
+   */
+  private async ask(sel: Selected): ReturnType<DecisionDecider["decideAll"]> {
+    const { decider, items, lane } = this.deps;
+    const state = wireState(sel.example);
+    if (!lane) return decider.decideAll(state, items);
+    if (this.questionTokens < 0) this.questionTokens = itemTokens(items);
+    const estimate = requestTokens(state, this.questionTokens, decider.maxLen);
+    const wait = { at: lane.reserve(estimate) };
+    if (lane.secondsLeft(wait.at) > 0) {
+      this.waits.add(wait);
+      this.watchWaits();
+    }
+    try {
+      await lane.wait(wait.at, this.aborter.signal);
+    } catch (err) {
+      lane.cancel(estimate);
+      throw err;
+    } finally {
+      this.waits.delete(wait);
+    }
+    const ticket = {
+      prepaid: true,
+      onLimited: () => this.watchWaits(),
+    };
+    this.asking++;
+    try {
+      const decisions = await withTicket(ticket, () => decider.decideAll(state, items));
+      if (ticket.prepaid)
+        lane.cancel(estimate); // answered from the cache: nothing was sent
+      else lane.settle(estimate, decisions[0]?.extra.decision.usage?.input_tokens);
+      return decisions;
+    } finally {
+      this.asking--;
+    }
   }
 
   /** True once the job stops taking examples (cancelled, failed, closing or all asked). */
@@ -157,12 +243,14 @@ export class RunJob extends EventEmitter {
     if (this.outcome !== null) return;
     this.outcome = "closed";
     this.stopping = true;
+    this.aborter.abort();
   }
 
   private async stop(outcome: "cancelled" | "failed", error: string | null): Promise<void> {
     if (this.outcome !== null) return;
     this.outcome = outcome;
     this.stopping = true;
+    this.aborter.abort();
     await this.deps.storage.updateRun(this.runId, {
       status: outcome,
       error,
@@ -179,7 +267,7 @@ export class RunJob extends EventEmitter {
    * waits first.
    */
   private async worker(): Promise<void> {
-    const { pending, decider, items } = this.deps;
+    const { pending, items } = this.deps;
     while (!this.stopping && this.next < pending.length) {
       await this.unstored.room();
       if (this.stopping || this.next >= pending.length) {
@@ -189,8 +277,12 @@ export class RunJob extends EventEmitter {
       const sel = pending[this.next++];
       let decisions: Awaited<ReturnType<DecisionDecider["decideAll"]>>;
       try {
-        decisions = await decider.decideAll(wireState(sel.example), items);
+        decisions = await this.ask(sel);
       } catch (err) {
+        if (err instanceof AbortError && this.aborter.signal.aborted) {
+          this.unstored.release(); // stopped while it waited for the rate limit: asked again on resume
+          return;
+        }
         const message =
           err instanceof ServiceError
             ? err.message
@@ -238,6 +330,8 @@ export class RunJob extends EventEmitter {
     const workers = Math.max(1, Math.min(run.concurrency, pending.length));
     await Promise.all(Array.from({ length: workers }, () => this.worker()));
     await this.unstored.drained();
+    if (this.waitTimer) clearInterval(this.waitTimer);
+    this.waitTimer = null;
     this.settled = true;
     const elapsed = performance.now() - this.startedAt;
     if (this.outcome === null) this.outcome = "done";

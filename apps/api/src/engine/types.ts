@@ -20,6 +20,11 @@ export interface Progress {
   /** Request time percentiles, milliseconds. */
   latency: { p50: number; p90: number; p99: number };
   examplesPerSecond: number;
+  /**
+   * Seconds until the run's queued requests may go under its server's rate limit (requests a minute, input
+   * tokens a minute, or a 429's Retry-After pause), one decimal; null when none waits for it.
+   */
+  waitingForRateLimit: number | null;
 }
 
 /** Accuracy and ECE over every item (test split when the run has one). */

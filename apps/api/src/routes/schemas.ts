@@ -70,6 +70,15 @@ const serverFields = {
   retries: { type: "integer", minimum: 0, maximum: 20, description: "extra attempts (2)" },
   backoff: { type: "number", minimum: 0, maximum: 600, description: "seconds; waits are backoff * 2^k (1)" },
   deterministic: { type: "boolean" },
+  requestsPerMinute: {
+    type: ["number", "null"],
+    description: "requests a minute the server allows; every run on it is paced to it (null: no limit)",
+  },
+  inputTokensPerMinute: {
+    type: ["number", "null"],
+    description:
+      "estimated input tokens a minute the server allows, (words + punctuation) * 1.3 (null: no limit)",
+  },
 } as const;
 
 /** POST /api/servers body. */
@@ -103,6 +112,8 @@ export const serverSchema = {
     retries: { type: "integer" },
     backoff: { type: "number" },
     deterministic: { type: "boolean" },
+    requestsPerMinute: { type: ["number", "null"] },
+    inputTokensPerMinute: { type: ["number", "null"] },
     embedded: { type: "boolean" },
     createdAt: { type: "string" },
   },
@@ -118,6 +129,8 @@ export const serverSchema = {
     "retries",
     "backoff",
     "deterministic",
+    "requestsPerMinute",
+    "inputTokensPerMinute",
     "embedded",
     "createdAt",
   ],
@@ -257,6 +270,11 @@ export const progressSchema = {
       required: ["p50", "p90", "p99"],
     },
     examplesPerSecond: { type: "number" },
+    waitingForRateLimit: {
+      anyOf: [{ type: "number" }, { type: "null" }],
+      description:
+        "seconds until the run's queued requests may go under its server's rate limit; null: none waits",
+    },
   },
   required: [
     "total",

@@ -143,6 +143,10 @@ export const serverRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app,
         retries: patch.retries ?? row.retries,
         backoff: patch.backoff ?? row.backoff,
         deterministic: patch.deterministic ?? row.deterministic,
+        requestsPerMinute:
+          patch.requestsPerMinute === undefined ? row.requestsPerMinute : patch.requestsPerMinute,
+        inputTokensPerMinute:
+          patch.inputTokensPerMinute === undefined ? row.inputTokensPerMinute : patch.inputTokensPerMinute,
       };
       const endpoint = checkServerInput(merged);
       // A new base URL follows the policy as any server's does (the embedded server's cannot change).
@@ -162,6 +166,8 @@ export const serverRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app,
         retries: merged.retries ?? row.retries,
         backoff: merged.backoff ?? row.backoff,
         deterministic: merged.deterministic ?? row.deterministic,
+        requestsPerMinute: merged.requestsPerMinute ?? null,
+        inputTokensPerMinute: merged.inputTokensPerMinute ?? null,
         apiKeySecret:
           patch.apiKey === undefined
             ? row.apiKeySecret
@@ -170,6 +176,11 @@ export const serverRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app,
               : secrets.encrypt(patch.apiKey, secretContext(row.id, "apiKey")),
       };
       await storage.updateServer(next);
+      // runs at work on it are paced by the new limits from their next request
+      engine.lanes.update(next.id, {
+        requestsPerMinute: next.requestsPerMinute,
+        inputTokensPerMinute: next.inputTokensPerMinute,
+      });
       return serverView(next);
     },
   );
@@ -204,6 +215,7 @@ export const serverRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app,
         if (run.serverId === row.id && engine.isActive(run.id)) await engine.cancel(run.id);
       }
       await storage.deleteServer(row.id);
+      engine.lanes.remove(row.id);
       return reply.code(204).send();
     },
   );

@@ -1,6 +1,8 @@
 /** Builds scorer deciders for a stored server: secrets decrypted here and nowhere else. */
 
 import { type DecisionDecider, decisionDecider } from "@decision-workbench/scorer";
+import type { RateLane } from "../engine/rate-lane.js";
+import { laneOpener } from "../engine/rate-opener.js";
 import { badRequest } from "../errors.js";
 import type { SecretBox } from "../secrets/box.js";
 import type { ServerRow } from "../storage/types.js";
@@ -60,23 +62,37 @@ export function outboundRefusal(
   return refused && `server ${JSON.stringify(server.name)}: the host ${refused.message}`;
 }
 
+/** A server's rate limits (engine/rate-lane.ts). */
+export function limitsOf(server: ServerRow): {
+  requestsPerMinute: number | null;
+  inputTokensPerMinute: number | null;
+} {
+  return {
+    requestsPerMinute: server.requestsPerMinute ?? null,
+    inputTokensPerMinute: server.inputTokensPerMinute ?? null,
+  };
+}
+
 /**
  * A decider over one model of a server, with a run's server options and retrieval budget. Its requests go
  * through the outbound policy (outbound-opener.ts): refused addresses are never connected to. A host the policy
- * refuses as written is a 400 (ApiError) here, before any request.
+ * refuses as written is a 400 (ApiError) here, before any request. With `run.lane`, every request is paced by
+ * the server's lane and a 429 pauses the lane (engine/rate-opener.ts).
  */
 export function deciderFor(
   server: ServerRow,
   box: SecretBox,
   model: string,
   outbound: OutboundPolicy,
-  run: { options?: Record<string, unknown>; maxLen?: number | null } = {},
+  run: { options?: Record<string, unknown>; maxLen?: number | null; lane?: RateLane } = {},
 ): DecisionDecider {
   const refused = outboundRefusal(server, box, outbound);
   if (refused) throw badRequest(refused);
   const extraBody = mergedExtraBody(server, run.options);
   return decisionDecider(fullBaseUrl(server, box), model, apiKeyOf(server, box), {
-    opener: outboundOpener(rulesFor(server, outbound)),
+    opener: run.lane
+      ? laneOpener(outboundOpener(rulesFor(server, outbound)), run.lane)
+      : outboundOpener(rulesFor(server, outbound)),
     timeout: server.timeout,
     retries: server.retries,
     backoff: server.backoff,

@@ -17,6 +17,10 @@ export interface ServerInput {
   retries?: number;
   backoff?: number;
   deterministic?: boolean;
+  /** Requests a minute the server allows (every run on it is paced to it); null or absent: no limit. */
+  requestsPerMinute?: number | null;
+  /** Estimated input tokens a minute the server allows; null or absent: no limit. */
+  inputTokensPerMinute?: number | null;
 }
 
 /** What the API shows of a server. */
@@ -32,6 +36,8 @@ export interface ServerView {
   retries: number;
   backoff: number;
   deterministic: boolean;
+  requestsPerMinute: number | null;
+  inputTokensPerMinute: number | null;
   embedded: boolean;
   createdAt: string;
 }
@@ -81,6 +87,28 @@ export function checkBaseUrlText(baseUrl: string, field = "body.baseUrl"): void 
     throw badRequest(`${field} has no host; expected an address such as http://127.0.0.1:8009`);
 }
 
+/** Largest rate limit taken (a minute). */
+export const MAX_PER_MINUTE = 1e9;
+
+/** Refuses a rate limit that is not a positive number of `what` a minute (null: no limit). */
+export function checkRateLimits(
+  input: Pick<ServerInput, "requestsPerMinute" | "inputTokensPerMinute">,
+): void {
+  const fields = [
+    ["requestsPerMinute", "requests a minute, such as 1200"],
+    ["inputTokensPerMinute", "estimated input tokens a minute, such as 200000"],
+  ] as const;
+  for (const [field, what] of fields) {
+    const v = input[field];
+    if (v === undefined || v === null) continue;
+    if (typeof v !== "number" || !Number.isFinite(v) || v <= 0 || v > MAX_PER_MINUTE) {
+      throw badRequest(
+        `body.${field} must be a number of ${what} (above 0, at most ${MAX_PER_MINUTE}), or null for no limit; got ${JSON.stringify(v)}`,
+      );
+    }
+  }
+}
+
 /**
  * Checks base URL, models and extraBody the way the scorer will (its own messages: a reserved field in
  * extraBody is refused with the scorer's ValueError text); returns the endpoint.
@@ -95,6 +123,7 @@ export function checkServerInput(
     throw badRequest(`body.models lists ${JSON.stringify(twice)} twice; give each model once`);
   }
   checkBaseUrlText(input.baseUrl, field);
+  checkRateLimits(input);
   try {
     const scorer = new DecisionScorer(input.baseUrl, models[0], null, {
       ...(input.extraBody ? { extraBody: input.extraBody } : {}),
@@ -133,6 +162,8 @@ export function serverRow(
     retries: input.retries ?? SERVER_DEFAULTS.retries,
     backoff: input.backoff ?? SERVER_DEFAULTS.backoff,
     deterministic: input.deterministic ?? SERVER_DEFAULTS.deterministic,
+    requestsPerMinute: input.requestsPerMinute ?? null,
+    inputTokensPerMinute: input.inputTokensPerMinute ?? null,
     embedded,
     createdAt: new Date().toISOString(),
   };
@@ -152,6 +183,8 @@ export function serverView(row: ServerRow): ServerView {
     retries: row.retries,
     backoff: row.backoff,
     deterministic: row.deterministic,
+    requestsPerMinute: row.requestsPerMinute,
+    inputTokensPerMinute: row.inputTokensPerMinute,
     embedded: row.embedded,
     createdAt: row.createdAt,
   };

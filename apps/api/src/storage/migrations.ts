@@ -169,6 +169,14 @@ export const MIGRATIONS: Migration[] = [
     // JSON {pid, start, upload} (storage/upload-owner.ts). Every reader skips a row whose `pending` is set.
     sql: "ALTER TABLE datasets ADD COLUMN pending TEXT;",
   },
+  {
+    version: 6,
+    name: "rate limits of a server: requests and estimated input tokens a minute (null: no limit)",
+    sql: `
+      ALTER TABLE servers ADD COLUMN requests_per_minute REAL;
+      ALTER TABLE servers ADD COLUMN input_tokens_per_minute REAL;
+    `,
+  },
 ];
 
 /**

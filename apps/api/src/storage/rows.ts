@@ -54,6 +54,8 @@ export function serverFromRaw(r: Raw): ServerRow {
     retries: Number(r.retries),
     backoff: Number(r.backoff),
     deterministic: r.deterministic === 1,
+    requestsPerMinute: numOrNull(r.requests_per_minute),
+    inputTokensPerMinute: numOrNull(r.input_tokens_per_minute),
     embedded: r.embedded === 1,
     createdAt: str(r.created_at),
   };
@@ -74,6 +76,8 @@ export function serverToParams(s: ServerRow): Raw {
     retries: s.retries,
     backoff: s.backoff,
     deterministic: s.deterministic ? 1 : 0,
+    requests_per_minute: s.requestsPerMinute,
+    input_tokens_per_minute: s.inputTokensPerMinute,
     embedded: s.embedded ? 1 : 0,
     created_at: s.createdAt,
   };

@@ -86,7 +86,7 @@ export interface StorageOptions {
 const SAFETY_CHECKPOINT_PAGES = 50_000;
 
 const SERVER_COLUMNS =
-  "id, name, base_url, base_url_secret, endpoint, models, api_key_secret, extra_body, timeout, retries, backoff, deterministic, embedded, created_at";
+  "id, name, base_url, base_url_secret, endpoint, models, api_key_secret, extra_body, timeout, retries, backoff, deterministic, embedded, created_at, requests_per_minute, input_tokens_per_minute";
 const RUN_INSERT_COLUMNS =
   "id, dataset, dataset_hash, server_id, server_name, endpoint, model, fingerprint, splits, concurrency, max_len, options, limit_n, status, error, created_at, started_at, finished_at, owner_pid, total, headline";
 

@@ -134,6 +134,10 @@ export interface ServerRow {
   retries: number;
   backoff: number;
   deterministic: boolean;
+  /** Requests a minute the server allows (engine/rate-lane.ts paces every run on it), or null: no limit. */
+  requestsPerMinute: number | null;
+  /** Estimated input tokens a minute the server allows, or null: no limit. */
+  inputTokensPerMinute: number | null;
   embedded: boolean;
   createdAt: string;
 }

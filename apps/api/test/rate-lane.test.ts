@@ -1,0 +1,124 @@
+/** The rate lane's arithmetic on a hand-driven clock, the token estimate and the 429 wait header. */
+
+import { describe, expect, it } from "vitest";
+import { DebtBucket, RateLane, RateLanes } from "../src/engine/rate-lane.js";
+import { retryAfter } from "../src/engine/rate-opener.js";
+import { itemTokens, requestTokens } from "../src/engine/rate-tokens.js";
+
+function clock() {
+  const c = { t: 1000, now: () => c.t };
+  return c;
+}
+
+describe("DebtBucket", () => {
+  it("lets a full bucket go at once, then spaces takers by the rate", () => {
+    const b = new DebtBucket(10, 2, 0); // 10 a second, holds 2
+    expect(b.take(1, 0)).toBe(0);
+    expect(b.take(1, 0)).toBe(0);
+    expect(b.take(1, 0)).toBeCloseTo(100);
+    expect(b.take(1, 0)).toBeCloseTo(200);
+    // 250 ms later: 2.5 tokens came back, the debt of 2 is paid, 0.5 left
+    expect(b.take(1, 250)).toBeCloseTo(300);
+  });
+
+  it("a request larger than the bucket waits out its debt; give corrects it", () => {
+    const b = new DebtBucket(100, 100, 0);
+    expect(b.take(300, 0)).toBeCloseTo(2000);
+    b.give(200, 0); // the reply said 100 tokens, not 300
+    expect(b.take(1, 0)).toBeCloseTo(10);
+  });
+
+  it("drain keeps a paused bucket empty until the pause ends", () => {
+    const b = new DebtBucket(10, 5, 0);
+    b.drain(3000);
+    expect(b.take(1, 3000)).toBeCloseTo(3100);
+  });
+});
+
+describe("RateLane", () => {
+  it("paces requests to requests a minute and input tokens a minute, whichever is slower", () => {
+    const c = clock();
+    const lane = new RateLane("srv", { requestsPerMinute: 600, inputTokensPerMinute: 6000 }, c.now);
+    // 10 requests a second (holds 10), 100 tokens a second (holds 100)
+    const at: number[] = [];
+    for (let i = 0; i < 20; i++) at.push(lane.reserve(50));
+    expect(at[0]).toBe(1000);
+    expect(at[1]).toBe(1000);
+    // tokens are the bottleneck: 50 tokens each at 100 a second is one request every 500 ms
+    expect(at[2]).toBeCloseTo(1500);
+    expect(at[19] - at[18]).toBeCloseTo(500);
+  });
+
+  it("a 429 pauses the whole lane for its Retry-After; requests reserved before wait too", () => {
+    const c = clock();
+    const lane = new RateLane("srv", { requestsPerMinute: null, inputTokensPerMinute: null }, c.now);
+    const before = lane.reserve(0);
+    expect(lane.secondsLeft(before)).toBe(0);
+    expect(lane.pause(7)).toBe(7);
+    expect(lane.secondsLeft(before)).toBe(7);
+    expect(lane.reserve(0)).toBe(8000);
+    c.t = 5000;
+    expect(lane.secondsLeft(before)).toBe(3);
+  });
+
+  it("a 429 without Retry-After pauses 1 s, 2 s, 4 s ... until a request is answered; a cap holds", () => {
+    const c = clock();
+    const lane = new RateLane("srv", { requestsPerMinute: null, inputTokensPerMinute: null }, c.now);
+    expect([lane.pause(undefined), lane.pause(undefined), lane.pause(undefined)]).toEqual([1, 2, 4]);
+    lane.answered();
+    expect(lane.pause(undefined)).toBe(1);
+    expect(lane.pause(600, 60)).toBe(60);
+    expect(lane.limited).toBe(5);
+  });
+
+  it("a cancelled request gives its place back", () => {
+    const c = clock();
+    const lane = new RateLane("srv", { requestsPerMinute: 60, inputTokensPerMinute: null }, c.now);
+    expect(lane.reserve(0)).toBe(1000);
+    lane.cancel(0);
+    expect(lane.reserve(0)).toBe(1000);
+    expect(lane.reserve(0)).toBe(2000);
+  });
+
+  it("the lanes of a process are one per server, and take new limits", () => {
+    const lanes = new RateLanes();
+    const a = lanes.lane("srv_a", { requestsPerMinute: 60, inputTokensPerMinute: null });
+    expect(lanes.lane("srv_a", { requestsPerMinute: 120, inputTokensPerMinute: null })).toBe(a);
+    expect(a.current.requestsPerMinute).toBe(120);
+    expect(lanes.lane("srv_b", { requestsPerMinute: 60, inputTokensPerMinute: null })).not.toBe(a);
+    lanes.update("srv_a", { requestsPerMinute: null, inputTokensPerMinute: 10 });
+    expect(a.current).toEqual({ requestsPerMinute: null, inputTokensPerMinute: 10 });
+    lanes.remove("srv_a");
+    expect(lanes.get("srv_a")).toBeUndefined();
+  });
+});
+
+describe("retryAfter", () => {
+  it("reads retry-after-ms, seconds and HTTP dates; ignores what it cannot read", () => {
+    expect(retryAfter({ "retry-after-ms": "1500", "retry-after": "9" })).toBe(1.5);
+    expect(retryAfter({ "retry-after": "3" })).toBe(3);
+    const now = Date.parse("Wed, 21 Oct 2026 07:28:00 GMT");
+    expect(retryAfter({ "retry-after": "Wed, 21 Oct 2026 07:28:12 GMT" }, now)).toBe(12);
+    expect(retryAfter({ "retry-after": "Wed, 21 Oct 2026 07:27:00 GMT" }, now)).toBe(0);
+    expect(retryAfter({ "retry-after": "-5" })).toBeUndefined();
+    expect(retryAfter({})).toBeUndefined();
+  });
+});
+
+describe("token estimate", () => {
+  const items = [{ name: "urgent", kind: "yesno" as const, question: "Is this urgent?" }];
+
+  it("counts words and punctuation times 1.3, the question included", () => {
+    const q = itemTokens(items);
+    expect(q).toBeCloseTo(4 * 1.3); // Is this urgent ?
+    expect(requestTokens("the parcel is late.", q, 512)).toBe(Math.ceil(5 * 1.3 + q));
+  });
+
+  it("a text over the retrieval budget counts as the budget; a mapping as its JSON text", () => {
+    const q = itemTokens(items);
+    const long = "word ".repeat(5000);
+    expect(requestTokens(long, q, 512)).toBe(Math.ceil(512 - q + q));
+    // {"a":"b c"} : { " a " : " b c " } -> 10 units
+    expect(requestTokens({ a: "b c" }, 0, 512)).toBe(Math.ceil(10 * 1.3));
+  });
+});
