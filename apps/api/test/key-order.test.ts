@@ -45,6 +45,11 @@ async function upload(name: string, format: "jsonl" | "csv", content: string): P
 
 /** Runs every example of `dataset` and returns the raw text of the requests the service received for it. */
 async function bodiesOf(dataset: string): Promise<string[]> {
+  return (await runOf(dataset)).bodies;
+}
+
+/** Runs every example of `dataset`: the run's id and the raw text of the requests the service received for it. */
+async function runOf(dataset: string): Promise<{ id: string; bodies: string[] }> {
   const before = ref.requests.length;
   const run = await runToEnd(bench, {
     dataset,
@@ -55,7 +60,7 @@ async function bodiesOf(dataset: string): Promise<string[]> {
   });
   expect(run.status).toBe("done");
   expect(run.progress.done).toBe(COUNT);
-  return ref.requests.slice(before).map((r) => r.body);
+  return { id: run.id, bodies: ref.requests.slice(before).map((r) => r.body) };
 }
 
 describe("a state reaches the service in its file's key order (integer-like keys included)", () => {
@@ -66,6 +71,21 @@ describe("a state reaches the service in its file's key order (integer-like keys
     for (let i = 0; i < COUNT; i++)
       expect(bodies.filter((b) => b.includes(`"state":${wireState(i)}`)).length, wireState(i)).toBe(1);
     expect(bodies.some((b) => b.includes(`"state":{"2"`))).toBe(false);
+  });
+
+  it("a replay on the deterministic server asks again in the file's order, so nothing differs", async () => {
+    await upload("order-replay", "jsonl", jsonlOf(fileState));
+    const { id } = await runOf("order-replay");
+    const before = ref.requests.length;
+    const res = await post(bench.app, `/api/runs/${id}/replay`);
+    expect(res.statusCode, res.body).toBe(200);
+    const replay = body<{ checked: number; differing: number; called: boolean }>(res);
+    expect(replay.called).toBe(true);
+    expect(replay.checked).toBe(COUNT * 3);
+    expect(replay.differing).toBe(0);
+    const bodies = ref.requests.slice(before).map((r) => r.body);
+    for (let i = 0; i < COUNT; i++)
+      expect(bodies.filter((b) => b.includes(`"state":${wireState(i)}`)).length, wireState(i)).toBe(1);
   });
 
   it("CSV: state.<field> columns arrive in column order", async () => {

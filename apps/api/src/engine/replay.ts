@@ -4,8 +4,8 @@
  * a weight swap behind the same model name is caught.
  */
 
-import type { Item, State } from "@decision-workbench/datasets";
-import { ServiceError } from "@decision-workbench/scorer";
+import type { Item } from "@decision-workbench/datasets";
+import { ServiceError, type State } from "@decision-workbench/scorer";
 import { ApiError } from "../errors.js";
 import type { SecretBox } from "../secrets/box.js";
 import { deciderFor } from "../servers/connect.js";
@@ -54,7 +54,7 @@ export async function replayRun(
       else groups.push([row]);
     }
     const states: Map<string, State> = decider.deterministic
-      ? await storage.getStates(run.dataset, [...new Set(rows.map((r) => r.exampleId))])
+      ? await storage.getWireStates(run.dataset, [...new Set(rows.map((r) => r.exampleId))])
       : new Map();
     const reports: { row: PredictionRow; differences: { field: string }[] }[][] = new Array(groups.length);
     let next = 0;

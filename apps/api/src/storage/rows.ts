@@ -1,7 +1,7 @@
 /** Mapping between SQLite rows and the storage types (JSON columns, booleans as integers). */
 
-import { reorderedJson } from "@decision-workbench/datasets";
-import type { DecisionRecord } from "@decision-workbench/scorer";
+import { reorderedJson, type State } from "@decision-workbench/datasets";
+import { type DecisionRecord, orderedState, type State as WireState } from "@decision-workbench/scorer";
 import type {
   AnalysisRow,
   CalibrationRow,
@@ -108,6 +108,13 @@ export function exampleFromRaw(r: Raw): ExampleRow {
   if (stateJson !== undefined) out.stateJson = stateJson;
   if (typeof r.meta === "string") out.meta = JSON.parse(r.meta);
   return out;
+}
+
+/** A stored state's JSON text as the scorer sends it: an OrderedState when the parsed object lost its key order. */
+export function wireStateOf(text: string): WireState {
+  const state = JSON.parse(text) as State;
+  const json = reorderedJson(text, state);
+  return json === undefined ? state : orderedState(json);
 }
 
 /** A runs row. */

@@ -4,7 +4,7 @@ import { mkdirSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { dirname } from "node:path";
 import type { State, Task } from "@decision-workbench/datasets";
-import type { DecisionRecord } from "@decision-workbench/scorer";
+import type { DecisionRecord, State as WireState } from "@decision-workbench/scorer";
 import Database from "better-sqlite3";
 import { bundledStates, bundledTaskOf } from "../catalog/bundled.js";
 import { ENV } from "../config.js";
@@ -26,6 +26,7 @@ import {
   serverToParams,
   toJson,
   uploadFromRaw,
+  wireStateOf,
 } from "./rows.js";
 import type {
   AnalysisRow,
@@ -236,8 +237,21 @@ export class SqliteStorage implements WorkbenchStorage {
   }
 
   async getStates(dataset: string, ids: string[]): Promise<Map<string, State>> {
-    if (bundledTaskOf(dataset)) return bundledStates(dataset, ids);
-    const out = new Map<string, State>();
+    return this.readStates(dataset, ids, (text) => JSON.parse(text) as State);
+  }
+
+  async getWireStates(dataset: string, ids: string[]): Promise<Map<string, WireState>> {
+    return this.readStates<WireState>(dataset, ids, wireStateOf);
+  }
+
+  /** States of some examples by id, each made from its stored JSON text by `of` (bundled: the loaded states). */
+  private async readStates<T>(
+    dataset: string,
+    ids: string[],
+    of: (text: string) => T,
+  ): Promise<Map<string, T>> {
+    if (bundledTaskOf(dataset)) return (await bundledStates(dataset, ids)) as Map<string, T>;
+    const out = new Map<string, T>();
     const chunk = 500;
     // one read transaction, so a pending upload is skipped throughout
     this.db.transaction(() => {
@@ -249,7 +263,7 @@ export class SqliteStorage implements WorkbenchStorage {
             `SELECT id, state FROM examples WHERE dataset = ? AND id IN (${part.map(() => "?").join(",")})`,
           )
           .all(dataset, ...part) as Raw[];
-        for (const r of rows) out.set(String(r.id), JSON.parse(String(r.state)) as State);
+        for (const r of rows) out.set(String(r.id), of(String(r.state)));
       }
     })();
     return out;

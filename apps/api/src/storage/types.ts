@@ -1,5 +1,5 @@
 import type { Split, State, Task } from "@decision-workbench/datasets";
-import type { DecisionRecord } from "@decision-workbench/scorer";
+import type { DecisionRecord, State as WireState } from "@decision-workbench/scorer";
 
 export type { Split };
 
@@ -91,6 +91,8 @@ export interface Storage {
   getTask(dataset: string): Promise<Task | undefined>;
   /** States of the given examples of a dataset, by id. */
   getStates(dataset: string, ids: string[]): Promise<Map<string, State>>;
+  /** The same states as the scorer sends them: an OrderedState where the file's key order differs from the object's. */
+  getWireStates(dataset: string, ids: string[]): Promise<Map<string, WireState>>;
   /** Every matching prediction at once (small runs and tests; large runs use the page readers). */
   listPredictions(runId: string, filter?: PredictionFilter): Promise<PredictionRow[]>;
   /**
