@@ -28,6 +28,22 @@ export function parseFlags<T extends object>(
   }
 }
 
+/**
+ * A rate limit flag (`--requests-per-minute`, `--input-tokens-per-minute`): a number above 0, or `none` (null)
+ * to clear a stored limit; undefined when not given.
+ */
+export function perMinuteFlag(value: string | undefined, name: string): number | null | undefined {
+  if (value === undefined) return undefined;
+  if (value.trim().toLowerCase() === "none") return null;
+  const n = Number(value);
+  if (!/^\s*\d+(\.\d+)?\s*$/.test(value) || !(n > 0) || n > 1e9) {
+    throw new UsageError(
+      `--${name} must be a number above 0 (a minute's worth, such as 1200), or none to clear the server's limit; got ${JSON.stringify(value)}`,
+    );
+  }
+  return n;
+}
+
 /** A whole number flag within bounds. */
 export function intFlag(
   value: string | undefined,

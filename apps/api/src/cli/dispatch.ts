@@ -14,6 +14,7 @@ const HELP = `workbench <command> [flags]
   datasets   list the datasets [--json] [--data-dir D]
   run        --dataset D --server URL --model M [--api-key-env VAR] [--split test] [--concurrency 16]
              [--max-len N] [--limit N] [--timeout S] [--retries N] [--data-dir D]
+             [--requests-per-minute N|none] [--input-tokens-per-minute N|none]   (the server's rate limits)
   report     RUN [--item I] [--split test|calibration|train|all] [--bins 15] [--json] [--data-dir D]
   fit        RUN --method auto --out calibration.json [--item I] [--fit-split calibration]
              [--eval-split test|crossfit] [--target-risk 0.05] [--conservative] [--select nll|brier]

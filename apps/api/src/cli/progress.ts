@@ -2,6 +2,11 @@
 
 import type { Progress } from "../engine/types.js";
 
+/** "waiting for rate limit, N s" (N whole seconds, rounded up). */
+export function rateLimitText(seconds: number): string {
+  return `waiting for rate limit, ${Math.max(1, Math.ceil(seconds))} s`;
+}
+
 /** Writes progress to a stream (stderr). */
 export class ProgressPrinter {
   private last = 0;
@@ -14,7 +19,8 @@ export class ProgressPrinter {
   private line(p: Progress): string {
     const pct = p.total ? Math.floor((100 * p.done) / p.total) : 100;
     const rate = p.examplesPerSecond.toFixed(1);
-    return `${p.done}/${p.total} (${pct}%) answered ${p.answered} unknown ${p.unknown} escalated ${p.escalated} errors ${p.errors} | ${rate} ex/s | p50 ${p.latency.p50} ms`;
+    const waiting = p.waitingForRateLimit == null ? "" : ` | ${rateLimitText(p.waitingForRateLimit)}`;
+    return `${p.done}/${p.total} (${pct}%) answered ${p.answered} unknown ${p.unknown} escalated ${p.escalated} errors ${p.errors} | ${rate} ex/s | p50 ${p.latency.p50} ms${waiting}`;
   }
 
   /** Shows progress (a terminal at most 10 times a second, plain lines at most every 2 s or each 10 %). */

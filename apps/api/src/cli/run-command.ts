@@ -10,7 +10,7 @@ import { SecretBox } from "../secrets/box.js";
 import { loadSecretKey } from "../secrets/key.js";
 import { openStorage } from "../storage/sqlite.js";
 import type { Split } from "../storage/types.js";
-import { intFlag, parseFlags, UsageError } from "./args.js";
+import { intFlag, parseFlags, perMinuteFlag, UsageError } from "./args.js";
 import { ProgressPrinter } from "./progress.js";
 import { serverFor } from "./server-for.js";
 
@@ -26,6 +26,8 @@ interface RunFlags {
   "data-dir"?: string;
   timeout?: string;
   retries?: string;
+  "requests-per-minute"?: string;
+  "input-tokens-per-minute"?: string;
 }
 
 function printSummary(s: RunSummary): void {
@@ -61,6 +63,8 @@ export async function runCommand(argv: string[]): Promise<number> {
     "data-dir": { type: "string" },
     timeout: { type: "string" },
     retries: { type: "string" },
+    "requests-per-minute": { type: "string" },
+    "input-tokens-per-minute": { type: "string" },
   });
   for (const required of ["dataset", "server", "model"] as const) {
     if (!flags[required]) {
@@ -85,6 +89,8 @@ export async function runCommand(argv: string[]): Promise<number> {
   const limit = intFlag(flags.limit, "limit", 1, Number.MAX_SAFE_INTEGER);
   const timeout = intFlag(flags.timeout, "timeout", 1, 3600);
   const retries = intFlag(flags.retries, "retries", 0, 20);
+  const requestsPerMinute = perMinuteFlag(flags["requests-per-minute"], "requests-per-minute");
+  const inputTokensPerMinute = perMinuteFlag(flags["input-tokens-per-minute"], "input-tokens-per-minute");
   const dataDir = flags["data-dir"] ?? defaultDataDir();
   const box = new SecretBox(loadSecretKey(dataDir));
   const storage = openStorage(join(dataDir, DB_FILE));
@@ -99,6 +105,8 @@ export async function runCommand(argv: string[]): Promise<number> {
     const serverId = await serverFor(storage, box, flags.server as string, flags.model as string, apiKey, {
       ...(timeout !== undefined ? { timeout } : {}),
       ...(retries !== undefined ? { retries } : {}),
+      ...(requestsPerMinute !== undefined ? { requestsPerMinute } : {}),
+      ...(inputTokensPerMinute !== undefined ? { inputTokensPerMinute } : {}),
     });
     let created: RunSummary;
     try {

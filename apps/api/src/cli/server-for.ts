@@ -19,7 +19,7 @@ export async function serverFor(
   baseUrl: string,
   model: string,
   apiKey: string | undefined,
-  settings: Pick<ServerInput, "timeout" | "retries"> = {},
+  settings: Pick<ServerInput, "timeout" | "retries" | "requestsPerMinute" | "inputTokensPerMinute"> = {},
 ): Promise<string> {
   for (const s of await storage.listServers()) {
     let full: string;
@@ -36,6 +36,10 @@ export async function serverFor(
         apiKey === undefined ? s.apiKeySecret : box.encrypt(apiKey, secretContext(s.id, "apiKey")),
       timeout: settings.timeout ?? s.timeout,
       retries: settings.retries ?? s.retries,
+      requestsPerMinute:
+        settings.requestsPerMinute === undefined ? s.requestsPerMinute : settings.requestsPerMinute,
+      inputTokensPerMinute:
+        settings.inputTokensPerMinute === undefined ? s.inputTokensPerMinute : settings.inputTokensPerMinute,
     });
     return s.id;
   }
