@@ -4,22 +4,21 @@
 // by its true probability (no outcome noise; equal-mass edges are the population's quantiles).
 import { binSums } from "../src/binning/accumulate.js";
 import { eceFromSums, mceFromSums } from "../src/metrics/ece.js";
-import { type CalibrationReport, calibrationReport } from "../src/report/report.js";
+import {
+  CALIBRATION_ERRORS,
+  type CalibrationError,
+  type CalibrationReport,
+  calibrationReport,
+} from "../src/report/report.js";
 import type { Estimate } from "../src/types.js";
 import { syntheticWithTruth } from "./synthetic.js";
 
 const K = 4;
 const BINS = 15;
 
-export const SIMULATED = [
-  "ece",
-  "eceMass",
-  "mce",
-  "mceMass",
-  "classwiseEce",
-  "debiasedCalibrationError",
-] as const;
-export type Simulated = (typeof SIMULATED)[number];
+/** The calibration errors whose coverage is simulated: all but smooth ECE, whose population value is not binned. */
+export type Simulated = Exclude<CalibrationError, "smoothEce">;
+export const SIMULATED = CALIBRATION_ERRORS.filter((m): m is Simulated => m !== "smoothEce");
 
 function column(d: { probs: Float64Array; truth: Float64Array }, n: number, j: number | "top") {
   const p = new Float64Array(n);

@@ -8,7 +8,8 @@ import { percentileInterval } from "./percentile.js";
  */
 export type IntervalMethod = "percentile" | "bias-bounded" | "normal-squared" | "basic-debiased";
 
-function meanOfFinite(values: ArrayLike<number>): number {
+/** Mean of the finite values; NaN when none is finite. */
+export function meanOfFinite(values: ArrayLike<number>): number {
   let total = 0;
   let count = 0;
   for (let i = 0; i < values.length; i++) {

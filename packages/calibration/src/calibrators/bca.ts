@@ -1,30 +1,7 @@
 import { percentileSorted } from "../bootstrap/percentile.js";
+import { normalCdf } from "../normal-cdf.js";
 import { normalQuantile } from "../special.js";
 import type { Estimate } from "../types.js";
-
-/** Standard normal distribution function, from erfc by its Chebyshev fit (relative error below 1.2e-7) [Press et al. 6.2]. */
-function normalCdf(x: number): number {
-  const z = Math.abs(x) / Math.SQRT2;
-  const t = 1 / (1 + 0.5 * z);
-  const erfc =
-    t *
-    Math.exp(
-      -z * z -
-        1.26551223 +
-        t *
-          (1.00002368 +
-            t *
-              (0.37409196 +
-                t *
-                  (0.09678418 +
-                    t *
-                      (-0.18628806 +
-                        t *
-                          (0.27886807 +
-                            t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))),
-    );
-  return x >= 0 ? 1 - erfc / 2 : erfc / 2;
-}
 
 /** Mean of a - b, item by item (a loop of its own). */
 function meanDiff(a: Float64Array, b: Float64Array): number {

@@ -215,76 +215,82 @@ function selection(c: Checker, s: unknown, path: string): void {
   }
 }
 
-function labelThresholds(
+/** What a per-label list of a multi-label question holds: its name in messages, its entries' shape and their check. */
+interface PerLabelList {
+  what: string;
+  shape: string;
+  entry(c: Checker, t: Record<string, unknown>, at: string): void;
+}
+
+/**
+ * A multi-label question's per-label list: an array of objects of `list.shape`, each with a label among the
+ * question's options; `list.entry` checks each one's other fields, in the file's order.
+ */
+function perLabel(
   c: Checker,
   v: unknown,
   kind: string | undefined,
   options: unknown[],
   path: string,
+  list: PerLabelList,
 ): void {
-  if (kind !== undefined && kind !== "multi") c.add(path, "only multi-label questions have label thresholds");
+  if (kind !== undefined && kind !== "multi") c.add(path, `only multi-label questions have ${list.what}`);
   if (!Array.isArray(v)) {
-    c.add(path, `${show(v)}; expected an array of { label, threshold, n, f1 }`);
+    c.add(path, `${show(v)}; expected an array of ${list.shape}`);
     return;
   }
   v.forEach((t, j) => {
     const at = `${path}[${j}]`;
     if (!isObj(t)) {
-      c.add(at, `${show(t)}; expected { label, threshold, n, f1 }`);
+      c.add(at, `${show(t)}; expected ${list.shape}`);
       return;
     }
     const label = c.string(t, "label", `${at}.`);
     if (label !== undefined && options.length > 0 && !options.includes(label))
       c.add(`${at}.label`, `${show(label)}; expected one of the question's options`);
-    c.number(t, "threshold", `${at}.`, 0, 1);
-    if (!(Number.isInteger(t.n) && (t.n as number) >= 0))
-      c.add(`${at}.n`, `${show(t.n)}; expected an item count`);
-    estimate(c, t.f1, `${at}.f1`, 0, 1);
+    list.entry(c, t, at);
   });
 }
 
-function labelMetrics(
-  c: Checker,
-  v: unknown,
-  kind: string | undefined,
-  options: unknown[],
-  path: string,
-): void {
-  const shape = "{ label, n, before: { ece, nll }, after: { ece, nll } }";
-  if (kind !== undefined && kind !== "multi") c.add(path, "only multi-label questions have label metrics");
-  if (!Array.isArray(v)) {
-    c.add(path, `${show(v)}; expected an array of ${shape}`);
-    return;
-  }
-  v.forEach((t, j) => {
-    const at = `${path}[${j}]`;
-    if (!isObj(t)) {
-      c.add(at, `${show(t)}; expected ${shape}`);
-      return;
-    }
-    const label = c.string(t, "label", `${at}.`);
-    if (label !== undefined && options.length > 0 && !options.includes(label))
-      c.add(`${at}.label`, `${show(label)}; expected one of the question's options`);
-    if (!(Number.isInteger(t.n) && (t.n as number) >= 0))
-      c.add(`${at}.n`, `${show(t.n)}; expected an item count`);
-    for (const side of ["before", "after"] as const) {
-      const m = t[side];
-      if (!isObj(m)) {
-        c.add(`${at}.${side}`, `${show(m)}; expected { ece, nll }`);
-        continue;
-      }
-      estimate(c, m.ece, `${at}.${side}.ece`, 0, 1);
-      estimate(c, m.nll, `${at}.${side}.nll`, 0);
-      for (const key of Object.keys(m)) {
-        if (key !== "ece" && key !== "nll") c.add(`${at}.${side}.${key}`, "unknown field; expected ece, nll");
-      }
-    }
-    for (const key of Object.keys(t)) {
-      if (!["label", "n", "before", "after"].includes(key))
-        c.add(`${at}.${key}`, "unknown field; expected label, n, before, after");
-    }
-  });
+function itemCount(c: Checker, t: Record<string, unknown>, at: string): void {
+  if (!(Number.isInteger(t.n) && (t.n as number) >= 0))
+    c.add(`${at}.n`, `${show(t.n)}; expected an item count`);
 }
+
+function labelThreshold(c: Checker, t: Record<string, unknown>, at: string): void {
+  c.number(t, "threshold", `${at}.`, 0, 1);
+  itemCount(c, t, at);
+  estimate(c, t.f1, `${at}.f1`, 0, 1);
+}
+
+function labelMetric(c: Checker, t: Record<string, unknown>, at: string): void {
+  itemCount(c, t, at);
+  for (const side of ["before", "after"] as const) {
+    const m = t[side];
+    if (!isObj(m)) {
+      c.add(`${at}.${side}`, `${show(m)}; expected { ece, nll }`);
+      continue;
+    }
+    estimate(c, m.ece, `${at}.${side}.ece`, 0, 1);
+    estimate(c, m.nll, `${at}.${side}.nll`, 0);
+    for (const key of Object.keys(m)) {
+      if (key !== "ece" && key !== "nll") c.add(`${at}.${side}.${key}`, "unknown field; expected ece, nll");
+    }
+  }
+  for (const key of Object.keys(t)) {
+    if (!["label", "n", "before", "after"].includes(key))
+      c.add(`${at}.${key}`, "unknown field; expected label, n, before, after");
+  }
+}
+
+const PER_LABEL: Record<"label_thresholds" | "label_metrics", PerLabelList> = {
+  label_thresholds: { what: "label thresholds", shape: "{ label, threshold, n, f1 }", entry: labelThreshold },
+  label_metrics: {
+    what: "label metrics",
+    shape: "{ label, n, before: { ece, nll }, after: { ece, nll } }",
+    entry: labelMetric,
+  },
+};
 
 function answered(c: Checker, a: unknown, path: string): void {
   if (!isObj(a)) {
@@ -353,17 +359,9 @@ function question(c: Checker, name: string, q: unknown): void {
     if (!Array.isArray(q.warnings) || !q.warnings.every((w) => typeof w === "string" && w.length > 0))
       c.add(`${path}.warnings`, `${show(q.warnings)}; expected an array of non-empty strings`);
   }
-  if (q.label_thresholds !== undefined) {
-    labelThresholds(
-      c,
-      q.label_thresholds,
-      kind,
-      Array.isArray(options) ? options : [],
-      `${path}.label_thresholds`,
-    );
-  }
-  if (q.label_metrics !== undefined) {
-    labelMetrics(c, q.label_metrics, kind, Array.isArray(options) ? options : [], `${path}.label_metrics`);
+  for (const key of ["label_thresholds", "label_metrics"] as const) {
+    if (q[key] !== undefined)
+      perLabel(c, q[key], kind, Array.isArray(options) ? options : [], `${path}.${key}`, PER_LABEL[key]);
   }
   if (q.answered !== undefined) answered(c, q.answered, `${path}.answered`);
   for (const key of Object.keys(q)) {

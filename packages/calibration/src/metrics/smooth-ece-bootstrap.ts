@@ -1,6 +1,8 @@
+import { meanOfFinite } from "../bootstrap/basic.js";
 import { bootstrapOptions } from "../bootstrap/bootstrap.js";
 import { percentileInterval } from "../bootstrap/percentile.js";
 import { checkBinary, checkNonEmpty } from "../input.js";
+import { erfc } from "../normal-cdf.js";
 import { normalQuantile } from "../special.js";
 import type { Binary, BootstrapOptions, Estimate } from "../types.js";
 import { poissonWeights } from "./poisson.js";
@@ -126,25 +128,6 @@ function bernoulliSd(m: Float64Array, v: Float64Array, ker: Float64Array, g: Flo
   let total = 0;
   for (let k = 0; k <= last; k++) total += g[k] * g[k] * v[k];
   return Math.sqrt(total);
-}
-
-/** erfc(x) for x >= 0, fractional error below 1.2e-7 (Chebyshev fit) [Press et al., Numerical Recipes, erfcc]. */
-function erfc(x: number): number {
-  const t = 1 / (1 + 0.5 * x);
-  const poly =
-    -1.26551223 +
-    t *
-      (1.00002368 +
-        t *
-          (0.37409196 +
-            t *
-              (0.09678418 +
-                t *
-                  (-0.18628806 +
-                    t *
-                      (0.27886807 +
-                        t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277))))))));
-  return t * Math.exp(-x * x + poly);
 }
 
 /** The folded normal's excess mean E|a + Z| - a, Z ~ N(0, 1), a >= 0: sqrt(2 / pi) exp(-a^2 / 2) - 2 a Phi(-a). */
@@ -331,16 +314,8 @@ export function smoothEceEstimate(b: Binary, opts: BootstrapOptions = {}): Estim
 
 /** [estimate - (q_hi - mean), estimate - (q_lo - mean)] of finite replicates; [-inf, inf] when none is finite. */
 function basicAboutMean(estimate: number, values: Float64Array, level: number): [number, number] {
-  let total = 0;
-  let count = 0;
-  for (let r = 0; r < values.length; r++) {
-    if (Number.isFinite(values[r])) {
-      total += values[r];
-      count++;
-    }
-  }
-  if (count === 0) return [Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY];
-  const mean = total / count;
+  const mean = meanOfFinite(values);
+  if (Number.isNaN(mean)) return [Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY];
   const [qLo, qHi] = percentileInterval(values, level);
   return [estimate - (qHi - mean), estimate - (qLo - mean)];
 }
