@@ -23,7 +23,7 @@ export {
   chooseCalibrator,
   SIMPLICITY_ORDER,
 } from "./calibrators/choose.js";
-export { type CrossFitResult, crossFit } from "./calibrators/cross-fit.js";
+export { assignFolds, type CrossFitResult, crossFit } from "./calibrators/cross-fit.js";
 export { fitDiagnostics, minItems } from "./calibrators/diagnostics.js";
 export { type HistogramParams, histogramBinning } from "./calibrators/histogram.js";
 export { type IdentityParams, identityCalibrator } from "./calibrators/identity.js";

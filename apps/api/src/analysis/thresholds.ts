@@ -1,8 +1,9 @@
 import {
+  assignFolds,
   labelThresholds,
   type MultiLabel,
-  mulberry32,
   multiLabelScores,
+  subset,
 } from "@decision-workbench/calibration";
 import type { ItemData } from "./matrix.js";
 
@@ -26,21 +27,6 @@ export interface LabelCurve {
 /** Folds of the cross-validated F1 of a tuned threshold. */
 export const TUNING_FOLDS = 5;
 
-/** The rows of `d` in `keep`, as a MultiLabel. */
-function rowsOf(d: MultiLabel, keep: Int32Array, count: number): MultiLabel {
-  const k = d.k;
-  const probs = new Float64Array(count * k);
-  const labels = new Uint8Array(count * k);
-  for (let t = 0; t < count; t++) {
-    const i = keep[t];
-    for (let j = 0; j < k; j++) {
-      probs[t * k + j] = d.probs[i * k + j];
-      labels[t * k + j] = d.labels[i * k + j];
-    }
-  }
-  return { probs, k, labels };
-}
-
 /**
  * Per label, the F1 of thresholds tuned (F1-optimal) on TUNING_FOLDS - 1 folds and applied to the remaining one,
  * true and false positives pooled over the folds: an honest estimate of a tuned threshold's F1 on new rows.
@@ -48,17 +34,7 @@ function rowsOf(d: MultiLabel, keep: Int32Array, count: number): MultiLabel {
 export function heldOutTunedF1(d: MultiLabel): (number | null)[] {
   const n = d.probs.length / d.k;
   if (n < TUNING_FOLDS) return Array.from({ length: d.k }, () => null);
-  const rng = mulberry32(0);
-  const fold = new Int32Array(n);
-  const perm = new Int32Array(n);
-  for (let i = 0; i < n; i++) perm[i] = i;
-  for (let i = n - 1; i > 0; i--) {
-    const j = rng.below(i + 1);
-    const t = perm[i];
-    perm[i] = perm[j];
-    perm[j] = t;
-  }
-  for (let i = 0; i < n; i++) fold[perm[i]] = i % TUNING_FOLDS;
+  const fold = assignFolds(n, TUNING_FOLDS, 0);
   const tp = new Float64Array(d.k);
   const fp = new Float64Array(d.k);
   const fn = new Float64Array(d.k);
@@ -71,7 +47,7 @@ export function heldOutTunedF1(d: MultiLabel): (number | null)[] {
       if (fold[i] === f) test[b++] = i;
       else train[a++] = i;
     }
-    const tuned = labelThresholds(rowsOf(d, train, a), "f1");
+    const tuned = labelThresholds(subset(d, train.subarray(0, a)), "f1");
     for (let j = 0; j < d.k; j++) {
       const t = tuned[j].threshold ?? 0.5;
       for (let r = 0; r < b; r++) {

@@ -12,8 +12,15 @@ export interface CrossFitResult<P> {
   params: P[];
 }
 
-/** Seeded assignment of n items to k folds of (almost) equal size. Internal. */
+/**
+ * The fold (0 to folds - 1) of each of n items: a seeded shuffle (Fisher-Yates, mulberry32(seed)), then position
+ * modulo `folds`, so fold sizes differ by at most one. crossFit's assignment.
+ */
 export function assignFolds(n: number, folds: number, seed: number): Int32Array {
+  if (!Number.isInteger(n) || n < 0)
+    throw new RangeError(`assignFolds: n must be an item count (integer >= 0), got ${n}`);
+  if (!Number.isInteger(folds) || folds < 2)
+    throw new RangeError(`assignFolds: folds must be an integer >= 2, got ${folds}`);
   const rng = mulberry32(seed);
   const perm = new Int32Array(n);
   for (let i = 0; i < n; i++) perm[i] = i;
