@@ -228,6 +228,7 @@ const PROGRESS = (n: number) => ({
   cost: 0,
   latency: { p50: 20, p90: 40, p99: 80 },
   examplesPerSecond: 500,
+  waitingForRateLimit: null,
 });
 
 /** A finished run summary. */
@@ -387,6 +388,8 @@ export function servers(): Server[] {
       retries: 2,
       backoff: 1,
       deterministic: true,
+      requestsPerMinute: null,
+      inputTokensPerMinute: null,
       embedded: true,
       createdAt: "2026-11-21T10:00:00Z",
     },

@@ -71,6 +71,19 @@ describe("ServerForm", () => {
     expect(onSubmit.mock.calls[2][0]).toMatchObject({ apiKey: null });
   });
 
+  it("sends the server's rate limits, and says what is wrong with one", () => {
+    const onSubmit = vi.fn();
+    render(<ServerForm server={server()} onSubmit={onSubmit} />);
+    type("Requests a minute", "-5");
+    fireEvent.click(screen.getByRole("button", { name: "Save changes" }));
+    expect(onSubmit).not.toHaveBeenCalled();
+    expect(screen.getByRole("alert").textContent).toMatch(/Requests a minute must be a number above 0/);
+    type("Requests a minute", "3000");
+    type("Input tokens a minute", "90000");
+    fireEvent.click(screen.getByRole("button", { name: "Save changes" }));
+    expect(onSubmit.mock.calls[0][0]).toMatchObject({ requestsPerMinute: 3000, inputTokensPerMinute: 90000 });
+  });
+
   it("shows the API's error message as it is", () => {
     const error = new ApiError(409, "conflict", "a server named “Prod” exists already; pick another name");
     render(<ServerForm onSubmit={vi.fn()} error={error} />);

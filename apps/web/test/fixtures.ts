@@ -47,6 +47,8 @@ export function server(over: Partial<Server> = {}): Server {
     retries: 2,
     backoff: 0.5,
     deterministic: false,
+    requestsPerMinute: null,
+    inputTokensPerMinute: null,
     embedded: false,
     createdAt: "2026-11-21T10:00:00Z",
     ...over,

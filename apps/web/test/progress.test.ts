@@ -15,6 +15,7 @@ function progress(over: Partial<Progress>): Progress {
     cost: 0,
     latency: { p50: 1, p90: 2, p99: 3 },
     examplesPerSecond: 10,
+    waitingForRateLimit: null,
     ...over,
   };
 }
@@ -27,6 +28,16 @@ describe("progressView", () => {
     expect(v.etaSeconds).toBeCloseTo(15);
     expect(v.answeredShare).toBeCloseTo(0.8);
     expect(v.unknownShare).toBeCloseTo(0.1);
+  });
+
+  it("says how long requests wait for the server's rate limit, in whole seconds rounded up", () => {
+    expect(progressView(progress({})).rateLimitText).toBeNull();
+    expect(progressView(progress({ waitingForRateLimit: 0.3 })).rateLimitText).toBe(
+      "waiting for rate limit, 1 s",
+    );
+    expect(progressView(progress({ waitingForRateLimit: 12.1 })).rateLimitText).toBe(
+      "waiting for rate limit, 13 s",
+    );
   });
 
   it("knows no remaining time before the first answers and none when finished", () => {

@@ -23,8 +23,30 @@ describe("parseServerForm", () => {
       retries: 2,
       backoff: 0.5,
       deterministic: false,
+      requestsPerMinute: null,
+      inputTokensPerMinute: null,
       apiKey: "sk-123",
     });
+  });
+
+  it("reads rate limits: empty is no limit, thousands separators are fine, 0 or text is refused", () => {
+    const r = parseServerForm(values({ requestsPerMinute: " 1,200 ", inputTokensPerMinute: "200000" }));
+    expect(r.ok && r.input).toMatchObject({ requestsPerMinute: 1200, inputTokensPerMinute: 200000 });
+    const bad = parseServerForm(values({ requestsPerMinute: "0", inputTokensPerMinute: "lots" }));
+    expect(!bad.ok && bad.errors.requestsPerMinute).toBe(
+      'Requests a minute must be a number above 0 (a minute\'s worth, e.g. 1200), or empty for no limit; got "0"',
+    );
+    expect(!bad.ok && bad.errors.inputTokensPerMinute).toMatch(
+      /Input tokens a minute must be a number above 0/,
+    );
+  });
+
+  it("shows a server's limits and sends null when one is emptied", () => {
+    const limited = server({ requestsPerMinute: 3000, inputTokensPerMinute: null });
+    const v = serverFormValues(limited);
+    expect([v.requestsPerMinute, v.inputTokensPerMinute]).toEqual(["3000", ""]);
+    const r = parseServerForm({ ...v, requestsPerMinute: "" }, limited);
+    expect(r.ok && r.input.requestsPerMinute).toBeNull();
   });
 
   it("says what is wrong with each field", () => {

@@ -21,6 +21,11 @@ export function ProgressPanel({ progress, live }: { progress: Progress; live: bo
         value={v.percent}
         aria-label={`${v.percent.toFixed(0)}% done`}
       />
+      {v.rateLimitText && (
+        <p className="banner banner-info" role="status">
+          {v.rateLimitText}
+        </p>
+      )}
       <p className="muted small">One decision per example and item.</p>
       <dl className="stats">
         <div>

@@ -161,6 +161,38 @@ export function ServerForm({
           )}
         </Field>
         <Field
+          label="Requests a minute"
+          error={errors.requestsPerMinute}
+          hint="The server's rate limit; every run on it shares it. Empty: no limit."
+        >
+          {(a) => (
+            <input
+              {...a}
+              name="requestsPerMinute"
+              inputMode="decimal"
+              value={v.requestsPerMinute}
+              onChange={(e) => set("requestsPerMinute", e.target.value)}
+              placeholder="no limit"
+            />
+          )}
+        </Field>
+        <Field
+          label="Input tokens a minute"
+          error={errors.inputTokensPerMinute}
+          hint="Estimated as (words + punctuation) × 1.3 before sending. Empty: no limit."
+        >
+          {(a) => (
+            <input
+              {...a}
+              name="inputTokensPerMinute"
+              inputMode="decimal"
+              value={v.inputTokensPerMinute}
+              onChange={(e) => set("inputTokensPerMinute", e.target.value)}
+              placeholder="no limit"
+            />
+          )}
+        </Field>
+        <Field
           label="Extra body (JSON)"
           error={errors.extraBody}
           hint='Merged into every request, e.g. {"options": {"max_think": 256}}'

@@ -14,6 +14,8 @@ export interface ProgressView {
   answeredShare: number;
   unknownShare: number;
   escalatedShare: number;
+  /** "waiting for rate limit, N s" while the run's requests wait for its server's rate limit, else null. */
+  rateLimitText: string | null;
 }
 
 /** Percent done, the remaining time at the current pace and the decision shares. */
@@ -28,5 +30,9 @@ export function progressView(p: Progress): ProgressView {
     answeredShare: decided ? p.answered / decided : 0,
     unknownShare: decided ? p.unknown / decided : 0,
     escalatedShare: decided ? p.escalated / decided : 0,
+    rateLimitText:
+      p.waitingForRateLimit === null || p.waitingForRateLimit === undefined
+        ? null
+        : `waiting for rate limit, ${Math.max(1, Math.ceil(p.waitingForRateLimit))} s`,
   };
 }

@@ -20,6 +20,10 @@ export interface ServerFormValues {
   /** Seconds. */
   backoff: string;
   deterministic: boolean;
+  /** Requests a minute the server allows; empty: no limit. */
+  requestsPerMinute: string;
+  /** Estimated input tokens a minute the server allows; empty: no limit. */
+  inputTokensPerMinute: string;
 }
 
 /** Errors by field. */
@@ -39,6 +43,8 @@ export function serverFormValues(server?: Server): ServerFormValues {
       retries: "2",
       backoff: "0.5",
       deterministic: false,
+      requestsPerMinute: "",
+      inputTokensPerMinute: "",
     };
   }
   return {
@@ -52,7 +58,19 @@ export function serverFormValues(server?: Server): ServerFormValues {
     retries: String(server.retries),
     backoff: String(server.backoff),
     deterministic: server.deterministic,
+    requestsPerMinute: server.requestsPerMinute === null ? "" : String(server.requestsPerMinute),
+    inputTokensPerMinute: server.inputTokensPerMinute === null ? "" : String(server.inputTokensPerMinute),
   };
+}
+
+/** A rate limit as typed: empty is no limit (null), else a number above 0; a string is the error. */
+function perMinute(text: string, field: string, example: string): number | null | string {
+  const t = text.trim().replace(/[_\s,]/g, "");
+  if (t === "") return null;
+  const x = Number(t);
+  if (!Number.isFinite(x) || x <= 0 || x > 1e9)
+    return `${field} must be a number above 0 (a minute's worth, e.g. ${example}), or empty for no limit; got "${text}"`;
+  return x;
 }
 
 /** Splits a models field on commas and new lines, trimmed, duplicates removed. */
@@ -130,6 +148,10 @@ export function parseServerForm(
   if (typeof retries === "string") errors.retries = retries;
   const backoff = number(v.backoff, "Backoff", { min: 0 });
   if (typeof backoff === "string") errors.backoff = backoff;
+  const requestsPerMinute = perMinute(v.requestsPerMinute, "Requests a minute", "1200");
+  if (typeof requestsPerMinute === "string") errors.requestsPerMinute = requestsPerMinute;
+  const inputTokensPerMinute = perMinute(v.inputTokensPerMinute, "Input tokens a minute", "200000");
+  if (typeof inputTokensPerMinute === "string") errors.inputTokensPerMinute = inputTokensPerMinute;
 
   if (v.apiKey && v.clearKey) errors.apiKey = "Either type a new key or remove the stored one, not both.";
   else if (v.apiKey && v.apiKey.trim() !== v.apiKey)
@@ -146,6 +168,8 @@ export function parseServerForm(
     retries: retries as number,
     backoff: backoff as number,
     deterministic: v.deterministic,
+    requestsPerMinute: requestsPerMinute as number | null,
+    inputTokensPerMinute: inputTokensPerMinute as number | null,
   };
   if (v.apiKey) input.apiKey = v.apiKey;
   else if (v.clearKey && existing?.hasApiKey) input.apiKey = null;
