@@ -3,22 +3,12 @@
  * method was selected, where the numbers come from, per-label thresholds and the share answered alone.
  */
 
+import { SIMPLICITY_ORDER } from "@decision-workbench/calibration";
 import type { Calibration, Candidate } from "../api/types";
 import { pct } from "./format";
 
 /** A calibration method's name. */
 export type MethodName = Candidate["method"];
-
-/** The order `auto` walks (simplest first): a method replaces the one kept before it only on a clear improvement. */
-export const SIMPLICITY_ORDER: readonly MethodName[] = [
-  "identity",
-  "temperature",
-  "platt",
-  "vector",
-  "beta",
-  "histogram",
-  "isotonic",
-];
 
 /** What each method is, for the picker. */
 export const METHOD_LABELS: Record<MethodName, string> = {
