@@ -86,14 +86,7 @@ const errorOf = (r: Res<unknown>) => (r.body as { error: { code: string; message
 beforeAll(async () => {
   wb = await startWorkbench();
   server = await startDecisionServer({ port: 0, host: "127.0.0.1", alias: "bayes-2" });
-  const added = await wb.post<{ id: string }>("/api/servers", {
-    name: "reference",
-    baseUrl: server.url,
-    models: ["workbench-latest"],
-    deterministic: true,
-  });
-  expect(added.status).toBe(201);
-  const serverId = added.body.id;
+  const serverId = await wb.addServer(server.url);
   three = await wb.run({
     dataset: "penguins",
     serverId,

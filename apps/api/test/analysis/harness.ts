@@ -25,6 +25,8 @@ export interface Workbench {
     path: string,
     body: unknown,
   ): Promise<{ status: number; body: T; text: string }>;
+  /** Adds the decision server at `baseUrl` (deterministic, serving `workbench-latest`) through the API; its id. */
+  addServer(baseUrl: string): Promise<string>;
   /** Creates a run through the API and waits for it to settle. */
   run(input: Record<string, unknown>): Promise<RunSummary>;
   close(): Promise<void>;
@@ -68,6 +70,16 @@ export async function startWorkbench(dir?: string): Promise<Workbench> {
           body: typeof body === "string" ? body : JSON.stringify(body),
         }),
       ),
+    async addServer(baseUrl) {
+      const res = await wb.post<{ id: string }>("/api/servers", {
+        name: "reference",
+        baseUrl,
+        models: ["workbench-latest"],
+        deterministic: true,
+      });
+      if (res.status !== 201) throw new Error(`adding the server failed: ${res.status} ${res.text}`);
+      return res.body.id;
+    },
     async run(input) {
       const res = await wb.post<RunSummary>("/api/runs", input);
       if (res.status !== 201) throw new Error(`starting a run failed: ${res.status} ${res.text}`);

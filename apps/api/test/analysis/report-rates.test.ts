@@ -19,14 +19,7 @@ let spam: RunSummary;
 beforeAll(async () => {
   wb = await startWorkbench();
   server = await startServer({ alias: "bayes-1" });
-  const added = await wb.post<{ id: string }>("/api/servers", {
-    name: "reference",
-    baseUrl: server.url,
-    models: ["workbench-latest"],
-    deterministic: true,
-  });
-  expect(added.status).toBe(201);
-  const serverId = added.body.id;
+  const serverId = await wb.addServer(server.url);
   penguins = await wb.run({ dataset: "penguins", serverId, model: "workbench-latest", concurrency: 8 });
   spam = await wb.run({ dataset: "spam-assassin", serverId, model: "workbench-latest", limit: 60 });
 });
