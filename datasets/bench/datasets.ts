@@ -67,6 +67,21 @@ async function main(): Promise<void> {
     "naive split on , and newline",
   );
 
+  // Mapping states with integer-like keys: each line's state is written again in file order (stateJson).
+  const lines = (k: (name: string) => string) =>
+    Array.from(
+      { length: 20_000 },
+      (_, i) =>
+        `{"id": "m${i}", "state": {"zeta": ${i}, ${k("2")}: "two", "alpha": "a0", ${k("10")}: {"b": 1, ${k("1")}: [2.5, "x"]}}, "labels": {"is_spam": "no"}}`,
+    ).join("\n");
+  const plainKeys = lines((n) => `"k${n}"`);
+  const indexKeys = lines((n) => `"${n}"`); // one character shorter per key: the same work otherwise
+  const plain = time(() => parseJsonl(plainKeys, spam.task));
+  const ordered = time(() => parseJsonl(indexKeys, spam.task));
+  if (!ordered.value.ok || !ordered.value.examples.every((e) => e.stateJson !== undefined))
+    throw new Error("every state should keep its file order");
+  row("parseJsonl, 20,000 states with integer-like keys", ordered.ms, plain.ms, "same without (keys k2...)");
+
   const hashBase = time(() => createHash("sha256").update(JSON.stringify(spam.examples)).digest("hex"));
   const hash = time(() => datasetHash(spam.task, spam.examples));
   row("datasetHash (canonical)", hash.ms, hashBase.ms, "sha256(JSON.stringify(examples))");

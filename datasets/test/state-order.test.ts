@@ -110,12 +110,25 @@ describe("a state keeps its file's key order (stateJson)", () => {
     for (let trial = 0; trial < 300; trial++) {
       let v = value(next, 4);
       while (!v.wire.startsWith("{") || v.wire === "{}") v = value(next, 4);
-      const [e] = parsed(parseJsonl(`{"id": "x", "state": ${v.file}, ${LABELS}}`, task));
+      const meta = trial % 2 === 0 ? `"meta": {"s": "}]{[\\"", "n": [1, {"2": 0}]}, ` : "";
+      const [e] = parsed(parseJsonl(`{"id": "x", ${meta}"state": ${v.file}, ${LABELS}}`, task));
       expect(JSON.parse(v.wire)).toEqual(e.state);
       expect(e.stateJson ?? JSON.stringify(e.state)).toBe(v.wire);
       if (e.stateJson !== undefined) reordered++;
     }
     expect(reordered).toBeGreaterThan(100);
+  });
+
+  it("JSONL: strings are written as JSON.stringify writes them (escapes, lone surrogates)", () => {
+    const lone = "\ud800";
+    const [e] = parsed(
+      parseJsonl(
+        `{"id": "u", "state": {"a": "${lone}\\u00e9\\ud83d\\ude00", "1": "\\u0001"}, ${LABELS}}`,
+        task,
+      ),
+    );
+    expect(e.stateJson).toBe(`{"a":${JSON.stringify(`${lone}é😀`)},"1":"\\u0001"}`);
+    expect(e.stateJson).toContain("\\ud800");
   });
 
   it("CSV: state.<field> columns keep the column order; an empty cell leaves its key out", () => {
