@@ -1,6 +1,6 @@
 /** The rate lane's arithmetic on a hand-driven clock, the token estimate and the 429 wait header. */
 
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { DebtBucket, RateLane, RateLanes } from "../src/engine/rate-lane.js";
 import { retryAfter } from "../src/engine/rate-opener.js";
 import { itemTokens, requestTokens } from "../src/engine/rate-tokens.js";
@@ -69,6 +69,47 @@ describe("RateLane", () => {
     expect(lane.pause(undefined)).toBe(1);
     expect(lane.pause(600, 60)).toBe(60);
     expect(lane.limited).toBe(5);
+  });
+
+  it("learns a spacing from 429s: their wait, doubled by a fresh one, shrunk 1 % per answer", () => {
+    const c = clock();
+    const lane = new RateLane("srv", { requestsPerMinute: null, inputTokensPerMinute: null }, c.now);
+    expect(lane.learnedRate).toBeNull();
+    lane.pause(0.02); // paused until 1020, requests 20 ms apart from then on
+    expect(lane.learnedRate).toBeCloseTo(50);
+    expect([lane.reserve(0), lane.reserve(0), lane.reserve(0)]).toEqual([1020, 1040, 1060]);
+    lane.pause(0.02); // sent before the pause ended: nothing new learned
+    expect(lane.learnedRate).toBeCloseTo(50);
+    c.t = 2000;
+    lane.pause(0.02); // a fresh 429: the rate halves
+    expect(lane.learnedRate).toBeCloseTo(25);
+    lane.answered();
+    expect(lane.learnedRate).toBeCloseTo(25.25);
+  });
+
+  it("requests waiting through a pause go one slot apart after it, not all at its end", async () => {
+    vi.useFakeTimers({ now: 0 });
+    try {
+      const lane = new RateLane("srv", { requestsPerMinute: null, inputTokensPerMinute: null }, () =>
+        Date.now(),
+      );
+      lane.pause(0.03); // until 30, then 30 ms apart
+      const went: number[] = [];
+      const waits = [lane.reserve(0), lane.reserve(0), lane.reserve(0)].map((at) =>
+        lane.wait(at).then(() => went.push(Date.now())),
+      );
+      await vi.advanceTimersByTimeAsync(10);
+      lane.pause(0.1); // sent before the first pause ended: the spacing stays, the lane waits until 110
+      await vi.advanceTimersByTimeAsync(400);
+      await Promise.all(waits);
+      went.sort((x, y) => x - y);
+      expect(went[0]).toBeGreaterThanOrEqual(110);
+      expect(went[1] - went[0]).toBeGreaterThanOrEqual(30);
+      expect(went[2] - went[1]).toBeGreaterThanOrEqual(30);
+      expect(lane.sent).toBe(3);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("a cancelled request gives its place back", () => {

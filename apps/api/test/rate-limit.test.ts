@@ -117,6 +117,27 @@ describe("runs paced to their server's rate limit", () => {
     }
   }, 240_000);
 
+  it("with no limit set, the lane learns the server's from its 429s: no escalation, few 429s", async () => {
+    const ref = await reference({ rateLimit: "50/s" });
+    try {
+      const serverId = await addServer(bench.app, ref.url);
+      const run = await runToEnd(bench, {
+        dataset: "tickets",
+        serverId,
+        model: "lexical",
+        splits: ["test"],
+        concurrency: 32,
+        limit: 400,
+      });
+      expect(run.status).toBe("done");
+      expect(run.progress.escalated).toBe(0);
+      expect((ref.rateLimited ?? 0) / ref.requests.length).toBeLessThan(0.1);
+      expect(bench.engine.lanes.get(serverId)?.learnedRate).not.toBeNull();
+    } finally {
+      await ref.close();
+    }
+  }, 120_000);
+
   it("two runs on the same server share its limit", async () => {
     const ref = await reference({ rateLimit: "100/s" });
     try {

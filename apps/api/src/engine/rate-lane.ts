@@ -95,6 +95,16 @@ export class RateLane {
   private pausedUntil = 0;
   /** 429s in a row (reset by a request that was not refused). */
   private refusals = 0;
+  /**
+   * The spacing learned from 429s (ms; 0: none): the first 429 sets it to the wait it asks for, each further one
+   * sent after the last pause doubles it (halves the rate), each request answered shrinks it by 1 % (the rate grows
+   * slowly). Requests go at least this far apart, so the end of a pause releases them one by one.
+   */
+  private interval = 0;
+  /** The next free slot in the learned spacing (ms, performance clock). */
+  private nextSlot = 0;
+  /** Pauses so far: a request waiting through one takes a new slot after it. */
+  private pauses = 0;
   /** 429s the lane has seen. */
   limited = 0;
   /** Requests the lane let go. */
@@ -134,7 +144,20 @@ export class RateLane {
     let at = Math.max(now, this.pausedUntil);
     if (this.requests) at = Math.max(at, this.requests.take(1, now));
     if (this.tokens && inputTokens > 0) at = Math.max(at, this.tokens.take(inputTokens, now));
-    return at;
+    return this.slot(at);
+  }
+
+  /** The first slot of the learned spacing at or after `at`, taken. */
+  private slot(at: number): number {
+    if (this.interval <= 0) return at;
+    const s = Math.max(at, this.nextSlot);
+    this.nextSlot = s + this.interval;
+    return s;
+  }
+
+  /** Requests a second the lane has learned from 429s (null: none learned). */
+  get learnedRate(): number | null {
+    return this.interval > 0 ? 1000 / this.interval : null;
   }
 
   /** When a request reserved for `at` may go now: later when the lane was paused since. */
@@ -144,10 +167,16 @@ export class RateLane {
 
   /** Waits until a reserved request may go (pauses included); rejects with an AbortError when `signal` aborts. */
   async wait(at: number, signal?: AbortSignal): Promise<void> {
+    let pauses = this.pauses;
     for (;;) {
       const left = this.ready(at) - this.now();
       if (left <= 0) break;
       await sleep(left, signal);
+      if (this.pauses !== pauses) {
+        // paused meanwhile: a new slot after the pause, not all at its end
+        pauses = this.pauses;
+        at = this.slot(this.ready(at));
+      }
     }
     this.sent++;
   }
@@ -173,6 +202,10 @@ export class RateLane {
   /** A request was not refused: the next 429 pauses for the first fallback wait again. */
   answered(): void {
     this.refusals = 0;
+    if (this.interval > 0) {
+      this.interval /= 1.01;
+      if (this.interval < 0.1) this.interval = 0;
+    }
   }
 
   /**
@@ -184,8 +217,15 @@ export class RateLane {
     this.limited++;
     this.refusals++;
     const wait = Math.min(maxSeconds, seconds ?? PAUSE_FALLBACK.first * 2 ** Math.min(this.refusals - 1, 10));
-    const until = this.now() + wait * 1000;
+    const now = this.now();
+    // a 429 to a request sent before the last pause ended says nothing new about the rate
+    const fresh = now >= this.pausedUntil;
+    if (fresh)
+      this.interval = this.interval > 0 ? Math.min(this.interval * 2, 60_000) : Math.max(wait * 1000, 1);
+    const until = now + wait * 1000;
     if (until > this.pausedUntil) this.pausedUntil = until;
+    this.nextSlot = Math.max(this.nextSlot, this.pausedUntil);
+    this.pauses++;
     this.requests?.drain(this.pausedUntil);
     return wait;
   }
