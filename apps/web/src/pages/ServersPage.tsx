@@ -103,6 +103,21 @@ function ServerCard({ server, onEdit }: { server: Server; onEdit: () => void }) 
           </dd>
         </div>
         <div>
+          <dt>Rate limit</dt>
+          <dd>
+            {server.requestsPerMinute === null && server.inputTokensPerMinute === null
+              ? "none"
+              : [
+                  server.requestsPerMinute !== null &&
+                    `${server.requestsPerMinute.toLocaleString("en-US")} requests a minute`,
+                  server.inputTokensPerMinute !== null &&
+                    `${server.inputTokensPerMinute.toLocaleString("en-US")} input tokens a minute`,
+                ]
+                  .filter(Boolean)
+                  .join(" · ")}
+          </dd>
+        </div>
+        <div>
           <dt>Deterministic</dt>
           <dd>{server.deterministic ? "yes" : "no"}</dd>
         </div>
