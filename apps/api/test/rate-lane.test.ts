@@ -68,7 +68,9 @@ describe("RateLane", () => {
     lane.answered();
     expect(lane.pause(undefined)).toBe(1);
     expect(lane.pause(600, 60)).toBe(60);
-    expect(lane.limited).toBe(5);
+    lane.answered();
+    expect([lane.pause(undefined, 60, 0.01), lane.pause(undefined, 60, 0.01)]).toEqual([0.01, 0.02]);
+    expect(lane.limited).toBe(7);
   });
 
   it("learns a spacing from 429s: their wait, doubled by a fresh one, shrunk 1 % per answer", () => {

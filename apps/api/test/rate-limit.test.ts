@@ -18,6 +18,7 @@ import {
   type TestBench,
   testBench,
 } from "./helpers.js";
+import { readEvents } from "./sse.js";
 
 let bench: TestBench;
 
@@ -230,6 +231,31 @@ describe("runs paced to their server's rate limit", () => {
       expect(after.progress.done).toBeLessThan(50);
       expect(after.progress.escalated).toBe(0);
       expect(after.progress.waitingForRateLimit).toBeNull();
+    } finally {
+      await ref.close();
+    }
+  }, 60_000);
+
+  it("the run's event stream says it waits for the rate limit, and no more once done", async () => {
+    const ref = await reference();
+    try {
+      const url = await bench.listen();
+      const serverId = await addServer(bench.app, ref.url, { requestsPerMinute: 60 });
+      const res = await post(bench.app, "/api/runs", {
+        dataset: "tickets",
+        serverId,
+        model: "lexical",
+        splits: ["test"],
+        concurrency: 3,
+        limit: 4,
+      });
+      const run = body<RunSummary>(res);
+      const { events } = await readEvents(`${url}/api/runs/${run.id}/events`);
+      const progress = events.filter((e) => e.event === "progress").map((e) => e.data as Progress);
+      expect(progress.some((p) => (p.waitingForRateLimit ?? 0) > 0)).toBe(true);
+      const done = events.find((e) => e.event === "done")?.data as RunSummary;
+      expect(done.status).toBe("done");
+      expect(done.progress.waitingForRateLimit).toBeNull();
     } finally {
       await ref.close();
     }

@@ -17,7 +17,7 @@ export interface RateLimits {
   inputTokensPerMinute: number | null;
 }
 
-/** Longest pause a 429 without a readable Retry-After causes, and the first one (doubled per 429 in a row). */
+/** Longest pause a 429 causes, and the first one without a readable Retry-After when no backoff is given. */
 export const PAUSE_FALLBACK = { first: 1, max: 60 } as const;
 
 /** A token bucket with debt: `take(n)` answers when the n tokens are there (ms, performance clock). */
@@ -210,13 +210,17 @@ export class RateLane {
 
   /**
    * The server answered 429: the whole lane pauses for `seconds` (its Retry-After), or without one for a wait
-   * doubled per 429 in a row (1 s, 2 s, ... up to 60 s); requests reserved meanwhile wait it out. Returns the
-   * pause in seconds.
+   * doubled per 429 in a row (`first`, the server's backoff, then twice it, ... up to `maxSeconds`); requests
+   * reserved meanwhile wait it out. Returns the pause in seconds.
    */
-  pause(seconds: number | undefined, maxSeconds: number = PAUSE_FALLBACK.max): number {
+  pause(
+    seconds: number | undefined,
+    maxSeconds: number = PAUSE_FALLBACK.max,
+    first: number = PAUSE_FALLBACK.first,
+  ): number {
     this.limited++;
     this.refusals++;
-    const wait = Math.min(maxSeconds, seconds ?? PAUSE_FALLBACK.first * 2 ** Math.min(this.refusals - 1, 10));
+    const wait = Math.min(maxSeconds, seconds ?? first * 2 ** Math.min(this.refusals - 1, 10));
     const now = this.now();
     // a 429 to a request sent before the last pause ended says nothing new about the rate
     const fresh = now >= this.pausedUntil;

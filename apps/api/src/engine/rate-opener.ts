@@ -49,8 +49,11 @@ export function retryAfter(headers: Headers, now: number = Date.now()): number |
   return Number.isNaN(date) ? undefined : Math.max(0, (date - now) / 1000);
 }
 
-/** `inner` paced by `lane`; `maxWait` caps a pause (seconds, the scorer's maxRetryWait default). */
-export function laneOpener(inner: Opener, lane: RateLane, maxWait = 60): Opener {
+/**
+ * `inner` paced by `lane`; `maxWait` caps a pause (seconds, the scorer's maxRetryWait default); a 429 without
+ * Retry-After pauses `backoff` seconds, doubled per 429 in a row (the server's backoff, as its retries wait).
+ */
+export function laneOpener(inner: Opener, lane: RateLane, maxWait = 60, backoff = 1): Opener {
   return async (request) => {
     const ticket = tickets.getStore();
     for (let resent = 0; ; resent++) {
@@ -61,7 +64,7 @@ export function laneOpener(inner: Opener, lane: RateLane, maxWait = 60): Opener 
         lane.answered();
         return res;
       }
-      const seconds = lane.pause(retryAfter(res.headers), maxWait);
+      const seconds = lane.pause(retryAfter(res.headers), maxWait, backoff);
       ticket?.onLimited?.(seconds);
       if (resent >= LANE_RESENDS) return res;
     }

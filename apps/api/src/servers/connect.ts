@@ -91,7 +91,7 @@ export function deciderFor(
   const extraBody = mergedExtraBody(server, run.options);
   return decisionDecider(fullBaseUrl(server, box), model, apiKeyOf(server, box), {
     opener: run.lane
-      ? laneOpener(outboundOpener(rulesFor(server, outbound)), run.lane)
+      ? laneOpener(outboundOpener(rulesFor(server, outbound)), run.lane, 60, server.backoff)
       : outboundOpener(rulesFor(server, outbound)),
     timeout: server.timeout,
     retries: server.retries,
