@@ -83,13 +83,14 @@ describe("headlineMetrics", () => {
     const p = Float64Array.from(usable, (r) => r.confidence!);
     expect(h.accuracy).toBeCloseTo(y.reduce((s, v) => s + v, 0) / usable.length, 12);
     expect(h.ece).toBeCloseTo(ece({ p, y }, { bins: 15 }), 12);
+    expect(h.n).toBe(usable.length);
   });
 
   it("leaves escalated rows out and is null when nothing is usable", () => {
     const extra = penguins.rows.slice(0, 20).map((r, i) => escalatedRow(r, `x${i}`));
     expect(headlineMetrics([...penguins.rows, ...extra])).toEqual(headlineMetrics(penguins.rows));
-    expect(headlineMetrics(extra)).toEqual({ accuracy: null, ece: null });
-    expect(headlineMetrics([])).toEqual({ accuracy: null, ece: null });
+    expect(headlineMetrics(extra)).toEqual({ accuracy: null, ece: null, n: 0 });
+    expect(headlineMetrics([])).toEqual({ accuracy: null, ece: null, n: 0 });
   });
 });
 
