@@ -2,7 +2,7 @@
 
 import { describe, expect, it, vi } from "vitest";
 import { DebtBucket, RateLane, RateLanes } from "../src/engine/rate-lane.js";
-import { retryAfter } from "../src/engine/rate-opener.js";
+import { laneOpener, retryAfter, ticketSignal } from "../src/engine/rate-opener.js";
 import { itemTokens, requestTokens } from "../src/engine/rate-tokens.js";
 
 function clock() {
@@ -133,6 +133,45 @@ describe("RateLane", () => {
     expect(a.current).toEqual({ requestsPerMinute: null, inputTokensPerMinute: 10 });
     lanes.remove("srv_a");
     expect(lanes.get("srv_a")).toBeUndefined();
+  });
+});
+
+describe("laneOpener", () => {
+  it("sends a call's first attempt on its ticket, and a 429's request again after the lane's pause", async () => {
+    const lane = new RateLane("srv", { requestsPerMinute: null, inputTokensPerMinute: null });
+    const statuses = [429, 200];
+    const sent: string[] = [];
+    const opener = laneOpener(async (req) => {
+      sent.push(String(req.body));
+      return { status: statuses.shift() ?? 200, headers: { "retry-after-ms": "5" }, body: "" };
+    }, lane);
+    const ticket = { prepaid: true, onLimited: (s: number) => paused.push(s) };
+    const paused: number[] = [];
+    const res = await opener({
+      url: "u",
+      method: "POST",
+      headers: {},
+      body: "b",
+      timeout: 1,
+      signal: ticketSignal(ticket),
+    });
+    expect(res.status).toBe(200);
+    expect(sent).toEqual(["b", "b"]);
+    expect(ticket.prepaid).toBe(false);
+    expect(paused).toEqual([0.005]);
+    expect(lane.limited).toBe(1);
+    expect(lane.sent).toBe(1); // the first attempt was paid for by the ticket, the second waited for the lane
+  });
+
+  it("hands the 429 to the scorer after 8 sends again", async () => {
+    const lane = new RateLane("srv", { requestsPerMinute: null, inputTokensPerMinute: null });
+    let calls = 0;
+    const opener = laneOpener(async () => {
+      calls++;
+      return { status: 429, headers: { "retry-after-ms": "1" }, body: "" };
+    }, lane);
+    expect((await opener({ url: "u", method: "POST", headers: {}, timeout: 1 })).status).toBe(429);
+    expect(calls).toBe(9);
   });
 });
 

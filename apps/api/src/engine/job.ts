@@ -10,7 +10,7 @@ import { AbortError, type DecisionDecider, ServiceError } from "@decision-workbe
 import type { ExampleResult, RunCounters, StoredRun, WorkbenchStorage } from "../storage/types.js";
 import { LatencyLog } from "./percentiles.js";
 import type { RateLane } from "./rate-lane.js";
-import { withTicket } from "./rate-opener.js";
+import { ticketSignal } from "./rate-opener.js";
 import { itemTokens, requestTokens } from "./rate-tokens.js";
 import { exampleResult } from "./record.js";
 import { type Selected, wireState } from "./selection.js";
@@ -218,7 +218,7 @@ export class RunJob extends EventEmitter {
     };
     this.asking++;
     try {
-      const decisions = await withTicket(ticket, () => decider.decideAll(state, items));
+      const decisions = await decider.decideAll(state, items, { signal: ticketSignal(ticket) });
       if (ticket.prepaid)
         lane.cancel(estimate); // answered from the cache: nothing was sent
       else lane.settle(estimate, decisions[0]?.extra.decision.usage?.input_tokens);

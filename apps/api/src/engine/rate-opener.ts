@@ -1,11 +1,11 @@
 /**
  * The transport of a run through its server's lane (rate-lane.ts). The job takes the first attempt's request
- * and tokens before it asks (a `Ticket`, found here through AsyncLocalStorage); each further attempt takes a
- * request of its own. A 429 pauses the whole lane for its Retry-After and the request is sent again once the
+ * and tokens before it asks (a `Ticket`, found here by the call's AbortSignal, which the scorer hands to the
+ * opener; no AsyncLocalStorage, whose promise hooks would slow every promise on Node 20); each further attempt
+ * takes a request of its own. A 429 pauses the whole lane for its Retry-After and the request is sent again once the
  * pause is over, up to `LANE_RESENDS` times, before the scorer sees the 429 (and spends its own retries).
  */
 
-import { AsyncLocalStorage } from "node:async_hooks";
 import type { Opener } from "@decision-workbench/scorer";
 import type { RateLane } from "./rate-lane.js";
 
@@ -16,11 +16,16 @@ export interface Ticket {
   onLimited?: (seconds: number) => void;
 }
 
-const tickets = new AsyncLocalStorage<Ticket>();
+const tickets = new WeakMap<AbortSignal, Ticket>();
 
-/** Runs `ask` with `ticket`: the opener's first attempt inside it takes no request from the lane. */
-export function withTicket<T>(ticket: Ticket, ask: () => Promise<T>): Promise<T> {
-  return tickets.run(ticket, ask);
+/**
+ * A signal (never aborted) to pass as the call's `signal`: the opener's first attempt of that call finds `ticket`
+ * by it and takes no request from the lane.
+ */
+export function ticketSignal(ticket: Ticket): AbortSignal {
+  const signal = new AbortController().signal;
+  tickets.set(signal, ticket);
+  return signal;
 }
 
 /** Times a request refused with 429 is sent again after the lane's pause, before the scorer sees the 429. */
@@ -55,7 +60,7 @@ export function retryAfter(headers: Headers, now: number = Date.now()): number |
  */
 export function laneOpener(inner: Opener, lane: RateLane, maxWait = 60, backoff = 1): Opener {
   return async (request) => {
-    const ticket = tickets.getStore();
+    const ticket = request.signal && tickets.get(request.signal);
     for (let resent = 0; ; resent++) {
       if (ticket?.prepaid) ticket.prepaid = false;
       else await lane.request(request.signal);
