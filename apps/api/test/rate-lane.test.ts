@@ -114,6 +114,19 @@ describe("RateLane", () => {
     }
   });
 
+  it("is free only with no limit, no spacing learned and no pause", () => {
+    const c = clock();
+    const lane = new RateLane("srv", { requestsPerMinute: null, inputTokensPerMinute: null }, c.now);
+    expect(lane.free).toBe(true);
+    lane.pause(2);
+    expect(lane.free).toBe(false);
+    c.t += 3000;
+    expect(lane.free).toBe(false); // a spacing was learned from the 429
+    expect(new RateLane("srv", { requestsPerMinute: 60, inputTokensPerMinute: null }, c.now).free).toBe(
+      false,
+    );
+  });
+
   it("a cancelled request gives its place back", () => {
     const c = clock();
     const lane = new RateLane("srv", { requestsPerMinute: 60, inputTokensPerMinute: null }, c.now);

@@ -196,7 +196,8 @@ export class RunJob extends EventEmitter {
   private async ask(sel: Selected): ReturnType<DecisionDecider["decideAll"]> {
     const { decider, items, lane } = this.deps;
     const state = wireState(sel.example);
-    if (!lane) return decider.decideAll(state, items);
+    // a free lane holds nothing back: the opener takes the request itself, no ticket needed
+    if (!lane || lane.free) return decider.decideAll(state, items);
     if (this.questionTokens < 0) this.questionTokens = itemTokens(items);
     const estimate = requestTokens(state, this.questionTokens, decider.maxLen);
     const wait = { at: lane.reserve(estimate) };

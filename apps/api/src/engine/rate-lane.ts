@@ -155,6 +155,13 @@ export class RateLane {
     return s;
   }
 
+  /** True when nothing holds a request back: no limit, no spacing learned, no pause. */
+  get free(): boolean {
+    return (
+      this.requests === null && this.tokens === null && this.interval <= 0 && this.now() >= this.pausedUntil
+    );
+  }
+
   /** Requests a second the lane has learned from 429s (null: none learned). */
   get learnedRate(): number | null {
     return this.interval > 0 ? 1000 / this.interval : null;
