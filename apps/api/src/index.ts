@@ -40,10 +40,11 @@ export type { DatasetDetail, DatasetSummary, UploadInput } from "./catalog/catal
 export { EMBEDDED_SERVER, type StartOptions, startWorkbench, type Workbench } from "./cli/serve.js";
 /** Settings of `workbench serve` from flags and environment. */
 export { ConfigError, DEFAULT_PORT, defaultDataDir, ENV, type ServeConfig, serveConfig } from "./config.js";
+/** Shapes the engine shows. */
+export type { RunEstimate } from "./engine/cost-guard.js";
 /** The run engine: create, cancel, resume, delete, follow, replay runs. */
 export { CONCURRENCY, type EngineOptions, newId, RunEngine, type RunListener } from "./engine/engine.js";
-/** Shapes the engine shows. */
-export type { Headline, Progress, ReplayResult, RunInput, RunSummary } from "./engine/types.js";
+export type { Headline, Progress, ReplayResult, ResumeInput, RunInput, RunSummary } from "./engine/types.js";
 /** API errors and their body shape. */
 export { ApiError, badRequest, conflict, type ErrorBody, notFound } from "./errors.js";
 /** A stored or returned calibration, the fit request, and a run checked against a calibration. */

@@ -75,7 +75,13 @@ function versionTwoFile(path: string, runs: [string, number][]): PredictionRow[]
   const prediction = db.prepare(V2_PREDICTION);
   const expected: PredictionRow[] = [];
   for (const [runId, count] of runs) {
-    const r = runToParams(storedRun(runId, { total: count }));
+    // the columns of later migrations are not there yet
+    const {
+      max_cost: _c,
+      max_input_tokens: _t,
+      stop_reason: _s,
+      ...r
+    } = runToParams(storedRun(runId, { total: count }));
     db.prepare(
       `INSERT INTO runs (${Object.keys(r).join(", ")}) VALUES (${Object.keys(r)
         .map((c) => `@${c}`)

@@ -101,6 +101,7 @@ describe("the progress line", () => {
     latency: { p50: 1, p90: 1, p99: 1 },
     examplesPerSecond: 1,
     waitingForRateLimit: waiting,
+    budget: null,
   });
 
   it("says how long the run waits for the rate limit, in whole seconds rounded up", () => {

@@ -205,8 +205,19 @@ describe("token estimate", () => {
 
   it("counts words and punctuation times 1.3, the question included", () => {
     const q = itemTokens(items);
-    expect(q).toBeCloseTo(4 * 1.3); // Is this urgent ?
+    expect(q).toBe(Math.ceil(4 * 1.3)); // Is this urgent ? (each text rounded up, as the reference server does)
     expect(requestTokens("the parcel is late.", q, 512)).toBe(Math.ceil(5 * 1.3 + q));
+  });
+
+  it("counts the questions as sent: criteria with not stated, one question per option of a multi-label item", () => {
+    const withNotStated = itemTokens([{ ...items[0], notStated: true }]);
+    // the question, yes, no, "not stated" and its description
+    expect(withNotStated).toBeGreaterThan(itemTokens(items) + 3);
+    const multi = itemTokens([
+      { name: "topics", kind: "multi" as const, question: "Which topics?", options: ["refund", "delivery"] },
+    ]);
+    // "Which topics? Does the option 'refund' apply?": 2 + 2 + 7 units (quotes count), twice
+    expect(multi).toBe(2 * Math.ceil(11 * 1.3));
   });
 
   it("a text over the retrieval budget counts as the budget; a mapping as its JSON text", () => {

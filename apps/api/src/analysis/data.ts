@@ -90,7 +90,7 @@ export interface LoadedRun {
 }
 
 /** The statuses of a run that no longer changes. */
-export const SETTLED: readonly RunStatus[] = ["done", "cancelled", "failed"];
+export const SETTLED: readonly RunStatus[] = ["done", "cancelled", "failed", "stopped"];
 
 /** Bumped when a report's content changes for the same options: stored reports of another version are not read. */
 const REPORT_VERSION = 1;

@@ -44,6 +44,26 @@ export function perMinuteFlag(value: string | undefined, name: string): number |
   return n;
 }
 
+/**
+ * An amount flag (`--max-cost`, `--max-input-tokens`, `--input-price`, `--output-price`): a number above 0, or
+ * `none` (null); undefined when not given. `example` is shown in the error.
+ */
+export function amountFlag(
+  value: string | undefined,
+  name: string,
+  example: string,
+): number | null | undefined {
+  if (value === undefined) return undefined;
+  if (value.trim().toLowerCase() === "none") return null;
+  const n = Number(value);
+  if (!/^\s*\d*\.?\d+([eE][+-]?\d+)?\s*$/.test(value) || !(n > 0) || n > 1e12) {
+    throw new UsageError(
+      `--${name} must be a number above 0 (such as ${example}), or none; got ${JSON.stringify(value)}`,
+    );
+  }
+  return n;
+}
+
 /** A whole number flag within bounds. */
 export function intFlag(
   value: string | undefined,

@@ -15,6 +15,8 @@ const HELP = `workbench <command> [flags]
   run        --dataset D --server URL --model M [--api-key-env VAR] [--split test] [--concurrency 16]
              [--max-len N] [--limit N] [--timeout S] [--retries N] [--data-dir D]
              [--requests-per-minute N|none] [--input-tokens-per-minute N|none]   (the server's rate limits)
+             [--input-price P|none] [--output-price P|none]   (the server's prices per million tokens)
+             [--max-cost C] [--max-input-tokens N]   (stop at the budget, exit 3) [--estimate] (print, send nothing)
   report     RUN [--item I] [--split test|calibration|train|all] [--bins 15] [--json] [--data-dir D]
   fit        RUN --method auto --out calibration.json [--item I] [--fit-split calibration]
              [--eval-split test|crossfit] [--target-risk 0.05] [--conservative] [--select nll|brier]

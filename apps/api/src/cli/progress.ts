@@ -7,6 +7,21 @@ export function rateLimitText(seconds: number): string {
   return `waiting for rate limit, ${Math.max(1, Math.ceil(seconds))} s`;
 }
 
+/** "input tokens 1200 of 5000, cost 0.0012 of 0.01": a run's spend against its caps ("" without caps). */
+export function budgetText(p: Progress): string {
+  if (!p.budget) return "";
+  const parts: string[] = [];
+  if (p.budget.maxInputTokens !== null)
+    parts.push(`input tokens ${p.usage.input_tokens} of ${p.budget.maxInputTokens}`);
+  if (p.budget.maxCost !== null) parts.push(`cost ${round(p.cost)} of ${p.budget.maxCost}`);
+  return parts.join(", ");
+}
+
+/** A cost to 6 significant digits. */
+export function round(x: number): number {
+  return Number(x.toPrecision(6));
+}
+
 /** Writes progress to a stream (stderr). */
 export class ProgressPrinter {
   private last = 0;
@@ -20,7 +35,8 @@ export class ProgressPrinter {
     const pct = p.total ? Math.floor((100 * p.done) / p.total) : 100;
     const rate = p.examplesPerSecond.toFixed(1);
     const waiting = p.waitingForRateLimit == null ? "" : ` | ${rateLimitText(p.waitingForRateLimit)}`;
-    return `${p.done}/${p.total} (${pct}%) answered ${p.answered} unknown ${p.unknown} escalated ${p.escalated} errors ${p.errors} | ${rate} ex/s | p50 ${p.latency.p50} ms${waiting}`;
+    const budget = budgetText(p);
+    return `${p.done}/${p.total} (${pct}%) answered ${p.answered} unknown ${p.unknown} escalated ${p.escalated} errors ${p.errors} | ${rate} ex/s | p50 ${p.latency.p50} ms${waiting}${budget ? ` | ${budget}` : ""}`;
   }
 
   /** Shows progress (a terminal at most 10 times a second, plain lines at most every 2 s or each 10 %). */

@@ -3,15 +3,16 @@
 import { join } from "node:path";
 import { catalogNames } from "../catalog/names.js";
 import { DB_FILE, defaultDataDir } from "../config.js";
+import type { RunEstimate } from "../engine/cost-guard.js";
 import { CONCURRENCY, RunEngine } from "../engine/engine.js";
-import type { RunSummary } from "../engine/types.js";
+import type { RunInput, RunSummary } from "../engine/types.js";
 import { ApiError } from "../errors.js";
 import { SecretBox } from "../secrets/box.js";
 import { loadSecretKey } from "../secrets/key.js";
 import { openStorage } from "../storage/sqlite.js";
 import type { Split } from "../storage/types.js";
-import { intFlag, parseFlags, perMinuteFlag, UsageError } from "./args.js";
-import { ProgressPrinter } from "./progress.js";
+import { amountFlag, intFlag, parseFlags, perMinuteFlag, UsageError } from "./args.js";
+import { budgetText, ProgressPrinter, round } from "./progress.js";
 import { serverFor } from "./server-for.js";
 
 interface RunFlags {
@@ -28,6 +29,22 @@ interface RunFlags {
   retries?: string;
   "requests-per-minute"?: string;
   "input-tokens-per-minute"?: string;
+  "input-price"?: string;
+  "output-price"?: string;
+  "max-cost"?: string;
+  "max-input-tokens"?: string;
+  estimate?: boolean;
+}
+
+/** `workbench run --estimate`: what the run would send, nothing sent. */
+function printEstimate(e: RunEstimate): void {
+  const cost =
+    e.cost === null
+      ? "cost: the server has no prices (--input-price and --output-price, per million tokens)"
+      : `estimated cost ${round(e.cost)} (${e.inputPricePerMillion} / ${e.outputPricePerMillion} per million input / output tokens)`;
+  process.stdout.write(
+    `estimate: ${e.examples} requests (${e.decisions} decisions); estimated input tokens ${e.inputTokens}, output tokens ${e.outputTokens}; ${cost}\n`,
+  );
 }
 
 function printSummary(s: RunSummary): void {
@@ -44,12 +61,16 @@ function printSummary(s: RunSummary): void {
           ? ` (${Math.round(s.headline.accuracy * s.headline.n)}/${s.headline.n})`
           : ""
       }, plain ECE ${fmt(s.headline.ece)}; latency p50 ${p.latency.p50} ms, p90 ${p.latency.p90} ms, p99 ${p.latency.p99} ms; ${p.examplesPerSecond.toFixed(1)} examples/s`,
-      `tokens in ${p.usage.input_tokens}, out ${p.usage.output_tokens}, reasoning ${p.usage.reasoning_tokens}; cost ${p.cost}`,
+      `tokens in ${p.usage.input_tokens}, out ${p.usage.output_tokens}, reasoning ${p.usage.reasoning_tokens}; cost ${round(p.cost)}`,
+      ...(p.budget ? [`budget: ${budgetText(p)}`] : []),
     ].join("\n") + "\n",
   );
 }
 
-/** Runs `workbench run`; exit code 0 when done, 1 when the run failed (a ServiceError), 130 when interrupted. */
+/**
+ * Runs `workbench run`; exit code 0 when done (or estimated), 1 when the run failed (a ServiceError), 3 when it
+ * stopped at its budget, 130 when interrupted.
+ */
 export async function runCommand(argv: string[]): Promise<number> {
   const { flags } = parseFlags<RunFlags>("run", argv, {
     dataset: { type: "string" },
@@ -65,6 +86,11 @@ export async function runCommand(argv: string[]): Promise<number> {
     retries: { type: "string" },
     "requests-per-minute": { type: "string" },
     "input-tokens-per-minute": { type: "string" },
+    "input-price": { type: "string" },
+    "output-price": { type: "string" },
+    "max-cost": { type: "string" },
+    "max-input-tokens": { type: "string" },
+    estimate: { type: "boolean" },
   });
   for (const required of ["dataset", "server", "model"] as const) {
     if (!flags[required]) {
@@ -91,6 +117,18 @@ export async function runCommand(argv: string[]): Promise<number> {
   const retries = intFlag(flags.retries, "retries", 0, 20);
   const requestsPerMinute = perMinuteFlag(flags["requests-per-minute"], "requests-per-minute");
   const inputTokensPerMinute = perMinuteFlag(flags["input-tokens-per-minute"], "input-tokens-per-minute");
+  const inputPricePerMillion = amountFlag(
+    flags["input-price"],
+    "input-price",
+    "0.15 per million input tokens",
+  );
+  const outputPricePerMillion = amountFlag(
+    flags["output-price"],
+    "output-price",
+    "0.6 per million output tokens",
+  );
+  const maxCost = amountFlag(flags["max-cost"], "max-cost", "2.5");
+  const maxInputTokens = amountFlag(flags["max-input-tokens"], "max-input-tokens", "500000");
   const dataDir = flags["data-dir"] ?? defaultDataDir();
   const box = new SecretBox(loadSecretKey(dataDir));
   const storage = openStorage(join(dataDir, DB_FILE));
@@ -107,18 +145,27 @@ export async function runCommand(argv: string[]): Promise<number> {
       ...(retries !== undefined ? { retries } : {}),
       ...(requestsPerMinute !== undefined ? { requestsPerMinute } : {}),
       ...(inputTokensPerMinute !== undefined ? { inputTokensPerMinute } : {}),
+      ...(inputPricePerMillion !== undefined ? { inputPricePerMillion } : {}),
+      ...(outputPricePerMillion !== undefined ? { outputPricePerMillion } : {}),
     });
+    const input: RunInput = {
+      dataset: flags.dataset as string,
+      serverId,
+      model: flags.model as string,
+      splits,
+      ...(concurrency !== undefined ? { concurrency } : {}),
+      ...(maxLen !== undefined ? { maxLen } : {}),
+      ...(limit !== undefined ? { limit } : {}),
+      ...(maxCost !== undefined ? { maxCost } : {}),
+      ...(maxInputTokens !== undefined ? { maxInputTokens } : {}),
+    };
     let created: RunSummary;
     try {
-      created = await engine.create({
-        dataset: flags.dataset as string,
-        serverId,
-        model: flags.model as string,
-        splits,
-        ...(concurrency !== undefined ? { concurrency } : {}),
-        ...(maxLen !== undefined ? { maxLen } : {}),
-        ...(limit !== undefined ? { limit } : {}),
-      });
+      if (flags.estimate) {
+        printEstimate(await engine.estimate(input));
+        return 0;
+      }
+      created = await engine.create(input);
     } catch (err) {
       if (err instanceof ApiError) throw new UsageError(err.message);
       throw err;
@@ -139,6 +186,12 @@ export async function runCommand(argv: string[]): Promise<number> {
     const summary = await engine.summary(created.id);
     printer.end(summary.progress);
     printSummary(summary);
+    if (summary.status === "stopped") {
+      process.stderr.write(
+        `run ${summary.id} stopped: its budget is reached (${budgetText(summary.progress)}); resume it with a higher cap (POST /api/runs/${summary.id}/resume)\n`,
+      );
+      return 3;
+    }
     if (summary.status === "failed") {
       process.stderr.write(`run ${summary.id} failed: ${summary.error}\n`);
       return 1;

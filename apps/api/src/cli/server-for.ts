@@ -19,7 +19,15 @@ export async function serverFor(
   baseUrl: string,
   model: string,
   apiKey: string | undefined,
-  settings: Pick<ServerInput, "timeout" | "retries" | "requestsPerMinute" | "inputTokensPerMinute"> = {},
+  settings: Pick<
+    ServerInput,
+    | "timeout"
+    | "retries"
+    | "requestsPerMinute"
+    | "inputTokensPerMinute"
+    | "inputPricePerMillion"
+    | "outputPricePerMillion"
+  > = {},
 ): Promise<string> {
   for (const s of await storage.listServers()) {
     let full: string;
@@ -40,6 +48,12 @@ export async function serverFor(
         settings.requestsPerMinute === undefined ? s.requestsPerMinute : settings.requestsPerMinute,
       inputTokensPerMinute:
         settings.inputTokensPerMinute === undefined ? s.inputTokensPerMinute : settings.inputTokensPerMinute,
+      inputPricePerMillion:
+        settings.inputPricePerMillion === undefined ? s.inputPricePerMillion : settings.inputPricePerMillion,
+      outputPricePerMillion:
+        settings.outputPricePerMillion === undefined
+          ? s.outputPricePerMillion
+          : settings.outputPricePerMillion,
     });
     return s.id;
   }

@@ -12,12 +12,13 @@ import type { SecretBox } from "../secrets/box.js";
 import { deciderFor, limitsOf } from "../servers/connect.js";
 import { LOCAL_POLICY, type OutboundPolicy } from "../servers/outbound.js";
 import { emptyCounters, type Split, type StoredRun, type WorkbenchStorage } from "../storage/types.js";
-import { type JobOutcome, RunJob } from "./job.js";
+import { CAP_FIELDS, capReached, checkAmounts, estimateRun, type RunEstimate } from "./cost-guard.js";
+import { budgetOf, type JobOutcome, RunJob } from "./job.js";
 import { percentiles } from "./percentiles.js";
 import { RateLanes } from "./rate-lane.js";
 import { replayRun } from "./replay.js";
-import { type Selection, selectExamples } from "./selection.js";
-import type { Headline, Progress, ReplayResult, RunInput, RunSummary } from "./types.js";
+import { type Selection, selectExamples, wireState } from "./selection.js";
+import type { Headline, Progress, ReplayResult, ResumeInput, RunInput, RunSummary } from "./types.js";
 
 /** A short random id with a prefix: `run_…`, `srv_…`, `cal_…`. */
 export function newId(prefix: string): string {
@@ -77,6 +78,57 @@ export class RunEngine {
 
   /** Checks the input, stores a new run and starts it. Throws ApiError on bad input. */
   async create(input: RunInput): Promise<RunSummary> {
+    const { server, splits, selection, decider } = await this.prepare(input);
+    const concurrency = input.concurrency ?? CONCURRENCY.default;
+    const run: StoredRun = {
+      id: newId("run"),
+      dataset: input.dataset,
+      datasetHash: selection.hash,
+      serverId: server.id,
+      serverName: server.name,
+      endpoint: decider.endpoint,
+      model: input.model,
+      fingerprint: decider.fingerprint,
+      splits,
+      concurrency,
+      maxLen: input.maxLen ?? null,
+      options: input.options ?? {},
+      limit: input.limit ?? null,
+      maxCost: input.maxCost ?? null,
+      maxInputTokens: input.maxInputTokens ?? null,
+      status: "queued",
+      stopReason: null,
+      error: null,
+      createdAt: new Date().toISOString(),
+      startedAt: null,
+      finishedAt: null,
+      ownerPid: null,
+      total: selection.examples.length,
+      counters: emptyCounters(),
+      headline: null,
+    };
+    await this.storage.insertRun(run);
+    await this.launch(run.id, selection);
+    return this.summary(run.id);
+  }
+
+  /**
+   * What a run with this input would send, before it starts (cost-guard.ts): its examples, estimated input and
+   * output tokens and, when the server has prices, its cost. Checks the input as `create` does.
+   */
+  async estimate(input: RunInput): Promise<RunEstimate> {
+    const { server, selection, decider } = await this.prepare(input);
+    return estimateRun(
+      selection.items,
+      selection.examples.map((s) => wireState(s.example)),
+      decider.maxLen,
+      server,
+    );
+  }
+
+  /** Checks a run's input: its server, model, splits, dataset, caps and scorer settings. */
+  private async prepare(input: RunInput) {
+    checkAmounts(input as unknown as Record<string, unknown>, CAP_FIELDS);
     const server = await this.storage.getServer(input.serverId);
     if (!server) throw notFound("server", input.serverId, "list the servers with GET /api/servers");
     if (!server.models.includes(input.model)) {
@@ -98,7 +150,6 @@ export class RunEngine {
         );
       }
     }
-    const concurrency = input.concurrency ?? CONCURRENCY.default;
     const limit = input.limit ?? null;
     const maxLen = input.maxLen ?? null;
     const options = input.options ?? {};
@@ -120,33 +171,7 @@ export class RunEngine {
       if (err instanceof ValueError) throw new ApiError(400, "invalid_request", err.message);
       throw err;
     }
-    const run: StoredRun = {
-      id: newId("run"),
-      dataset: input.dataset,
-      datasetHash: selection.hash,
-      serverId: server.id,
-      serverName: server.name,
-      endpoint: decider.endpoint,
-      model: input.model,
-      fingerprint: decider.fingerprint,
-      splits,
-      concurrency,
-      maxLen,
-      options,
-      limit,
-      status: "queued",
-      error: null,
-      createdAt: new Date().toISOString(),
-      startedAt: null,
-      finishedAt: null,
-      ownerPid: null,
-      total: selection.examples.length,
-      counters: emptyCounters(),
-      headline: null,
-    };
-    await this.storage.insertRun(run);
-    await this.launch(run.id, selection);
-    return this.summary(run.id);
+    return { server, splits, selection, decider };
   }
 
   /** Starts (or restarts) work on a stored run; the status becomes `running`. */
@@ -188,6 +213,7 @@ export class RunEngine {
     const pending = selection.examples.filter((s) => !done.has(s.example.id));
     await this.storage.updateRun(runId, {
       status: "running",
+      stopReason: null,
       error: null,
       startedAt: run.startedAt ?? new Date().toISOString(),
       finishedAt: null,
@@ -209,6 +235,7 @@ export class RunEngine {
       pending,
       latencies: await this.storage.latencies(runId),
       lane,
+      prices: server,
       onStored:
         tally &&
         ((result) => {
@@ -290,9 +317,19 @@ export class RunEngine {
     );
   }
 
-  /** Continues a cancelled, failed or interrupted run with the examples it has not stored yet. */
-  async resume(runId: string): Promise<RunSummary> {
-    const run = await this.mustGet(runId);
+  /**
+   * Continues a cancelled, failed, stopped or interrupted run with the examples it has not stored yet; `caps`
+   * replaces its caps (a field left out is kept, null removes it). A run whose stored spend has reached a cap is
+   * refused (409 budget_reached) until a higher one is given.
+   */
+  async resume(runId: string, caps: ResumeInput = {}): Promise<RunSummary> {
+    checkAmounts(caps as Record<string, unknown>, CAP_FIELDS);
+    const stored = await this.mustGet(runId);
+    const run = {
+      ...stored,
+      maxCost: caps.maxCost === undefined ? stored.maxCost : caps.maxCost,
+      maxInputTokens: caps.maxInputTokens === undefined ? stored.maxInputTokens : caps.maxInputTokens,
+    };
     const job = this.jobs.get(runId);
     if (job && !job.stopped) throw conflict(`run ${runId} is already running`, "run_running");
     if (run.status === "done") {
@@ -312,7 +349,17 @@ export class RunEngine {
         "run_owned_elsewhere",
       );
     }
+    const reached = capReached(run, run.counters);
+    if (reached) {
+      throw conflict(
+        `run ${runId} cannot resume: ${reached}; resume it with a higher cap (body {"maxInputTokens": …} or {"maxCost": …}, null for none)`,
+        "budget_reached",
+      );
+    }
     if (job) await job.finished;
+    if (caps.maxCost !== undefined || caps.maxInputTokens !== undefined) {
+      await this.storage.updateRun(runId, { maxCost: run.maxCost, maxInputTokens: run.maxInputTokens });
+    }
     await this.launch(runId);
     return this.summary(runId);
   }
@@ -440,6 +487,7 @@ export class RunEngine {
       latency,
       examplesPerSecond: c.activeMs > 0 ? c.done / (c.activeMs / 1000) : 0,
       waitingForRateLimit: null,
+      budget: budgetOf(run),
     };
   }
 
@@ -464,7 +512,10 @@ export class RunEngine {
       maxLen: run.maxLen,
       options: run.options,
       limit: run.limit,
+      maxCost: run.maxCost,
+      maxInputTokens: run.maxInputTokens,
       status: run.status,
+      stopReason: run.stopReason,
       error: run.error,
       createdAt: run.createdAt,
       startedAt: run.startedAt,

@@ -8,6 +8,7 @@ import { performance } from "node:perf_hooks";
 import type { Item } from "@decision-workbench/datasets";
 import { AbortError, type DecisionDecider, ServiceError } from "@decision-workbench/scorer";
 import type { ExampleResult, RunCounters, StoredRun, WorkbenchStorage } from "../storage/types.js";
+import { Budget, outputTokens, type Prices, priceCost } from "./cost-guard.js";
 import { LatencyLog } from "./percentiles.js";
 import type { RateLane } from "./rate-lane.js";
 import { ticketSignal } from "./rate-opener.js";
@@ -17,7 +18,7 @@ import { type Selected, wireState } from "./selection.js";
 import type { Progress } from "./types.js";
 
 /** How a job ended. */
-export type JobOutcome = "done" | "cancelled" | "failed" | "closed";
+export type JobOutcome = "done" | "cancelled" | "failed" | "stopped" | "closed";
 
 /**
  * Most answers of a run that may wait for their commit at once: two per slot, so that a slot asks its next example
@@ -93,6 +94,8 @@ export interface JobDeps {
    * through the same lane (servers/connect.ts `deciderFor(..., { lane })`).
    */
   lane?: RateLane;
+  /** The server's prices: the cost of a reply without its own `cost`, and the estimate a cost cap counts. */
+  prices?: Prices;
 }
 
 /** How often progress is told while the run's requests wait for the rate limit. */
@@ -126,6 +129,8 @@ export class RunJob extends EventEmitter {
   private asking = 0;
   private waitTimer: NodeJS.Timeout | null = null;
   private questionTokens = -1;
+  /** The run's caps: a request goes only while its estimate fits (cost-guard.ts). */
+  private readonly budget: Budget;
 
   constructor(deps: JobDeps) {
     super();
@@ -137,6 +142,10 @@ export class RunJob extends EventEmitter {
     this.total = deps.run.total;
     this.unstored = new UnstoredAnswers(maxUnstored(deps.run.concurrency));
     setMaxListeners(0, this.aborter.signal); // each slot waiting for the rate limit listens to it
+    this.budget = new Budget(
+      { maxCost: deps.run.maxCost, maxInputTokens: deps.run.maxInputTokens },
+      () => this.counters,
+    );
     this.finished = this.work();
   }
 
@@ -160,6 +169,7 @@ export class RunJob extends EventEmitter {
       latency: this.latency.percentiles(),
       examplesPerSecond: seconds > 0 ? this.doneThisSession / seconds : 0,
       waitingForRateLimit: this.waitingForRateLimit(),
+      budget: budgetOf(this.deps.run),
     };
   }
 
@@ -247,13 +257,14 @@ export class RunJob extends EventEmitter {
     this.aborter.abort();
   }
 
-  private async stop(outcome: "cancelled" | "failed", error: string | null): Promise<void> {
+  private async stop(outcome: "cancelled" | "failed" | "stopped", error: string | null): Promise<void> {
     if (this.outcome !== null) return;
     this.outcome = outcome;
     this.stopping = true;
     this.aborter.abort();
     await this.deps.storage.updateRun(this.runId, {
       status: outcome,
+      stopReason: outcome === "stopped" ? "budget" : null,
       error,
       finishedAt: new Date().toISOString(),
       ownerPid: null,
@@ -276,10 +287,18 @@ export class RunJob extends EventEmitter {
         break;
       }
       const sel = pending[this.next++];
+      const spend = this.estimate(sel);
+      if (spend && !this.budget.take(spend.tokens, spend.cost)) {
+        // the next request would take the run past a cap: it is not sent; a resume with a higher cap asks it
+        this.unstored.release();
+        await this.stop("stopped", null);
+        return;
+      }
       let decisions: Awaited<ReturnType<DecisionDecider["decideAll"]>>;
       try {
         decisions = await this.ask(sel);
       } catch (err) {
+        if (spend) this.budget.give(spend.tokens, spend.cost);
         if (err instanceof AbortError && this.aborter.signal.aborted) {
           this.unstored.release(); // stopped while it waited for the rate limit: asked again on resume
           return;
@@ -292,8 +311,31 @@ export class RunJob extends EventEmitter {
         await this.stop("failed", message);
         return;
       }
-      this.unstored.add(this.store(sel, exampleResult(this.runId, sel, items, decisions)));
+      const result = this.priced(exampleResult(this.runId, sel, items, decisions));
+      this.unstored.add(
+        this.store(sel, result).finally(() => {
+          if (spend) this.budget.give(spend.tokens, spend.cost);
+        }),
+      );
     }
+  }
+
+  /** The estimate a capped run's budget takes for an example's request; null when the run has no cap. */
+  private estimate(sel: Selected): { tokens: number; cost: number } | null {
+    if (!this.budget.capped) return null;
+    const { decider, items, prices } = this.deps;
+    if (this.questionTokens < 0) this.questionTokens = itemTokens(items);
+    const tokens = requestTokens(wireState(sel.example), this.questionTokens, decider.maxLen);
+    const cost = prices ? (priceCost(tokens, outputTokens(items), prices) ?? 0) : 0;
+    return { tokens, cost };
+  }
+
+  /** A result's cost: the reply's own `cost` when it has one, else from the server's prices (0 without). */
+  private priced(result: ExampleResult): ExampleResult {
+    const prices = this.deps.prices;
+    if (!prices || result.record?.cost != null) return result;
+    const cost = priceCost(result.inputTokens, result.outputTokens, prices);
+    return cost === null ? result : { ...result, cost };
   }
 
   /** Stores one answered example, then counts it; false when it could not be stored (the run has stopped). */
@@ -356,4 +398,11 @@ export class RunJob extends EventEmitter {
     this.emit("done", outcome);
     return outcome;
   }
+}
+
+/** The caps a run's progress shows its spend against; null when it has none. */
+export function budgetOf(run: Pick<StoredRun, "maxCost" | "maxInputTokens">): Progress["budget"] {
+  return run.maxCost === null && run.maxInputTokens === null
+    ? null
+    : { maxCost: run.maxCost, maxInputTokens: run.maxInputTokens };
 }

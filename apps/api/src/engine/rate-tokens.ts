@@ -5,28 +5,50 @@
  */
 
 import type { Item } from "@decision-workbench/datasets";
-import { estimateTokens, OrderedState } from "@decision-workbench/scorer";
+import { estimateTokens, NOT_STATED, NOT_STATED_DESCRIPTION, OrderedState } from "@decision-workbench/scorer";
 
-function optionText(o: unknown): string {
-  if (typeof o === "string") return o;
-  if (o && typeof o === "object") {
-    const { name, description } = o as { name?: unknown; description?: unknown };
-    return `${typeof name === "string" ? name : ""} ${typeof description === "string" ? description : ""}`;
-  }
-  return "";
+/** An option as the scorer sends it: its name and description (null when it has none). */
+function optionOf(o: unknown): { name: string; description: string | null } {
+  if (typeof o === "string") return { name: o, description: null };
+  const { name, description } = (o ?? {}) as { name?: unknown; description?: unknown };
+  return {
+    name: typeof name === "string" ? name : "",
+    description: typeof description === "string" && description !== "" ? description : null,
+  };
 }
 
-/** Estimated tokens of the items' questions and options (the same for every request of a run). */
+/**
+ * The texts of an item's questions as the wire format sends them (the scorer's questions.ts): a choice, score or
+ * yes/no-with-not-stated question with its criteria (names and descriptions, `not stated` last); a yes/no
+ * question alone; a multi-label item one question per option ("<question> Does the option 'x' (d) apply?").
+ */
+function questionTexts(item: Item): string[] {
+  const kind = (item as { kind?: string }).kind;
+  const notStated = (item as { notStated?: boolean }).notStated === true;
+  const listed = (kind === "score" ? item.levels : item.options) ?? [];
+  const options = (kind === "yesno" && listed.length === 0 ? ["yes", "no"] : listed).map(optionOf);
+  if (kind === "multi") {
+    const parts = options.map(
+      (o) =>
+        `${item.question} Does the option '${o.name}'${o.description ? ` (${o.description})` : ""} apply?`,
+    );
+    if (notStated)
+      parts.push(`${item.question} Is the answer not stated in the input? ${NOT_STATED_DESCRIPTION}`);
+    return parts;
+  }
+  if (kind === "yesno" && !notStated) return [item.question];
+  const criteria = options.flatMap((o) => (o.description ? [o.name, o.description] : [o.name]));
+  if (notStated) criteria.push(NOT_STATED, NOT_STATED_DESCRIPTION);
+  return [item.question, ...criteria];
+}
+
+/**
+ * Estimated tokens of the items' questions as sent (the same for every request of a run): each instruction, option
+ * name and description rounded up on its own, as the reference server counts them.
+ */
 export function itemTokens(items: readonly Item[]): number {
   let tokens = 0;
-  for (const item of items) {
-    const parts = [
-      item.question,
-      ...(item.options ?? []).map(optionText),
-      ...(item.levels ?? []).map(optionText),
-    ];
-    tokens += estimateTokens(parts.join("\n"));
-  }
+  for (const item of items) for (const text of questionTexts(item)) tokens += Math.ceil(estimateTokens(text));
   return tokens;
 }
 

@@ -1,7 +1,7 @@
 /** The shapes the engine shows: progress and run summaries (API.md `Progress`, `RunSummary`). */
 
 import type { Headline } from "../analysis/headline.js";
-import type { RunStatus, Split } from "../storage/types.js";
+import type { RunStatus, Split, StopReason } from "../storage/types.js";
 
 /** Live or final progress of a run. */
 export interface Progress {
@@ -25,6 +25,11 @@ export interface Progress {
    * tokens a minute, or a 429's Retry-After pause), one decimal; null when none waits for it.
    */
   waitingForRateLimit: number | null;
+  /**
+   * The run's caps, which `usage.input_tokens` and `cost` are spent against; null when it has none. The run stops
+   * (`stopped`, reason `budget`) before a request whose estimate would take it past one.
+   */
+  budget: { maxCost: number | null; maxInputTokens: number | null } | null;
 }
 
 /** Accuracy and ECE over every item (test split when the run has one). */
@@ -46,7 +51,11 @@ export interface RunSummary {
   maxLen: number | null;
   options: Record<string, unknown>;
   limit: number | null;
+  maxCost: number | null;
+  maxInputTokens: number | null;
   status: RunStatus;
+  /** Why the run is `stopped` (`budget`: a cap was reached), else null. */
+  stopReason: StopReason | null;
   error: string | null;
   createdAt: string;
   startedAt: string | null;
@@ -65,6 +74,15 @@ export interface RunInput {
   maxLen?: number | null;
   options?: Record<string, unknown>;
   limit?: number | null;
+  /** Caps: the run stops (`stopped`, reason `budget`) before a request that would take it past one. */
+  maxCost?: number | null;
+  maxInputTokens?: number | null;
+}
+
+/** What a resume may change: higher (or no) caps. */
+export interface ResumeInput {
+  maxCost?: number | null;
+  maxInputTokens?: number | null;
 }
 
 /** What POST /api/runs/:id/replay answers. */

@@ -1,10 +1,18 @@
 /** /api/runs: start, list, follow (SSE), cancel, resume, delete and replay runs. */
 
 import type { FastifyPluginAsync } from "fastify";
-import type { RunInput } from "../engine/types.js";
+import type { ResumeInput, RunInput } from "../engine/types.js";
 import type { RunStatus } from "../storage/types.js";
 import type { AppContext } from "./context.js";
-import { errorResponses, idParams, replaySchema, runInputSchema, runSummarySchema } from "./schemas.js";
+import {
+  errorResponses,
+  idParams,
+  replaySchema,
+  resumeInputSchema,
+  runEstimateSchema,
+  runInputSchema,
+  runSummarySchema,
+} from "./schemas.js";
 import { streamRun } from "./sse.js";
 
 const tags = ["runs"];
@@ -13,7 +21,7 @@ const listQuery = {
   type: "object",
   properties: {
     dataset: { type: "string", minLength: 1, maxLength: 200 },
-    status: { type: "string", enum: ["queued", "running", "done", "cancelled", "failed"] },
+    status: { type: "string", enum: ["queued", "running", "done", "cancelled", "failed", "stopped"] },
   },
   additionalProperties: false,
 } as const;
@@ -42,6 +50,19 @@ export const runRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { 
     async (req, reply) => reply.code(201).send(await engine.create(req.body)),
   );
 
+  app.post<{ Body: RunInput }>(
+    "/api/runs/estimate",
+    {
+      schema: {
+        tags,
+        summary: "Estimate a run before it starts: examples, input and output tokens, cost (nothing is sent)",
+        body: runInputSchema,
+        response: { 200: runEstimateSchema, ...errorResponses },
+      },
+    },
+    async (req) => engine.estimate(req.body),
+  );
+
   app.get<{ Querystring: { dataset?: string; status?: RunStatus } }>(
     "/api/runs",
     {
@@ -67,10 +88,17 @@ export const runRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { 
     async (req) => engine.cancel(req.params.id),
   );
 
-  app.post<{ Params: { id: string } }>(
+  app.post<{ Params: { id: string }; Body: ResumeInput | null }>(
     "/api/runs/:id/resume",
-    { schema: { tags, summary: "Resume a cancelled, failed or interrupted run", ...one } },
-    async (req) => engine.resume(req.params.id),
+    {
+      schema: {
+        tags,
+        summary: "Resume a cancelled, failed, stopped or interrupted run (optionally with new caps)",
+        body: resumeInputSchema,
+        ...one,
+      },
+    },
+    async (req) => engine.resume(req.params.id, req.body ?? {}),
   );
 
   app.delete<{ Params: { id: string } }>(

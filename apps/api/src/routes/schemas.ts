@@ -79,6 +79,14 @@ const serverFields = {
     description:
       "estimated input tokens a minute the server allows, (words + punctuation) * 1.3 (null: no limit)",
   },
+  inputPricePerMillion: {
+    type: ["number", "null"],
+    description: "price of a million input tokens: runs show an estimated cost and count it (null: none)",
+  },
+  outputPricePerMillion: {
+    type: ["number", "null"],
+    description: "price of a million output tokens (null: none)",
+  },
 } as const;
 
 /** POST /api/servers body. */
@@ -114,6 +122,8 @@ export const serverSchema = {
     deterministic: { type: "boolean" },
     requestsPerMinute: { type: ["number", "null"] },
     inputTokensPerMinute: { type: ["number", "null"] },
+    inputPricePerMillion: { type: ["number", "null"] },
+    outputPricePerMillion: { type: ["number", "null"] },
     embedded: { type: "boolean" },
     createdAt: { type: "string" },
   },
@@ -131,6 +141,8 @@ export const serverSchema = {
     "deterministic",
     "requestsPerMinute",
     "inputTokensPerMinute",
+    "inputPricePerMillion",
+    "outputPricePerMillion",
     "embedded",
     "createdAt",
   ],
@@ -275,6 +287,20 @@ export const progressSchema = {
       description:
         "seconds until the run's queued requests may go under its server's rate limit; null: none waits",
     },
+    budget: {
+      anyOf: [
+        {
+          type: "object",
+          properties: {
+            maxCost: { anyOf: [{ type: "number" }, { type: "null" }] },
+            maxInputTokens: { anyOf: [{ type: "number" }, { type: "null" }] },
+          },
+          required: ["maxCost", "maxInputTokens"],
+        },
+        { type: "null" },
+      ],
+      description: "the run's caps, which usage.input_tokens and cost are spent against; null: none",
+    },
   },
   required: [
     "total",
@@ -311,7 +337,10 @@ export const runSummarySchema = {
     maxLen: nullableNumber,
     options: anyObject,
     limit: nullableNumber,
-    status: { type: "string", enum: ["queued", "running", "done", "cancelled", "failed"] },
+    maxCost: nullableNumber,
+    maxInputTokens: nullableNumber,
+    status: { type: "string", enum: ["queued", "running", "done", "cancelled", "failed", "stopped"] },
+    stopReason: { anyOf: [{ type: "string", enum: ["budget"] }, { type: "null" }] },
     error: nullableString,
     createdAt: { type: "string" },
     startedAt: nullableString,
@@ -338,7 +367,10 @@ export const runSummarySchema = {
     "maxLen",
     "options",
     "limit",
+    "maxCost",
+    "maxInputTokens",
     "status",
+    "stopReason",
     "error",
     "createdAt",
     "startedAt",
@@ -346,6 +378,18 @@ export const runSummarySchema = {
     "progress",
     "headline",
   ],
+} as const;
+
+/** A run's caps (checked in engine/cost-guard.ts, whose 400 says what is right). */
+const capFields = {
+  maxCost: {
+    type: ["number", "null"],
+    description: "the run stops (stopped, reason budget) before a request that would take its cost past this",
+  },
+  maxInputTokens: {
+    type: ["number", "null"],
+    description: "the same for its input tokens (replies' usage, estimates for requests in flight)",
+  },
 } as const;
 
 /** POST /api/runs body. */
@@ -369,8 +413,38 @@ export const runInputSchema = {
       additionalProperties: false,
     },
     limit: { anyOf: [{ type: "integer", minimum: 1 }, { type: "null" }] },
+    ...capFields,
   },
   required: ["dataset", "serverId", "model"],
+  additionalProperties: false,
+} as const;
+
+/** POST /api/runs/:id/resume body (optional): new caps. */
+export const resumeInputSchema = {
+  anyOf: [{ type: "object", properties: capFields, additionalProperties: false }, { type: "null" }],
+} as const;
+
+/** What POST /api/runs/estimate answers. */
+export const runEstimateSchema = {
+  type: "object",
+  properties: {
+    examples: { type: "integer" },
+    decisions: { type: "integer" },
+    inputTokens: { type: "number" },
+    outputTokens: { type: "number" },
+    inputPricePerMillion: nullableNumber,
+    outputPricePerMillion: nullableNumber,
+    cost: nullableNumber,
+  },
+  required: [
+    "examples",
+    "decisions",
+    "inputTokens",
+    "outputTokens",
+    "inputPricePerMillion",
+    "outputPricePerMillion",
+    "cost",
+  ],
   additionalProperties: false,
 } as const;
 

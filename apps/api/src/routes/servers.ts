@@ -147,6 +147,10 @@ export const serverRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app,
           patch.requestsPerMinute === undefined ? row.requestsPerMinute : patch.requestsPerMinute,
         inputTokensPerMinute:
           patch.inputTokensPerMinute === undefined ? row.inputTokensPerMinute : patch.inputTokensPerMinute,
+        inputPricePerMillion:
+          patch.inputPricePerMillion === undefined ? row.inputPricePerMillion : patch.inputPricePerMillion,
+        outputPricePerMillion:
+          patch.outputPricePerMillion === undefined ? row.outputPricePerMillion : patch.outputPricePerMillion,
       };
       const endpoint = checkServerInput(merged);
       // A new base URL follows the policy as any server's does (the embedded server's cannot change).
@@ -168,6 +172,8 @@ export const serverRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app,
         deterministic: merged.deterministic ?? row.deterministic,
         requestsPerMinute: merged.requestsPerMinute ?? null,
         inputTokensPerMinute: merged.inputTokensPerMinute ?? null,
+        inputPricePerMillion: merged.inputPricePerMillion ?? null,
+        outputPricePerMillion: merged.outputPricePerMillion ?? null,
         apiKeySecret:
           patch.apiKey === undefined
             ? row.apiKeySecret

@@ -1,6 +1,7 @@
 /** Server input checks, stored rows and the public view (which never holds a key, credentials or a query). */
 
 import { DecisionScorer, ValueError } from "@decision-workbench/scorer";
+import { checkAmounts, PRICE_FIELDS } from "../engine/cost-guard.js";
 import { badRequest } from "../errors.js";
 import type { SecretBox } from "../secrets/box.js";
 import type { ServerRow } from "../storage/types.js";
@@ -21,6 +22,10 @@ export interface ServerInput {
   requestsPerMinute?: number | null;
   /** Estimated input tokens a minute the server allows; null or absent: no limit. */
   inputTokensPerMinute?: number | null;
+  /** Price per million input tokens (runs on it show an estimated cost, and count replies without `cost`). */
+  inputPricePerMillion?: number | null;
+  /** Price per million output tokens. */
+  outputPricePerMillion?: number | null;
 }
 
 /** What the API shows of a server. */
@@ -38,6 +43,8 @@ export interface ServerView {
   deterministic: boolean;
   requestsPerMinute: number | null;
   inputTokensPerMinute: number | null;
+  inputPricePerMillion: number | null;
+  outputPricePerMillion: number | null;
   embedded: boolean;
   createdAt: string;
 }
@@ -124,6 +131,7 @@ export function checkServerInput(
   }
   checkBaseUrlText(input.baseUrl, field);
   checkRateLimits(input);
+  checkAmounts(input as unknown as Record<string, unknown>, PRICE_FIELDS);
   try {
     const scorer = new DecisionScorer(input.baseUrl, models[0], null, {
       ...(input.extraBody ? { extraBody: input.extraBody } : {}),
@@ -164,6 +172,8 @@ export function serverRow(
     deterministic: input.deterministic ?? SERVER_DEFAULTS.deterministic,
     requestsPerMinute: input.requestsPerMinute ?? null,
     inputTokensPerMinute: input.inputTokensPerMinute ?? null,
+    inputPricePerMillion: input.inputPricePerMillion ?? null,
+    outputPricePerMillion: input.outputPricePerMillion ?? null,
     embedded,
     createdAt: new Date().toISOString(),
   };
@@ -185,6 +195,8 @@ export function serverView(row: ServerRow): ServerView {
     deterministic: row.deterministic,
     requestsPerMinute: row.requestsPerMinute,
     inputTokensPerMinute: row.inputTokensPerMinute,
+    inputPricePerMillion: row.inputPricePerMillion,
+    outputPricePerMillion: row.outputPricePerMillion,
     embedded: row.embedded,
     createdAt: row.createdAt,
   };

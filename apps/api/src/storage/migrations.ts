@@ -177,6 +177,17 @@ export const MIGRATIONS: Migration[] = [
       ALTER TABLE servers ADD COLUMN input_tokens_per_minute REAL;
     `,
   },
+  {
+    version: 7,
+    name: "cost guard: a server's prices per million tokens, a run's caps and why it stopped (null: none)",
+    sql: `
+      ALTER TABLE servers ADD COLUMN input_price_per_million REAL;
+      ALTER TABLE servers ADD COLUMN output_price_per_million REAL;
+      ALTER TABLE runs ADD COLUMN max_cost REAL;
+      ALTER TABLE runs ADD COLUMN max_input_tokens REAL;
+      ALTER TABLE runs ADD COLUMN stop_reason TEXT;
+    `,
+  },
 ];
 
 /**

@@ -10,6 +10,7 @@ import type {
   RunStatus,
   ServerRow,
   Split,
+  StopReason,
   StoredRun,
   UploadRow,
 } from "./types.js";
@@ -56,6 +57,8 @@ export function serverFromRaw(r: Raw): ServerRow {
     deterministic: r.deterministic === 1,
     requestsPerMinute: numOrNull(r.requests_per_minute),
     inputTokensPerMinute: numOrNull(r.input_tokens_per_minute),
+    inputPricePerMillion: numOrNull(r.input_price_per_million),
+    outputPricePerMillion: numOrNull(r.output_price_per_million),
     embedded: r.embedded === 1,
     createdAt: str(r.created_at),
   };
@@ -78,6 +81,8 @@ export function serverToParams(s: ServerRow): Raw {
     deterministic: s.deterministic ? 1 : 0,
     requests_per_minute: s.requestsPerMinute,
     input_tokens_per_minute: s.inputTokensPerMinute,
+    input_price_per_million: s.inputPricePerMillion,
+    output_price_per_million: s.outputPricePerMillion,
     embedded: s.embedded ? 1 : 0,
     created_at: s.createdAt,
   };
@@ -133,7 +138,10 @@ export function runFromRaw(r: Raw): StoredRun {
     maxLen: numOrNull(r.max_len),
     options: json<Record<string, unknown>>(r.options, {}),
     limit: numOrNull(r.limit_n),
+    maxCost: numOrNull(r.max_cost),
+    maxInputTokens: numOrNull(r.max_input_tokens),
     status: str(r.status) as RunStatus,
+    stopReason: strOrNull(r.stop_reason) as StopReason | null,
     error: strOrNull(r.error),
     createdAt: str(r.created_at),
     startedAt: strOrNull(r.started_at),
@@ -180,6 +188,9 @@ export function runToParams(run: StoredRun): Raw {
     owner_pid: run.ownerPid,
     total: run.total,
     headline: toJson(run.headline),
+    max_cost: run.maxCost,
+    max_input_tokens: run.maxInputTokens,
+    stop_reason: run.stopReason,
   };
 }
 

@@ -87,9 +87,9 @@ export interface StorageOptions {
 const SAFETY_CHECKPOINT_PAGES = 50_000;
 
 const SERVER_COLUMNS =
-  "id, name, base_url, base_url_secret, endpoint, models, api_key_secret, extra_body, timeout, retries, backoff, deterministic, embedded, created_at, requests_per_minute, input_tokens_per_minute";
+  "id, name, base_url, base_url_secret, endpoint, models, api_key_secret, extra_body, timeout, retries, backoff, deterministic, embedded, created_at, requests_per_minute, input_tokens_per_minute, input_price_per_million, output_price_per_million";
 const RUN_INSERT_COLUMNS =
-  "id, dataset, dataset_hash, server_id, server_name, endpoint, model, fingerprint, splits, concurrency, max_len, options, limit_n, status, error, created_at, started_at, finished_at, owner_pid, total, headline";
+  "id, dataset, dataset_hash, server_id, server_name, endpoint, model, fingerprint, splits, concurrency, max_len, options, limit_n, status, error, created_at, started_at, finished_at, owner_pid, total, headline, max_cost, max_input_tokens, stop_reason";
 
 function placeholders(columns: string): string {
   return columns
@@ -578,7 +578,19 @@ export class SqliteStorage implements WorkbenchStorage {
   async updateRun(
     id: string,
     patch: Partial<
-      Pick<StoredRun, "status" | "error" | "startedAt" | "finishedAt" | "ownerPid" | "headline" | "total">
+      Pick<
+        StoredRun,
+        | "status"
+        | "error"
+        | "startedAt"
+        | "finishedAt"
+        | "ownerPid"
+        | "headline"
+        | "total"
+        | "maxCost"
+        | "maxInputTokens"
+        | "stopReason"
+      >
     >,
   ): Promise<void> {
     const columns: Record<string, string> = {
@@ -589,6 +601,9 @@ export class SqliteStorage implements WorkbenchStorage {
       ownerPid: "owner_pid",
       headline: "headline",
       total: "total",
+      maxCost: "max_cost",
+      maxInputTokens: "max_input_tokens",
+      stopReason: "stop_reason",
     };
     const sets: string[] = [];
     const args: Raw = { id };

@@ -4,7 +4,10 @@ import type { DecisionRecord, State as WireState } from "@decision-workbench/sco
 export type { Split };
 
 /** A run's lifecycle. */
-export type RunStatus = "queued" | "running" | "done" | "cancelled" | "failed";
+export type RunStatus = "queued" | "running" | "done" | "cancelled" | "failed" | "stopped";
+
+/** Why a run is `stopped`: `budget`, its maxCost or maxInputTokens was reached (resumable with a higher cap). */
+export type StopReason = "budget";
 
 /** One stored decision: one example x one item of a run. What every report reads. */
 export interface PredictionRow {
@@ -40,7 +43,13 @@ export interface RunRow {
   maxLen: number | null;
   options: Record<string, unknown>;
   limit: number | null;
+  /** The run stops (`stopped`, reason `budget`) before a request would take its cost past this; null: no cap. */
+  maxCost: number | null;
+  /** The same for its input tokens (as the replies report them, estimated for requests in flight). */
+  maxInputTokens: number | null;
   status: RunStatus;
+  /** Why the run is `stopped`, else null. */
+  stopReason: StopReason | null;
   error: string | null;
   createdAt: string;
   startedAt: string | null;
@@ -140,6 +149,10 @@ export interface ServerRow {
   requestsPerMinute: number | null;
   /** Estimated input tokens a minute the server allows, or null: no limit. */
   inputTokensPerMinute: number | null;
+  /** Price per million input tokens (any currency, the same as the replies' `cost`), or null: none given. */
+  inputPricePerMillion: number | null;
+  /** Price per million output tokens, or null. */
+  outputPricePerMillion: number | null;
   embedded: boolean;
   createdAt: string;
 }
@@ -287,7 +300,19 @@ export interface WorkbenchStorage extends Storage {
   updateRun(
     id: string,
     patch: Partial<
-      Pick<StoredRun, "status" | "error" | "startedAt" | "finishedAt" | "ownerPid" | "headline" | "total">
+      Pick<
+        StoredRun,
+        | "status"
+        | "error"
+        | "startedAt"
+        | "finishedAt"
+        | "ownerPid"
+        | "headline"
+        | "total"
+        | "maxCost"
+        | "maxInputTokens"
+        | "stopReason"
+      >
     >,
   ): Promise<void>;
   /** Adds working time to a run's counters. */
