@@ -229,6 +229,7 @@ const PROGRESS = (n: number) => ({
   latency: { p50: 20, p90: 40, p99: 80 },
   examplesPerSecond: 500,
   waitingForRateLimit: null,
+  budget: null,
 });
 
 /** A finished run summary. */
@@ -248,7 +249,10 @@ export function runSummary(id: string, n: number, servedBy = "bayes-2"): RunSumm
     maxLen: null,
     options: {},
     limit: null,
+    maxCost: null,
+    maxInputTokens: null,
     status: "done",
+    stopReason: null,
     error: null,
     createdAt: "2026-11-21T10:00:00Z",
     startedAt: "2026-11-21T10:00:00Z",
@@ -390,6 +394,8 @@ export function servers(): Server[] {
       deterministic: true,
       requestsPerMinute: null,
       inputTokensPerMinute: null,
+      inputPricePerMillion: null,
+      outputPricePerMillion: null,
       embedded: true,
       createdAt: "2026-11-21T10:00:00Z",
     },

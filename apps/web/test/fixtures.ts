@@ -49,6 +49,8 @@ export function server(over: Partial<Server> = {}): Server {
     deterministic: false,
     requestsPerMinute: null,
     inputTokensPerMinute: null,
+    inputPricePerMillion: null,
+    outputPricePerMillion: null,
     embedded: false,
     createdAt: "2026-11-21T10:00:00Z",
     ...over,

@@ -16,6 +16,7 @@ function progress(over: Partial<Progress>): Progress {
     latency: { p50: 1, p90: 2, p99: 3 },
     examplesPerSecond: 10,
     waitingForRateLimit: null,
+    budget: null,
     ...over,
   };
 }

@@ -50,6 +50,19 @@ describe("parseRunForm", () => {
     });
   });
 
+  it("sends the caps that were set, and says what is wrong with a bad one", () => {
+    const base = defaultRunForm(DATASETS, SERVERS, { dataset: "spam" });
+    const r = parseRunForm({ ...base, maxCost: "2.5", maxInputTokens: "500,000" }, DATASETS, SERVERS);
+    expect(r.ok && [r.input.maxCost, r.input.maxInputTokens]).toEqual([2.5, 500000]);
+    const none = parseRunForm(base, DATASETS, SERVERS);
+    expect(none.ok && "maxCost" in none.input).toBe(false);
+    const bad = parseRunForm({ ...base, maxCost: "0", maxInputTokens: "many" }, DATASETS, SERVERS);
+    expect(!bad.ok && bad.errors.maxCost).toBe(
+      'Max cost must be a number above 0 (e.g. 2.5), or empty for none; got "0"',
+    );
+    expect(!bad.ok && bad.errors.maxInputTokens).toMatch(/Max input tokens must be a number above 0/);
+  });
+
   it("says what is wrong: unknown dataset, no split, bad numbers", () => {
     const v = {
       ...defaultRunForm(DATASETS, SERVERS),

@@ -25,8 +25,22 @@ describe("parseServerForm", () => {
       deterministic: false,
       requestsPerMinute: null,
       inputTokensPerMinute: null,
+      inputPricePerMillion: null,
+      outputPricePerMillion: null,
       apiKey: "sk-123",
     });
+  });
+
+  it("reads prices per million tokens: empty is none, a negative or text price is refused", () => {
+    const r = parseServerForm(values({ inputPricePerMillion: "0.15", outputPricePerMillion: " 0.6 " }));
+    expect(r.ok && r.input).toMatchObject({ inputPricePerMillion: 0.15, outputPricePerMillion: 0.6 });
+    const bad = parseServerForm(values({ inputPricePerMillion: "-1", outputPricePerMillion: "cheap" }));
+    expect(!bad.ok && bad.errors.inputPricePerMillion).toBe(
+      'Input price per million tokens must be a number above 0 (e.g. 0.15), or empty for none; got "-1"',
+    );
+    expect(!bad.ok && bad.errors.outputPricePerMillion).toMatch(/Output price per million tokens must be/);
+    const priced = server({ inputPricePerMillion: 2, outputPricePerMillion: null });
+    expect(serverFormValues(priced).inputPricePerMillion).toBe("2");
   });
 
   it("reads rate limits: empty is no limit, thousands separators are fine, 0 or text is refused", () => {

@@ -1,7 +1,7 @@
 /** Runs: list, one, start, cancel, resume, delete, report, items. */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, query } from "./client";
-import type { ItemFilter, ItemReport, ItemRow, RunInput, RunSummary } from "./types";
+import type { ItemFilter, ItemReport, ItemRow, RunEstimate, RunInput, RunSummary } from "./types";
 
 const ACTIVE = new Set(["queued", "running"]);
 
@@ -36,14 +36,36 @@ export function useStartRun() {
   });
 }
 
+/** What a run with this input would send (POST /api/runs/estimate: nothing is sent to the server). */
+export function useRunEstimate(input: RunInput) {
+  return useQuery({
+    queryKey: ["run-estimate", input],
+    queryFn: () => api<RunEstimate>("/runs/estimate", { method: "POST", body: input }),
+    placeholderData: keepPreviousData,
+    staleTime: 30_000,
+  });
+}
+
 /** Cancels, resumes or deletes a run. */
 export function useRunAction() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, action }: { id: string; action: "cancel" | "resume" | "delete" }): Promise<unknown> =>
+    mutationFn: ({
+      id,
+      action,
+    }: {
+      id: string;
+      /** "resume-uncapped": resume a run stopped at its budget with its caps removed. */
+      action: "cancel" | "resume" | "resume-uncapped" | "delete";
+    }): Promise<unknown> =>
       action === "delete"
         ? api<void>(`/runs/${encodeURIComponent(id)}`, { method: "DELETE" })
-        : api<RunSummary>(`/runs/${encodeURIComponent(id)}/${action}`, { method: "POST" }),
+        : action === "resume-uncapped"
+          ? api<RunSummary>(`/runs/${encodeURIComponent(id)}/resume`, {
+              method: "POST",
+              body: { maxCost: null, maxInputTokens: null },
+            })
+          : api<RunSummary>(`/runs/${encodeURIComponent(id)}/${action}`, { method: "POST" }),
     onSuccess: (_d, v) => {
       qc.invalidateQueries({ queryKey: ["runs"] });
       qc.invalidateQueries({ queryKey: ["run", v.id] });

@@ -31,6 +31,7 @@ export type {
   Progress,
   ReportMetrics,
   RunCheck,
+  RunEstimate,
   RunInput,
   RunStatus,
   RunSummary,

@@ -4,6 +4,7 @@ import { useDatasets } from "../api/datasets";
 import { useStartRun } from "../api/runs";
 import { useServers } from "../api/servers";
 import { defaultRunForm, type RunFormValues } from "../transforms/runForm";
+import { RunEstimateLine } from "./RunEstimateLine";
 import { RunForm } from "./RunForm";
 import { Empty, ErrorState, Loading } from "./States";
 
@@ -48,6 +49,7 @@ export function NewRunForm({
       submitting={start.isPending}
       error={start.error ?? undefined}
       submitLabel={submitLabel}
+      estimate={(input) => <RunEstimateLine input={input} />}
       onSubmit={(input) => start.mutate(input, { onSuccess: (run) => navigate(`/runs/${run.id}`) })}
     />
   );

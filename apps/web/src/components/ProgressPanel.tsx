@@ -1,11 +1,13 @@
 /** Live run progress: bar, decision counts, latency, usage and cost. */
 import type { Progress } from "../api/types";
+import { budgetText } from "../transforms/cost";
 import { count, duration, pct, usd } from "../transforms/format";
 import { progressView } from "../transforms/progress";
 
 /** The panel; `live` tells whether updates are streaming. */
 export function ProgressPanel({ progress, live }: { progress: Progress; live: boolean }) {
   const v = progressView(progress);
+  const budget = budgetText(progress);
   return (
     <section className="panel progress-panel" aria-label="Run progress">
       <div className="progress-head">
@@ -24,6 +26,11 @@ export function ProgressPanel({ progress, live }: { progress: Progress; live: bo
       {v.rateLimitText && (
         <p className="banner banner-info" role="status">
           {v.rateLimitText}
+        </p>
+      )}
+      {budget && (
+        <p className="muted small" data-testid="run-budget">
+          Budget: {budget}. The run stops before a request would go past a cap; resume it with a higher one.
         </p>
       )}
       <p className="muted small">One decision per example and item.</p>

@@ -1,5 +1,5 @@
 /** The new-run form (presentational): dataset, server, model, splits, concurrency, limit, server options. */
-import { type FormEvent, useState } from "react";
+import { type FormEvent, type ReactNode, useState } from "react";
 import type { DatasetSummary, RunInput, Server, Split } from "../api/types";
 import { count } from "../transforms/format";
 import { parseRunForm, type RunFormErrors, type RunFormValues, runSize } from "../transforms/runForm";
@@ -21,6 +21,7 @@ export function RunForm({
   submitting,
   error,
   submitLabel = "Start run",
+  estimate,
 }: {
   datasets: DatasetSummary[];
   servers: Server[];
@@ -29,6 +30,8 @@ export function RunForm({
   submitting?: boolean;
   error?: unknown;
   submitLabel?: string;
+  /** Shows what the run would send (tokens, cost) for the form's input while it is valid. */
+  estimate?: (input: RunInput) => ReactNode;
 }) {
   const [v, setV] = useState<RunFormValues>(initial);
   const [errors, setErrors] = useState<RunFormErrors>({});
@@ -49,6 +52,7 @@ export function RunForm({
   };
 
   const size = runSize(v, dataset);
+  const parsed = estimate ? parseRunForm(v, datasets, servers) : null;
   return (
     <form className="form run-form" onSubmit={submit} noValidate aria-label="New run">
       <FormErrors errors={Object.values(errors).filter((x): x is string => !!x)} />
@@ -153,6 +157,38 @@ export function RunForm({
           )}
         </Field>
         <Field
+          label="Max cost"
+          error={errors.maxCost}
+          hint="The run stops (resumable) before a request would take its cost past this. Empty: no cap."
+        >
+          {(a) => (
+            <input
+              {...a}
+              name="maxCost"
+              inputMode="decimal"
+              placeholder="no cap"
+              value={v.maxCost ?? ""}
+              onChange={(e) => set("maxCost", e.target.value)}
+            />
+          )}
+        </Field>
+        <Field
+          label="Max input tokens"
+          error={errors.maxInputTokens}
+          hint="The same for its input tokens. Empty: no cap."
+        >
+          {(a) => (
+            <input
+              {...a}
+              name="maxInputTokens"
+              inputMode="numeric"
+              placeholder="no cap"
+              value={v.maxInputTokens ?? ""}
+              onChange={(e) => set("maxInputTokens", e.target.value)}
+            />
+          )}
+        </Field>
+        <Field
           label="Limit per split"
           error={errors.limit}
           hint="First N examples of each split, for a quick look. Empty: all."
@@ -248,6 +284,7 @@ export function RunForm({
         </button>
         {size > 0 && <span className="muted">{count(size)} examples will be asked about.</span>}
       </div>
+      {estimate && parsed?.ok && estimate(parsed.input)}
     </form>
   );
 }

@@ -193,6 +193,38 @@ export function ServerForm({
           )}
         </Field>
         <Field
+          label="Input price per million tokens"
+          error={errors.inputPricePerMillion}
+          hint="Runs on this server show an estimated cost before they start. Empty: no price."
+        >
+          {(a) => (
+            <input
+              {...a}
+              name="inputPricePerMillion"
+              inputMode="decimal"
+              value={v.inputPricePerMillion}
+              onChange={(e) => set("inputPricePerMillion", e.target.value)}
+              placeholder="no price"
+            />
+          )}
+        </Field>
+        <Field
+          label="Output price per million tokens"
+          error={errors.outputPricePerMillion}
+          hint="A reply's own cost is used when it has one. Empty: no price."
+        >
+          {(a) => (
+            <input
+              {...a}
+              name="outputPricePerMillion"
+              inputMode="decimal"
+              value={v.outputPricePerMillion}
+              onChange={(e) => set("outputPricePerMillion", e.target.value)}
+              placeholder="no price"
+            />
+          )}
+        </Field>
+        <Field
           label="Extra body (JSON)"
           error={errors.extraBody}
           hint='Merged into every request, e.g. {"options": {"max_think": 256}}'

@@ -7,6 +7,7 @@ const TEXT: Record<RunStatus, string> = {
   done: "Done",
   cancelled: "Cancelled",
   failed: "Failed",
+  stopped: "Stopped",
 };
 
 /** The badge. */

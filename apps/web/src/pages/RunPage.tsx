@@ -92,6 +92,15 @@ function RunHeader({ run }: { run: RunSummary }) {
               Resume run
             </button>
           )}
+          {run.status === "stopped" && (
+            <button
+              type="button"
+              className="button"
+              onClick={() => action.mutate({ id: run.id, action: "resume-uncapped" })}
+            >
+              Resume without the cap
+            </button>
+          )}
         </div>
       </div>
       <dl className="facts">

@@ -118,6 +118,14 @@ function ServerCard({ server, onEdit }: { server: Server; onEdit: () => void }) 
           </dd>
         </div>
         <div>
+          <dt>Prices per million tokens</dt>
+          <dd>
+            {server.inputPricePerMillion == null && server.outputPricePerMillion == null
+              ? "none"
+              : `${server.inputPricePerMillion ?? "none"} input · ${server.outputPricePerMillion ?? "none"} output`}
+          </dd>
+        </div>
+        <div>
           <dt>Deterministic</dt>
           <dd>{server.deterministic ? "yes" : "no"}</dd>
         </div>

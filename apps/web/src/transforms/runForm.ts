@@ -1,6 +1,7 @@
 /** The new-run form: defaults a newcomer can start from, checks, and the API body. */
 
 import type { DatasetSummary, RunInput, Server, Split } from "../api/types";
+import { amount } from "./serverForm";
 
 /** What the form holds (strings as typed). */
 export interface RunFormValues {
@@ -18,6 +19,9 @@ export interface RunFormValues {
   returnReasoning: boolean;
   /** "default" sends nothing. */
   think: "default" | "on" | "off";
+  /** Caps: the run stops (status stopped, reason budget) before a request that would pass one; empty: none. */
+  maxCost?: string;
+  maxInputTokens?: string;
 }
 
 /** Errors by field. */
@@ -55,6 +59,8 @@ export function defaultRunForm(
     nothinkThreshold: "",
     returnReasoning: true,
     think: "default",
+    maxCost: "",
+    maxInputTokens: "",
   };
 }
 
@@ -104,6 +110,10 @@ export function parseRunForm(
       errors.nothinkThreshold = `nothink_threshold must be a number from 0 to 1, got “${v.nothinkThreshold.trim()}”.`;
     else nothink = x;
   }
+  const maxCost = amount(v.maxCost ?? "", "Max cost", "2.5");
+  if (typeof maxCost === "string") errors.maxCost = maxCost;
+  const maxInputTokens = amount(v.maxInputTokens ?? "", "Max input tokens", "500000");
+  if (typeof maxInputTokens === "string") errors.maxInputTokens = maxInputTokens;
   if (Object.keys(errors).length) return { ok: false, errors };
 
   const options: RunInput["options"] = {};
@@ -121,6 +131,8 @@ export function parseRunForm(
   if (limit !== undefined) input.limit = limit as number;
   if (maxLen !== undefined) input.maxLen = maxLen as number;
   if (Object.keys(options).length) input.options = options;
+  if (maxCost !== null) input.maxCost = maxCost as number;
+  if (maxInputTokens !== null) input.maxInputTokens = maxInputTokens as number;
   return { ok: true, input };
 }
 

@@ -24,6 +24,10 @@ export interface ServerFormValues {
   requestsPerMinute: string;
   /** Estimated input tokens a minute the server allows; empty: no limit. */
   inputTokensPerMinute: string;
+  /** Price of a million input tokens; empty: none. */
+  inputPricePerMillion: string;
+  /** Price of a million output tokens; empty: none. */
+  outputPricePerMillion: string;
 }
 
 /** Errors by field. */
@@ -45,6 +49,8 @@ export function serverFormValues(server?: Server): ServerFormValues {
       deterministic: false,
       requestsPerMinute: "",
       inputTokensPerMinute: "",
+      inputPricePerMillion: "",
+      outputPricePerMillion: "",
     };
   }
   return {
@@ -60,6 +66,8 @@ export function serverFormValues(server?: Server): ServerFormValues {
     deterministic: server.deterministic,
     requestsPerMinute: server.requestsPerMinute === null ? "" : String(server.requestsPerMinute),
     inputTokensPerMinute: server.inputTokensPerMinute === null ? "" : String(server.inputTokensPerMinute),
+    inputPricePerMillion: server.inputPricePerMillion == null ? "" : String(server.inputPricePerMillion),
+    outputPricePerMillion: server.outputPricePerMillion == null ? "" : String(server.outputPricePerMillion),
   };
 }
 
@@ -70,6 +78,16 @@ function perMinute(text: string, field: string, example: string): number | null 
   const x = Number(t);
   if (!Number.isFinite(x) || x <= 0 || x > 1e9)
     return `${field} must be a number above 0 (a minute's worth, e.g. ${example}), or empty for no limit; got "${text}"`;
+  return x;
+}
+
+/** A price or cap as typed: empty is none (null), else a number above 0; a string is the error. */
+export function amount(text: string, field: string, example: string): number | null | string {
+  const t = text.trim().replace(/[_\s,]/g, "");
+  if (t === "") return null;
+  const x = Number(t);
+  if (!Number.isFinite(x) || x <= 0 || x > 1e12)
+    return `${field} must be a number above 0 (e.g. ${example}), or empty for none; got "${text}"`;
   return x;
 }
 
@@ -152,6 +170,10 @@ export function parseServerForm(
   if (typeof requestsPerMinute === "string") errors.requestsPerMinute = requestsPerMinute;
   const inputTokensPerMinute = perMinute(v.inputTokensPerMinute, "Input tokens a minute", "200000");
   if (typeof inputTokensPerMinute === "string") errors.inputTokensPerMinute = inputTokensPerMinute;
+  const inputPrice = amount(v.inputPricePerMillion ?? "", "Input price per million tokens", "0.15");
+  if (typeof inputPrice === "string") errors.inputPricePerMillion = inputPrice;
+  const outputPrice = amount(v.outputPricePerMillion ?? "", "Output price per million tokens", "0.6");
+  if (typeof outputPrice === "string") errors.outputPricePerMillion = outputPrice;
 
   if (v.apiKey && v.clearKey) errors.apiKey = "Either type a new key or remove the stored one, not both.";
   else if (v.apiKey && v.apiKey.trim() !== v.apiKey)
@@ -170,6 +192,8 @@ export function parseServerForm(
     deterministic: v.deterministic,
     requestsPerMinute: requestsPerMinute as number | null,
     inputTokensPerMinute: inputTokensPerMinute as number | null,
+    inputPricePerMillion: inputPrice as number | null,
+    outputPricePerMillion: outputPrice as number | null,
   };
   if (v.apiKey) input.apiKey = v.apiKey;
   else if (v.clearKey && existing?.hasApiKey) input.apiKey = null;

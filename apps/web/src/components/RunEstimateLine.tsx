@@ -1,0 +1,22 @@
+/** The estimate of a run before it starts: its input and output tokens and, with prices, its cost. */
+import { useRunEstimate } from "../api/runs";
+import type { RunInput } from "../api/types";
+import { estimateText } from "../transforms/cost";
+
+/** One line under the Start button; quiet while loading, the API's message when the input is refused. */
+export function RunEstimateLine({ input }: { input: RunInput }) {
+  const estimate = useRunEstimate(input);
+  if (estimate.data)
+    return (
+      <p className="muted small run-estimate" aria-live="polite" data-testid="run-estimate">
+        {estimateText(estimate.data)}
+      </p>
+    );
+  if (estimate.error)
+    return (
+      <p className="muted small run-estimate" data-testid="run-estimate">
+        No estimate: {(estimate.error as Error).message}
+      </p>
+    );
+  return null;
+}

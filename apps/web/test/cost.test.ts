@@ -1,0 +1,52 @@
+// @vitest-environment node
+import { describe, expect, it } from "vitest";
+import type { Progress, RunEstimate } from "../src/api/types";
+import { budgetText, costText, estimateText } from "../src/transforms/cost";
+
+const ESTIMATE: RunEstimate = {
+  examples: 200,
+  decisions: 600,
+  inputTokens: 34450,
+  outputTokens: 2200,
+  inputPricePerMillion: 2,
+  outputPricePerMillion: 8,
+  cost: (34450 * 2 + 2200 * 8) / 1e6,
+};
+
+function progress(budget: Progress["budget"]): Progress {
+  return {
+    total: 200,
+    done: 60,
+    answered: 150,
+    unknown: 10,
+    escalated: 20,
+    errors: 0,
+    usage: { input_tokens: 10335, output_tokens: 660, reasoning_tokens: 0 },
+    cost: 0.02595,
+    latency: { p50: 1, p90: 2, p99: 3 },
+    examplesPerSecond: 10,
+    waitingForRateLimit: null,
+    budget,
+  };
+}
+
+describe("the cost guard's read-outs", () => {
+  it("says a run's estimated tokens and, with prices, its cost", () => {
+    expect(estimateText(ESTIMATE)).toBe(
+      "Estimated 34,450 input tokens and 2,200 output tokens for 200 requests; estimated cost 0.0865.",
+    );
+    expect(estimateText({ ...ESTIMATE, cost: null })).toBe(
+      "Estimated 34,450 input tokens and 2,200 output tokens for 200 requests; no prices set on this server, so no cost estimate.",
+    );
+  });
+
+  it("shows spend against the caps a run has, nothing without caps", () => {
+    expect(budgetText(progress(null))).toBeNull();
+    expect(budgetText(progress({ maxCost: null, maxInputTokens: 10335 }))).toBe(
+      "input tokens 10,335 of 10,335",
+    );
+    expect(budgetText(progress({ maxCost: 0.05, maxInputTokens: null }))).toBe("cost 0.02595 of 0.05");
+    expect(costText(0)).toBe("0");
+    expect(costText(1 / 3)).toBe("0.3333");
+  });
+});
