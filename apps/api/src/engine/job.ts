@@ -312,11 +312,9 @@ export class RunJob extends EventEmitter {
         return;
       }
       const result = this.priced(exampleResult(this.runId, sel, items, decisions));
-      this.unstored.add(
-        this.store(sel, result).finally(() => {
-          if (spend) this.budget.give(spend.tokens, spend.cost);
-        }),
-      );
+      const commit = this.store(sel, result);
+      // a capped run's estimate is given back once the answer is counted (spent) or could not be stored
+      this.unstored.add(spend ? commit.finally(() => this.budget.give(spend.tokens, spend.cost)) : commit);
     }
   }
 
