@@ -6,66 +6,49 @@
  * stopping with its spend shown against the cap, at 1440 and 420 px. Screenshots go to
  * apps/web/screenshots/cost-*.png.
  */
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium } from "../bench/browser.js";
+import { describe, expect, it } from "vitest";
 import type { RunEstimate, RunSummary, Server } from "../src/api/types";
 import { estimateText } from "../src/transforms/cost";
-import { type E2EWorkbench, openPage, STEP, shot, startBuiltWorkbench } from "./e2e-harness";
+import { addServerForm, chromiumWorkbench, STEP, shot } from "./e2e-harness";
 
-let browser: Browser;
-let page: Page;
-let workbench: E2EWorkbench;
-const pageErrors: string[] = [];
-
-beforeAll(async () => {
-  workbench = await startBuiltWorkbench("e2e-cost");
-  browser = await launchChromium();
-  page = await openPage(browser, pageErrors);
-}, 300_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await workbench?.close();
-});
+const e2e = chromiumWorkbench("e2e-cost");
 
 describe("the cost guard in Chromium", () => {
   it(
     "shows a run's estimated tokens and cost before it starts, and its spend against a cap once stopped",
     async () => {
-      const [embedded] = await workbench.api<Server[]>("/api/servers");
-      await page.goto(`${workbench.url}/servers`);
-      await page.getByRole("button", { name: "Add server" }).click();
-      const form = page.getByRole("form", { name: "Add a server" });
-      await form.getByLabel("Name").fill("Priced reference");
-      await form.getByLabel("Base URL").fill(embedded.baseUrl);
-      await form.getByLabel("Models").fill("workbench-latest");
+      const [embedded] = await e2e.workbench.api<Server[]>("/api/servers");
+      const form = await addServerForm(e2e, {
+        name: "Priced reference",
+        baseUrl: embedded.baseUrl,
+        model: "workbench-latest",
+      });
       await form.getByLabel("Input price per million tokens").fill("-2");
       await form.getByRole("button", { name: "Add server" }).click();
-      await page
+      await e2e.page
         .getByText(/Input price per million tokens must be a number above 0/)
         .first()
         .waitFor({ timeout: STEP });
       await form.getByLabel("Input price per million tokens").fill("2");
       await form.getByLabel("Output price per million tokens").fill("8");
       await form.getByRole("button", { name: "Add server" }).click();
-      await page.getByText("2 input · 8 output").waitFor({ timeout: STEP });
-      const priced = (await workbench.api<Server[]>("/api/servers")).find(
+      await e2e.page.getByText("2 input · 8 output").waitFor({ timeout: STEP });
+      const priced = (await e2e.workbench.api<Server[]>("/api/servers")).find(
         (s) => s.name === "Priced reference",
       );
       expect(priced?.inputPricePerMillion).toBe(2);
       expect(priced?.outputPricePerMillion).toBe(8);
 
       // the New run form on the priced server: the estimate shows before Start is pressed
-      await page.goto(
-        `${workbench.url}/runs/new?dataset=penguins&server=${priced?.id}&model=workbench-latest`,
+      await e2e.page.goto(
+        `${e2e.workbench.url}/runs/new?dataset=penguins&server=${priced?.id}&model=workbench-latest`,
       );
-      const runForm = page.getByRole("form", { name: "New run" });
+      const runForm = e2e.page.getByRole("form", { name: "New run" });
       await runForm.getByLabel("Decision server").selectOption(priced?.id ?? "");
       await runForm.getByLabel("Limit per split").fill("20");
-      const line = page.getByTestId("run-estimate").filter({ hasText: /estimated cost/ });
+      const line = e2e.page.getByTestId("run-estimate").filter({ hasText: /estimated cost/ });
       await line.waitFor({ timeout: STEP });
-      const expected = await workbench.api<RunEstimate>("/api/runs/estimate", {
+      const expected = await e2e.workbench.api<RunEstimate>("/api/runs/estimate", {
         method: "POST",
         body: JSON.stringify({
           dataset: "penguins",
@@ -78,31 +61,31 @@ describe("the cost guard in Chromium", () => {
         }),
       });
       expect(expected.cost).not.toBeNull();
-      await page.getByText(estimateText(expected)).waitFor({ timeout: STEP });
-      expect((await workbench.api<RunSummary[]>("/api/runs")).length).toBe(0); // nothing started
-      await shot(page, "cost-1440-estimate");
-      await page.setViewportSize({ width: 420, height: 900 });
+      await e2e.page.getByText(estimateText(expected)).waitFor({ timeout: STEP });
+      expect((await e2e.workbench.api<RunSummary[]>("/api/runs")).length).toBe(0); // nothing started
+      await shot(e2e.page, "cost-1440-estimate");
+      await e2e.page.setViewportSize({ width: 420, height: 900 });
       await line.waitFor({ timeout: STEP });
-      await shot(page, "cost-420-estimate");
-      await page.setViewportSize({ width: 1440, height: 900 });
+      await shot(e2e.page, "cost-420-estimate");
+      await e2e.page.setViewportSize({ width: 1440, height: 900 });
 
       // a cap a third of the estimate: the run stops, resumable, with its spend shown against the cap
       const cap = Math.round(expected.inputTokens / 3);
       await runForm.getByLabel("Max input tokens").fill(String(cap));
       await runForm.getByRole("button", { name: "Start run" }).click();
-      await page.getByText("Stopped").first().waitFor({ timeout: STEP });
-      await page
+      await e2e.page.getByText("Stopped").first().waitFor({ timeout: STEP });
+      await e2e.page
         .getByTestId("run-budget")
         .filter({ hasText: `of ${cap.toLocaleString("en-US")}` })
         .waitFor({
           timeout: STEP,
         });
-      const [run] = await workbench.api<RunSummary[]>("/api/runs");
+      const [run] = await e2e.workbench.api<RunSummary[]>("/api/runs");
       expect(run.status).toBe("stopped");
       expect(run.stopReason).toBe("budget");
       expect(run.progress.usage.input_tokens).toBeLessThanOrEqual(cap);
-      await shot(page, "cost-1440-stopped");
-      expect(pageErrors).toEqual([]);
+      await shot(e2e.page, "cost-1440-stopped");
+      expect(e2e.pageErrors).toEqual([]);
     },
     STEP * 2,
   );

@@ -6,7 +6,9 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } fro
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
+import { launchChromium } from "../bench/browser.js";
 
 export const WEB = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const APPS = join(WEB, "..");
@@ -121,4 +123,49 @@ export async function shot(page: Page, name: string): Promise<void> {
   await page.mouse.move(0, 0);
   await page.waitForTimeout(150);
   await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+/** A test file's workbench, Chromium and its one page; filled in by the `beforeAll` of {@link chromiumWorkbench}. */
+export interface ChromiumWorkbench {
+  workbench: E2EWorkbench;
+  browser: Browser;
+  page: Page;
+  /** The page's uncaught errors; a test ends by expecting none. */
+  pageErrors: string[];
+}
+
+/**
+ * Registers the `beforeAll` that starts a workbench named after `name` (then awaits `prepare`, e.g. runs to finish),
+ * launches Chromium and opens a 1440 x 900 page, and the `afterAll` that closes both.
+ */
+export function chromiumWorkbench(
+  name: string,
+  prepare?: (workbench: E2EWorkbench) => Promise<void>,
+): ChromiumWorkbench {
+  const s = { pageErrors: [] as string[] } as ChromiumWorkbench;
+  beforeAll(async () => {
+    s.workbench = await startBuiltWorkbench(name);
+    await prepare?.(s.workbench);
+    s.browser = await launchChromium();
+    s.page = await openPage(s.browser, s.pageErrors);
+  }, 300_000);
+  afterAll(async () => {
+    await s.browser?.close();
+    await s.workbench?.close();
+  });
+  return s;
+}
+
+/** Opens the servers page's "Add a server" form and fills a new server's name, base URL and model. */
+export async function addServerForm(
+  s: ChromiumWorkbench,
+  server: { name: string; baseUrl: string; model: string },
+): Promise<Locator> {
+  await s.page.goto(`${s.workbench.url}/servers`);
+  await s.page.getByRole("button", { name: "Add server" }).click();
+  const form = s.page.getByRole("form", { name: "Add a server" });
+  await form.getByLabel("Name").fill(server.name);
+  await form.getByLabel("Base URL").fill(server.baseUrl);
+  await form.getByLabel("Models").fill(server.model);
+  return form;
 }
