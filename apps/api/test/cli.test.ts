@@ -1,10 +1,10 @@
 import { join } from "node:path";
 import type { DecisionServerHandle } from "@decision-workbench/decision-server";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { analysisData } from "../src/analysis/data.js";
-import { main } from "../src/cli/dispatch.js";
 import { openStorage } from "../src/storage/sqlite.js";
 import { listeningUrl, runWorkbench, workbench } from "./child.js";
+import { inProcess } from "./cli-in-process.js";
 import { reference, tempDir } from "./helpers.js";
 
 const tmp = tempDir();
@@ -15,33 +15,6 @@ beforeAll(async () => {
   ref = await reference();
   keyed = await reference({ apiKey: "sk-cli-right-key-0000" });
 });
-
-/** Runs the command line in this process, capturing what it writes. */
-async function inProcess(
-  args: string[],
-  env: Record<string, string>,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  const out = vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
-    stdout += String(chunk);
-    return true;
-  });
-  const err = vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
-    stderr += String(chunk);
-    return true;
-  });
-  const saved = { ...process.env };
-  Object.assign(process.env, env);
-  try {
-    const code = await main(args);
-    return { code, stdout, stderr };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-    process.env = saved;
-  }
-}
 
 afterAll(async () => {
   await ref.close();

@@ -1,35 +1,13 @@
 /** The command line's cost guard: --estimate sends nothing; --max-input-tokens stops the run (exit 3). */
 
 import { join } from "node:path";
-import { afterAll, describe, expect, it, vi } from "vitest";
-import { main } from "../src/cli/dispatch.js";
+import { afterAll, describe, expect, it } from "vitest";
 import { openStorage } from "../src/storage/sqlite.js";
+import { inProcess } from "./cli-in-process.js";
 import { reference, tempDir } from "./helpers.js";
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
-
-async function inProcess(args: string[], env: Record<string, string>) {
-  let stdout = "";
-  let stderr = "";
-  const out = vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
-    stdout += String(chunk);
-    return true;
-  });
-  const err = vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
-    stderr += String(chunk);
-    return true;
-  });
-  const saved = { ...process.env };
-  Object.assign(process.env, env);
-  try {
-    return { code: await main(args), stdout, stderr };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-    process.env = saved;
-  }
-}
 
 describe("workbench run --estimate and --max-input-tokens", () => {
   it("prints the estimate without sending, and a capped run stops at its budget with exit code 3", async () => {

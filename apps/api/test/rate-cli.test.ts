@@ -1,37 +1,15 @@
 /** The command line's rate limit flags: stored on the run's server, paced, shown in the progress line. */
 
 import { join } from "node:path";
-import { afterAll, describe, expect, it, vi } from "vitest";
-import { main } from "../src/cli/dispatch.js";
+import { afterAll, describe, expect, it } from "vitest";
 import { ProgressPrinter, rateLimitText } from "../src/cli/progress.js";
 import type { Progress } from "../src/engine/types.js";
 import { openStorage } from "../src/storage/sqlite.js";
+import { inProcess } from "./cli-in-process.js";
 import { reference, tempDir } from "./helpers.js";
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
-
-async function inProcess(args: string[], env: Record<string, string>) {
-  let stdout = "";
-  let stderr = "";
-  const out = vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
-    stdout += String(chunk);
-    return true;
-  });
-  const err = vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
-    stderr += String(chunk);
-    return true;
-  });
-  const saved = { ...process.env };
-  Object.assign(process.env, env);
-  try {
-    return { code: await main(args), stdout, stderr };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-    process.env = saved;
-  }
-}
 
 describe("workbench run --requests-per-minute", () => {
   it("stores the limits on the server and paces the run to them; none clears them", async () => {
