@@ -5,7 +5,7 @@ import { ApiError } from "../errors.js";
 import type { SecretBox } from "../secrets/box.js";
 import { fullBaseUrl, secretContext } from "../servers/connect.js";
 import { checkOutbound, LOCAL_POLICY, rulesFor } from "../servers/outbound.js";
-import { checkServerInput, type ServerInput, serverRow } from "../servers/view.js";
+import { changedLimits, checkServerInput, type ServerInput, serverRow } from "../servers/view.js";
 import type { SqliteStorage } from "../storage/sqlite.js";
 import { UsageError } from "./args.js";
 
@@ -44,16 +44,7 @@ export async function serverFor(
         apiKey === undefined ? s.apiKeySecret : box.encrypt(apiKey, secretContext(s.id, "apiKey")),
       timeout: settings.timeout ?? s.timeout,
       retries: settings.retries ?? s.retries,
-      requestsPerMinute:
-        settings.requestsPerMinute === undefined ? s.requestsPerMinute : settings.requestsPerMinute,
-      inputTokensPerMinute:
-        settings.inputTokensPerMinute === undefined ? s.inputTokensPerMinute : settings.inputTokensPerMinute,
-      inputPricePerMillion:
-        settings.inputPricePerMillion === undefined ? s.inputPricePerMillion : settings.inputPricePerMillion,
-      outputPricePerMillion:
-        settings.outputPricePerMillion === undefined
-          ? s.outputPricePerMillion
-          : settings.outputPricePerMillion,
+      ...changedLimits(s, settings),
     });
     return s.id;
   }

@@ -7,6 +7,7 @@ import { checkServer } from "../servers/check.js";
 import { secretContext } from "../servers/connect.js";
 import { checkOutbound, rulesFor } from "../servers/outbound.js";
 import {
+  changedLimits,
   checkServerInput,
   displayBaseUrl,
   type ServerInput,
@@ -143,14 +144,7 @@ export const serverRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app,
         retries: patch.retries ?? row.retries,
         backoff: patch.backoff ?? row.backoff,
         deterministic: patch.deterministic ?? row.deterministic,
-        requestsPerMinute:
-          patch.requestsPerMinute === undefined ? row.requestsPerMinute : patch.requestsPerMinute,
-        inputTokensPerMinute:
-          patch.inputTokensPerMinute === undefined ? row.inputTokensPerMinute : patch.inputTokensPerMinute,
-        inputPricePerMillion:
-          patch.inputPricePerMillion === undefined ? row.inputPricePerMillion : patch.inputPricePerMillion,
-        outputPricePerMillion:
-          patch.outputPricePerMillion === undefined ? row.outputPricePerMillion : patch.outputPricePerMillion,
+        ...changedLimits(row, patch),
       };
       const endpoint = checkServerInput(merged);
       // A new base URL follows the policy as any server's does (the embedded server's cannot change).

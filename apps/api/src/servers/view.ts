@@ -94,6 +94,23 @@ export function checkBaseUrlText(baseUrl: string, field = "body.baseUrl"): void 
     throw badRequest(`${field} has no host; expected an address such as http://127.0.0.1:8009`);
 }
 
+/** A server's limits and prices (each a number, or null for none). */
+export type ServerLimits = Pick<
+  ServerRow,
+  "requestsPerMinute" | "inputTokensPerMinute" | "inputPricePerMillion" | "outputPricePerMillion"
+>;
+
+/** The stored limits and prices with a change laid over them: a field left undefined keeps, null clears. */
+export function changedLimits(stored: ServerLimits, change: Partial<ServerLimits>): ServerLimits {
+  const pick = <K extends keyof ServerLimits>(k: K) => (change[k] === undefined ? stored[k] : change[k]);
+  return {
+    requestsPerMinute: pick("requestsPerMinute"),
+    inputTokensPerMinute: pick("inputTokensPerMinute"),
+    inputPricePerMillion: pick("inputPricePerMillion"),
+    outputPricePerMillion: pick("outputPricePerMillion"),
+  };
+}
+
 /** Largest rate limit taken (a minute). */
 export const MAX_PER_MINUTE = 1e9;
 

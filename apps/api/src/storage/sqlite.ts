@@ -36,6 +36,7 @@ import type {
   ExampleRow,
   PredictionFilter,
   PredictionRow,
+  RunPatch,
   RunRow,
   RunStatus,
   ServerRow,
@@ -575,24 +576,7 @@ export class SqliteStorage implements WorkbenchStorage {
     return rows.map(runFromRaw);
   }
 
-  async updateRun(
-    id: string,
-    patch: Partial<
-      Pick<
-        StoredRun,
-        | "status"
-        | "error"
-        | "startedAt"
-        | "finishedAt"
-        | "ownerPid"
-        | "headline"
-        | "total"
-        | "maxCost"
-        | "maxInputTokens"
-        | "stopReason"
-      >
-    >,
-  ): Promise<void> {
+  async updateRun(id: string, patch: RunPatch): Promise<void> {
     const columns: Record<string, string> = {
       status: "status",
       error: "error",

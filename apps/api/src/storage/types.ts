@@ -252,6 +252,23 @@ export interface ExampleResult {
   predictions: PredictionRow[];
 }
 
+/** The fields of a run that `updateRun` sets. */
+export type RunPatch = Partial<
+  Pick<
+    StoredRun,
+    | "status"
+    | "error"
+    | "startedAt"
+    | "finishedAt"
+    | "ownerPid"
+    | "headline"
+    | "total"
+    | "maxCost"
+    | "maxInputTokens"
+    | "stopReason"
+  >
+>;
+
 /** The full storage used by the API core: the analysis members plus servers, uploads and runs. */
 export interface WorkbenchStorage extends Storage {
   // servers
@@ -297,24 +314,7 @@ export interface WorkbenchStorage extends Storage {
   insertRun(run: StoredRun): Promise<void>;
   listStoredRuns(filter?: { dataset?: string; status?: RunStatus }): Promise<StoredRun[]>;
   /** Sets status (and the given fields) of a run. */
-  updateRun(
-    id: string,
-    patch: Partial<
-      Pick<
-        StoredRun,
-        | "status"
-        | "error"
-        | "startedAt"
-        | "finishedAt"
-        | "ownerPid"
-        | "headline"
-        | "total"
-        | "maxCost"
-        | "maxInputTokens"
-        | "stopReason"
-      >
-    >,
-  ): Promise<void>;
+  updateRun(id: string, patch: RunPatch): Promise<void>;
   /** Adds working time to a run's counters. */
   addActiveMs(id: string, ms: number): Promise<void>;
   /** Stores one answered example (its predictions, its request facts, the run's counters) in one transaction. */
