@@ -10,6 +10,16 @@ import {
 import { Field, FormErrors } from "./Field";
 import { ErrorState } from "./States";
 
+/** The fields typed as numbers. */
+type NumberName =
+  | "timeout"
+  | "retries"
+  | "backoff"
+  | "requestsPerMinute"
+  | "inputTokensPerMinute"
+  | "inputPricePerMillion"
+  | "outputPricePerMillion";
+
 /** The form; `onSubmit` gets the checked body (for an edit, the key only when it changes). */
 export function ServerForm({
   server,
@@ -43,6 +53,25 @@ export function ServerForm({
       ? "The stored key will be removed."
       : "Key set. Leave empty to keep it; type a new key to replace it."
     : "Sent as “Authorization: Bearer …”. Stored encrypted; never shown again.";
+  /** A text box for one of the form's numbers, typed as text and checked by parseServerForm. */
+  const numberField = (
+    name: NumberName,
+    label: string,
+    o: { hint?: string; placeholder?: string; inputMode?: "decimal" | "numeric" } = {},
+  ) => (
+    <Field label={label} error={errors[name]} hint={o.hint}>
+      {(a) => (
+        <input
+          {...a}
+          name={name}
+          inputMode={o.inputMode ?? "decimal"}
+          value={v[name]}
+          onChange={(e) => set(name, e.target.value)}
+          placeholder={o.placeholder}
+        />
+      )}
+    </Field>
+  );
   return (
     <form
       className="form"
@@ -127,103 +156,25 @@ export function ServerForm({
             </label>
           )}
         </div>
-        <Field label="Timeout (s)" error={errors.timeout}>
-          {(a) => (
-            <input
-              {...a}
-              name="timeout"
-              inputMode="decimal"
-              value={v.timeout}
-              onChange={(e) => set("timeout", e.target.value)}
-            />
-          )}
-        </Field>
-        <Field label="Retries" error={errors.retries}>
-          {(a) => (
-            <input
-              {...a}
-              name="retries"
-              inputMode="numeric"
-              value={v.retries}
-              onChange={(e) => set("retries", e.target.value)}
-            />
-          )}
-        </Field>
-        <Field label="Backoff (s)" error={errors.backoff} hint="Waits backoff × 2^k between attempts.">
-          {(a) => (
-            <input
-              {...a}
-              name="backoff"
-              inputMode="decimal"
-              value={v.backoff}
-              onChange={(e) => set("backoff", e.target.value)}
-            />
-          )}
-        </Field>
-        <Field
-          label="Requests a minute"
-          error={errors.requestsPerMinute}
-          hint="The server's rate limit; every run on it shares it. Empty: no limit."
-        >
-          {(a) => (
-            <input
-              {...a}
-              name="requestsPerMinute"
-              inputMode="decimal"
-              value={v.requestsPerMinute}
-              onChange={(e) => set("requestsPerMinute", e.target.value)}
-              placeholder="no limit"
-            />
-          )}
-        </Field>
-        <Field
-          label="Input tokens a minute"
-          error={errors.inputTokensPerMinute}
-          hint="Estimated as (words + punctuation) × 1.3 before sending. Empty: no limit."
-        >
-          {(a) => (
-            <input
-              {...a}
-              name="inputTokensPerMinute"
-              inputMode="decimal"
-              value={v.inputTokensPerMinute}
-              onChange={(e) => set("inputTokensPerMinute", e.target.value)}
-              placeholder="no limit"
-            />
-          )}
-        </Field>
-        <Field
-          label="Input price per million tokens"
-          error={errors.inputPricePerMillion}
-          hint="Runs on this server show an estimated cost before they start. Empty: no price."
-        >
-          {(a) => (
-            <input
-              {...a}
-              name="inputPricePerMillion"
-              inputMode="decimal"
-              value={v.inputPricePerMillion}
-              onChange={(e) => set("inputPricePerMillion", e.target.value)}
-              placeholder="no price"
-            />
-          )}
-        </Field>
-        <Field
-          label="Output price per million tokens"
-          error={errors.outputPricePerMillion}
-          hint="A reply's own cost is used when it has one. Empty: no price."
-        >
-          {(a) => (
-            <input
-              {...a}
-              name="outputPricePerMillion"
-              inputMode="decimal"
-              value={v.outputPricePerMillion}
-              onChange={(e) => set("outputPricePerMillion", e.target.value)}
-              placeholder="no price"
-            />
-          )}
-        </Field>
+        {numberField("timeout", "Timeout (s)")}
+        {numberField("retries", "Retries", { inputMode: "numeric" })}
+        {numberField("backoff", "Backoff (s)", { hint: "Waits backoff × 2^k between attempts." })}
+        {numberField("requestsPerMinute", "Requests a minute", {
+          hint: "The server's rate limit; every run on it shares it. Empty: no limit.",
+          placeholder: "no limit",
+        })}
+        {numberField("inputTokensPerMinute", "Input tokens a minute", {
+          hint: "Estimated as (words + punctuation) × 1.3 before sending. Empty: no limit.",
+          placeholder: "no limit",
+        })}
+        {numberField("inputPricePerMillion", "Input price per million tokens", {
+          hint: "Runs on this server show an estimated cost before they start. Empty: no price.",
+          placeholder: "no price",
+        })}
+        {numberField("outputPricePerMillion", "Output price per million tokens", {
+          hint: "A reply's own cost is used when it has one. Empty: no price.",
+          placeholder: "no price",
+        })}
         <Field
           label="Extra body (JSON)"
           error={errors.extraBody}
