@@ -1,16 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { Item } from "../src/index.js";
 import { AbortError, DecisionScorer, decisionDecider, ValueError } from "../src/index.js";
+import { team, urgent } from "./helpers/items.js";
 import { scripted, yes } from "./helpers/scripted.js";
 import { recordingSleep, referenceServer } from "./helpers/server.js";
-
-const urgent: Item = { name: "urgent", kind: "yesno", question: "Is it urgent?" };
-const team: Item = {
-  name: "team",
-  kind: "choice",
-  question: "Which team?",
-  options: ["billing", "shipping"],
-};
 
 /** Settles a promise into what it gave: the value, or the error. */
 const outcome = <T>(p: Promise<T>) =>

@@ -1,11 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { Item } from "../src/index.js";
 import { DecisionScorer } from "../src/index.js";
 import { retryAfterSeconds } from "../src/retryAfter.js";
+import { urgent } from "./helpers/items.js";
 import { scripted, yes } from "./helpers/scripted.js";
 import { recordingSleep, referenceServer } from "./helpers/server.js";
-
-const urgent: Item = { name: "urgent", kind: "yesno", question: "Is it urgent?" };
 
 /** A reference server whose first `times` requests answer `status` with `headers`; a scorer recording waits. */
 async function limited(status: number, headers: Record<string, string>, times = 2, options = {}) {

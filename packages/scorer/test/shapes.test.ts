@@ -1,17 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { Item } from "../src/index.js";
 import { DecisionScorer, decisionDecider, ServiceError } from "../src/index.js";
+import { team, urgent } from "./helpers/items.js";
 import { scripted, yes } from "./helpers/scripted.js";
 import { recordingSleep, referenceServer } from "./helpers/server.js";
 
 // Real-world reply shapes the reference server's models never send, from small servers in the tests.
-const urgent: Item = { name: "urgent", kind: "yesno", question: "Is it urgent?" };
-const team: Item = {
-  name: "team",
-  kind: "choice",
-  question: "Which team?",
-  options: ["billing", "shipping"],
-};
 
 function scorerOf(url: string, options = {}) {
   const { waits, sleep } = recordingSleep();
