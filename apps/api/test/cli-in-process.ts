@@ -28,3 +28,8 @@ export async function inProcess(
     process.env = saved;
   }
 }
+
+/** The arguments of `workbench run` of the penguins dataset against `server` with the lexical model, `limit` a split. */
+export function penguinsRun(server: string, limit: number): string[] {
+  return ["run", "--dataset", "penguins", "--server", server, "--model", "lexical", "--limit", String(limit)];
+}

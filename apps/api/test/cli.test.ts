@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { analysisData } from "../src/analysis/data.js";
 import { openStorage } from "../src/storage/sqlite.js";
 import { listeningUrl, runWorkbench, workbench } from "./child.js";
-import { inProcess } from "./cli-in-process.js";
+import { inProcess, penguinsRun } from "./cli-in-process.js";
 import { reference, tempDir } from "./helpers.js";
 
 const tmp = tempDir();
@@ -103,22 +103,9 @@ describe("workbench serve", () => {
 describe("workbench run and datasets", () => {
   it("runs a dataset against a server URL and stores it in the data folder", async () => {
     const dataDir = join(tmp.dir, "run");
-    const res = await inProcess(
-      [
-        "run",
-        "--dataset",
-        "penguins",
-        "--server",
-        ref.url,
-        "--model",
-        "lexical",
-        "--limit",
-        "3",
-        "--concurrency",
-        "2",
-      ],
-      { WORKBENCH_DATA_DIR: dataDir },
-    );
+    const res = await inProcess([...penguinsRun(ref.url, 3), "--concurrency", "2"], {
+      WORKBENCH_DATA_DIR: dataDir,
+    });
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(
       /^run run_\S+ done: 6\/6 examples of penguins \(calibration, test\) on lexical/,
@@ -135,10 +122,7 @@ describe("workbench run and datasets", () => {
   it("stores a run's converted data and default reports before the process exits", async () => {
     // a workbench started later then serves the run's first report from them instead of converting the run
     const dataDir = join(tmp.dir, "run-prepared");
-    const res = await runWorkbench(
-      ["run", "--dataset", "penguins", "--server", ref.url, "--model", "lexical", "--limit", "40"],
-      { WORKBENCH_DATA_DIR: dataDir },
-    );
+    const res = await runWorkbench(penguinsRun(ref.url, 40), { WORKBENCH_DATA_DIR: dataDir });
     expect(res.code, res.stderr).toBe(0);
     const storage = openStorage(join(dataDir, "workbench.sqlite"));
     try {
@@ -152,22 +136,10 @@ describe("workbench run and datasets", () => {
   });
 
   it("exits 1 with the service's message on a wrong key, and never prints the key", async () => {
-    const res = await inProcess(
-      [
-        "run",
-        "--dataset",
-        "penguins",
-        "--server",
-        keyed.url,
-        "--model",
-        "lexical",
-        "--api-key-env",
-        "MY_KEY",
-        "--limit",
-        "2",
-      ],
-      { WORKBENCH_DATA_DIR: join(tmp.dir, "wrong"), MY_KEY: "sk-cli-wrong-key-1111" },
-    );
+    const res = await inProcess([...penguinsRun(keyed.url, 2), "--api-key-env", "MY_KEY"], {
+      WORKBENCH_DATA_DIR: join(tmp.dir, "wrong"),
+      MY_KEY: "sk-cli-wrong-key-1111",
+    });
     expect(res.code).toBe(1);
     expect(res.stderr).toContain("failed: the decision service at");
     expect(res.stderr).toContain("401");

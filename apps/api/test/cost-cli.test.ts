@@ -3,7 +3,7 @@
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openStorage } from "../src/storage/sqlite.js";
-import { inProcess } from "./cli-in-process.js";
+import { inProcess, penguinsRun } from "./cli-in-process.js";
 import { reference, tempDir } from "./helpers.js";
 
 const tmp = tempDir();
@@ -14,17 +14,7 @@ describe("workbench run --estimate and --max-input-tokens", () => {
     const ref = await reference();
     const env = { WORKBENCH_DATA_DIR: join(tmp.dir, "cost") };
     try {
-      const args = [
-        "run",
-        "--dataset",
-        "penguins",
-        "--server",
-        ref.url,
-        "--model",
-        "lexical",
-        "--limit",
-        "10",
-      ];
+      const args = penguinsRun(ref.url, 10);
       const est = await inProcess([...args, "--estimate", "--input-price", "2", "--output-price", "8"], env);
       expect(est.code, est.stderr).toBe(0);
       expect(est.stdout).toMatch(

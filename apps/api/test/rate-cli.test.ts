@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { ProgressPrinter, rateLimitText } from "../src/cli/progress.js";
 import type { Progress } from "../src/engine/types.js";
 import { openStorage } from "../src/storage/sqlite.js";
-import { inProcess } from "./cli-in-process.js";
+import { inProcess, penguinsRun } from "./cli-in-process.js";
 import { reference, tempDir } from "./helpers.js";
 
 const tmp = tempDir();
@@ -16,17 +16,7 @@ describe("workbench run --requests-per-minute", () => {
     const ref = await reference();
     const dataDir = join(tmp.dir, "limited");
     try {
-      const args = [
-        "run",
-        "--dataset",
-        "penguins",
-        "--server",
-        ref.url,
-        "--model",
-        "lexical",
-        "--limit",
-        "3",
-      ];
+      const args = penguinsRun(ref.url, 3);
       const res = await inProcess(
         [...args, "--requests-per-minute", "600", "--input-tokens-per-minute", "90000"],
         {

@@ -39,6 +39,11 @@ function busiest(server: DecisionServerHandle, ms: number): number {
   return most;
 }
 
+/** A run of the tickets dataset on `serverId` with the lexical model, on the test split unless `o` says otherwise. */
+function tickets(serverId: string, o: Record<string, unknown>): Record<string, unknown> {
+  return { dataset: "tickets", serverId, model: "lexical", splits: ["test"], ...o };
+}
+
 describe("a server's rate limits through the API", () => {
   it("are stored, shown, changed and cleared; bad values get a clear 400", async () => {
     const ref = await reference();
@@ -97,13 +102,10 @@ describe("runs paced to their server's rate limit", () => {
         backoff: 1,
       });
       const started = performance.now();
-      const run = await runToEnd(bench, {
-        dataset: "tickets",
-        serverId,
-        model: "lexical",
-        splits: ["train", "calibration", "test"],
-        concurrency: 32,
-      });
+      const run = await runToEnd(
+        bench,
+        tickets(serverId, { splits: ["train", "calibration", "test"], concurrency: 32 }),
+      );
       const seconds = (performance.now() - started) / 1000;
       expect(run.status).toBe("done");
       expect(run.progress.done).toBe(2000);
@@ -122,14 +124,7 @@ describe("runs paced to their server's rate limit", () => {
     const ref = await reference({ rateLimit: "50/s" });
     try {
       const serverId = await addServer(bench.app, ref.url);
-      const run = await runToEnd(bench, {
-        dataset: "tickets",
-        serverId,
-        model: "lexical",
-        splits: ["test"],
-        concurrency: 32,
-        limit: 400,
-      });
+      const run = await runToEnd(bench, tickets(serverId, { concurrency: 32, limit: 400 }));
       expect(run.status).toBe("done");
       expect(run.progress.escalated).toBe(0);
       expect((ref.rateLimited ?? 0) / ref.requests.length).toBeLessThan(0.1);
@@ -144,14 +139,7 @@ describe("runs paced to their server's rate limit", () => {
     try {
       // the workbench's own limit is the tighter one: 20 a second for both runs together
       const serverId = await addServer(bench.app, ref.url, { requestsPerMinute: 1200 });
-      const input = {
-        dataset: "tickets",
-        serverId,
-        model: "lexical",
-        splits: ["test"],
-        concurrency: 8,
-        limit: 150,
-      };
+      const input = tickets(serverId, { concurrency: 8, limit: 150 });
       const [a, b] = await Promise.all([runToEnd(bench, input), runToEnd(bench, input)]);
       expect([a.status, b.status]).toEqual(["done", "done"]);
       expect(a.progress.escalated + b.progress.escalated).toBe(0);
@@ -171,14 +159,7 @@ describe("runs paced to their server's rate limit", () => {
     const ref = await reference({ rateLimit: "2/s" });
     try {
       const serverId = await addServer(bench.app, ref.url, { retries: 0, backoff: 0.001 });
-      const res = await post(bench.app, "/api/runs", {
-        dataset: "tickets",
-        serverId,
-        model: "lexical",
-        splits: ["test"],
-        concurrency: 4,
-        limit: 8,
-      });
+      const res = await post(bench.app, "/api/runs", tickets(serverId, { concurrency: 4, limit: 8 }));
       expect(res.statusCode).toBe(201);
       const run = body<RunSummary>(res);
       const seen: Progress[] = [];
@@ -201,14 +182,7 @@ describe("runs paced to their server's rate limit", () => {
     const ref = await reference();
     try {
       const serverId = await addServer(bench.app, ref.url, { requestsPerMinute: 60 });
-      const res = await post(bench.app, "/api/runs", {
-        dataset: "tickets",
-        serverId,
-        model: "lexical",
-        splits: ["test"],
-        concurrency: 4,
-        limit: 50,
-      });
+      const res = await post(bench.app, "/api/runs", tickets(serverId, { concurrency: 4, limit: 50 }));
       const run = body<RunSummary>(res);
       const waiting = await new Promise<number>((resolve) => {
         const stop = bench.engine.follow(run.id, {
@@ -241,14 +215,7 @@ describe("runs paced to their server's rate limit", () => {
     try {
       const url = await bench.listen();
       const serverId = await addServer(bench.app, ref.url, { requestsPerMinute: 60 });
-      const res = await post(bench.app, "/api/runs", {
-        dataset: "tickets",
-        serverId,
-        model: "lexical",
-        splits: ["test"],
-        concurrency: 3,
-        limit: 4,
-      });
+      const res = await post(bench.app, "/api/runs", tickets(serverId, { concurrency: 3, limit: 4 }));
       const run = body<RunSummary>(res);
       const { events } = await readEvents(`${url}/api/runs/${run.id}/events`);
       const progress = events.filter((e) => e.event === "progress").map((e) => e.data as Progress);
