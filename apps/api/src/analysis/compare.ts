@@ -1,7 +1,7 @@
 import { compareRuns, type HeadlineMetrics, type RunComparison } from "@decision-workbench/calibration";
 import { type Bin, binsOf } from "./bins.js";
 import { type ItemData, selectUsable } from "./matrix.js";
-import { autoResamples, type CI, withinUnit } from "./metrics.js";
+import { autoResamples, type CI } from "./metrics.js";
 import { libraryData, topView } from "./views.js";
 
 /** One run to compare: its id, requested model, the models that answered, and the item's typed rows. */
@@ -37,9 +37,8 @@ export interface Comparison {
   flipped: { total: number; compared: number; offset: number; rows: FlippedRow[] };
 }
 
-/** The compared calibration errors: their values are cut to [0, 1] as the report's are. */
+/** The compared calibration errors (their estimates come cut to [0, 1] by the library). */
 const ERRORS = new Set<string>(["ece", "eceMass", "mce", "mceMass"]);
-const shownValue = (name: string, v: CI): CI => (ERRORS.has(name) ? (withinUnit(v) as CI) : v);
 
 /**
  * A calibration error's change between two runs, coherent with the values shown: the point is the difference of the
@@ -67,11 +66,11 @@ export function comparedMetric(
   name: (typeof COMPARED_METRICS)[number],
 ): { value: CI; delta: CI } {
   if (!ERRORS.has(name)) return { value: c.a[name], delta: c.delta[name] };
-  const a = withinUnit(c.a[name]) as CI;
+  const a = c.a[name];
   // the same error on every paired resample (the same predictions): no change, exactly
   const [, low, high] = c.delta[name];
   if (Math.abs(low) <= 1e-12 && Math.abs(high) <= 1e-12) return { value: a, delta: [0, 0, 0] };
-  return { value: a, delta: errorDelta(a, withinUnit(c.b[name]) as CI) };
+  return { value: a, delta: errorDelta(a, c.b[name]) };
 }
 
 /** The headline metrics compared, in display order. */
@@ -157,7 +156,7 @@ export function compareItem(
       if (baseValues === null) {
         baseValues = c.b;
         COMPARED_METRICS.forEach((name, j) => {
-          metrics[j].values.push(shownValue(name, c.b[name]));
+          metrics[j].values.push(c.b[name]);
         });
       }
       COMPARED_METRICS.forEach((name, j) => {

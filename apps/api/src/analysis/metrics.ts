@@ -123,12 +123,6 @@ export function ordinalData(d: ItemData): Labelled | null {
 
 type Stat = (x: Labelled | MultiLabel) => number;
 
-/** An estimate of a quantity in [0, 1] with its point and bounds cut to [0, 1] (null bounds stay null). */
-export function withinUnit([point, low, high]: MaybeCI): MaybeCI {
-  const cut = (x: number) => Math.min(1, Math.max(0, x));
-  return [cut(point), low === null ? null : cut(low), high === null ? null : cut(high)];
-}
-
 /** The headline metrics (the library's calibration report) and the secondary metrics of the usable rows (m > 0). */
 export function itemMetrics(
   d: ItemData,
@@ -179,10 +173,6 @@ export function itemMetrics(
     smoothEce: report.intervals.smoothEce ?? [report.smoothEce.ece, null, null],
     debiasedL2: report.intervals.debiasedCalibrationError,
   };
-  // calibration errors live in [0, 1]: an estimate or bound past 1 (MCE's bias correction on sparse bins) is cut there
-  for (const name of ["ece", "eceMass", "mce", "mceMass", "classwiseEce", "smoothEce", "debiasedL2"]) {
-    metrics[name] = withinUnit(metrics[name]);
-  }
   const m = report.intervalMethod;
   const intervals: IntervalMethods = {
     accuracy: methodText(m.accuracy),

@@ -15,14 +15,7 @@ import {
 import { type Bin, binsOf, confidenceHistogram, type HistogramBar, toBin } from "./bins.js";
 import type { ItemSpec } from "./item-spec.js";
 import { ANSWERED, type ItemData, UNKNOWN, usabilityCounts } from "./matrix.js";
-import {
-  type CiMode,
-  type IntervalMethods,
-  itemMetrics,
-  type MaybeCI,
-  type Metrics,
-  withinUnit,
-} from "./metrics.js";
+import { type CiMode, type IntervalMethods, itemMetrics, type MaybeCI, type Metrics } from "./metrics.js";
 import { RATE_INTERVAL, type Rate, rateOf } from "./rates.js";
 import { type RiskPoint, riskCoverageCurve, type UnknownReport, unknownReport } from "./selective.js";
 import { type LabelCurve, thresholdCurves } from "./thresholds.js";
@@ -84,7 +77,7 @@ function optionEce(
     return { estimate: [plain, null, null], plain, resamples: 0 };
   }
   const r = calibrationReport({ probs: v.p, k: 1, labels: v.y } as MultiLabel, { bins, resamples, seed });
-  return { estimate: withinUnit(r.intervals.classwiseEce), plain: r.plugin.classwiseEce, resamples };
+  return { estimate: r.intervals.classwiseEce, plain: r.plugin.classwiseEce, resamples };
 }
 
 /** How the consistency test is computed, in words with its reference. */
