@@ -82,10 +82,10 @@ export function unknownReport(d: ItemData, top: Binary): UnknownReport | null {
   const s = d.multi
     ? unknownStats({ predicted: d.predUnknown, gold: d.goldUnknown, correct: top.y })
     : unknownAnalytics({ probs: d.probs, k: d.k, gold: d.gold } as Labelled, d.k - 1);
-  const predicted = Math.round(s.predictedRate * s.n);
-  const gold = Math.round(s.goldRate * s.n);
-  const both = Math.round(s.precision * predicted);
-  const wrong = s.answeredRisk === null ? 0 : Math.round(s.answeredRisk * s.answered);
+  const c = s.counts;
+  const predicted = c.predictedRate.x;
+  const gold = c.goldRate.x;
+  const rate = (r: { x: number; n: number }) => rateOf(r.x, r.n);
   return {
     predictedRate: s.predictedRate,
     goldRate: s.goldRate,
@@ -96,11 +96,11 @@ export function unknownReport(d: ItemData, top: Binary): UnknownReport | null {
     predicted,
     gold,
     rates: {
-      predicted: rateOf(predicted, s.n),
-      gold: rateOf(gold, s.n),
-      precision: rateOf(both, predicted),
-      recall: rateOf(both, gold),
-      riskAnswered: rateOf(wrong, s.answered),
+      predicted: rate(c.predictedRate),
+      gold: rate(c.goldRate),
+      precision: rate(c.precision),
+      recall: rate(c.recall),
+      riskAnswered: rate(c.answeredRisk),
     },
   };
 }
