@@ -1,5 +1,6 @@
 /** Number and label formatting shared by charts, tables and cards. */
 
+import { wilsonInterval } from "@decision-workbench/calibration";
 import type { CI, Rate } from "../api/types";
 
 /** A share as a percentage: 0.834 -> "83.4%"; null or NaN -> "—". */
@@ -50,12 +51,8 @@ export function formatCI(ci: CI | undefined | null, unit: Unit): string {
  */
 export function wilsonRate(x: number, n: number): Rate {
   if (n <= 0) return { x: 0, n: 0, value: null, low: null, high: null };
-  const z = 1.959963984540054;
-  const p = x / n;
-  const d = 1 + (z * z) / n;
-  const c = (p + (z * z) / (2 * n)) / d;
-  const h = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / d;
-  return { x, n, value: p, low: x === 0 ? 0 : Math.max(0, c - h), high: x === n ? 1 : Math.min(1, c + h) };
+  const [low, high] = wilsonInterval(x, n);
+  return { x, n, value: x / n, low, high };
 }
 
 /** A rate's count: "41/43" (x of n). */
