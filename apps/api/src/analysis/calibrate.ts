@@ -259,32 +259,13 @@ export function fitItem(
   };
 }
 
-/**
- * The interval widened to hold its point. A percentile bootstrap interval of a biased statistic (binned ECE grows
- * under resampling) can lie wholly above the point, which the file schema does not allow (low <= point <= high).
- */
-export function holdPoint(e: Estimate): Estimate {
-  return [e[0], Math.min(e[1], e[0]), Math.max(e[2], e[0])];
-}
-
-function withHeldPoints(q: QuestionCalibration): QuestionCalibration {
-  if (!q.metrics) return q;
-  const fix = (m: Record<string, Estimate> | undefined) =>
-    m ? Object.fromEntries(Object.entries(m).map(([k, v]) => [k, holdPoint(v)])) : undefined;
-  const metrics: NonNullable<QuestionCalibration["metrics"]> = {};
-  if (q.metrics.before) metrics.before = fix(q.metrics.before);
-  if (q.metrics.after) metrics.after = fix(q.metrics.after);
-  if (q.metrics.estimated_by) metrics.estimated_by = q.metrics.estimated_by;
-  return { ...q, metrics };
-}
-
-/** Builds and validates the calibration file of several fitted items (intervals widened to hold their points). */
+/** Builds and validates the calibration file of several fitted items (the library's estimates hold their points). */
 export function calibrationFile(
   source: CalibrationSource,
   fits: Record<string, ItemFit>,
   createdAt?: Date | string,
 ): CalibrationFile {
   const questions: Record<string, QuestionCalibration> = {};
-  for (const [name, f] of Object.entries(fits)) questions[name] = withHeldPoints(f.question);
+  for (const [name, f] of Object.entries(fits)) questions[name] = f.question;
   return buildCalibrationFile({ source, questions, createdAt });
 }
