@@ -1,4 +1,4 @@
-import { LruCache } from "./cache.js";
+import { LRUCache } from "lru-cache";
 import { CACHE_SIZE } from "./constants.js";
 import type { NormalItem } from "./items.js";
 import { OrderedState } from "./orderedState.js";
@@ -93,7 +93,7 @@ export class BodyWriter {
    * a questions text forgotten here (after ID_LIMIT others) gets a new number: its old bodies can no longer
    * be found in the cache, which is the worst that happens.
    */
-  readonly #ids = new LruCache<string>(ID_LIMIT);
+  readonly #ids = new LRUCache<string, string>({ max: ID_LIMIT });
   #nextId = 0;
 
   constructor(model: string, extraBody: Record<string, unknown> | undefined) {

@@ -1,4 +1,5 @@
 import type { LookupFunction } from "node:net";
+import { LRUCache } from "lru-cache";
 import type { Dispatcher } from "undici";
 import { Agent } from "undici";
 import { AbortError, abortErrorOf } from "./abort.js";
@@ -51,7 +52,8 @@ interface Target {
   path: string;
 }
 
-const targets = new Map<string, Target>();
+/** Parsed URLs, the 256 last used. */
+const targets = new LRUCache<string, Target>({ max: 256 });
 
 /** The origin and path of a URL (a scorer sends every request to one URL: parsed once, not per request). */
 function targetOf(url: string): Target {
@@ -62,7 +64,6 @@ function targetOf(url: string): Target {
       origin: parsed.origin,
       path: parsed.search ? parsed.pathname + parsed.search : parsed.pathname,
     };
-    if (targets.size >= 256) targets.clear();
     targets.set(url, target);
   }
   return target;

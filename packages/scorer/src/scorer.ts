@@ -1,7 +1,7 @@
 import { performance } from "node:perf_hooks";
+import { LRUCache } from "lru-cache";
 import { AbortError, abortErrorOf, checkSignal, raceAbort, throwIfAborted } from "./abort.js";
 import { BodyWriter, questionIds, questionPrefix, questionSuffixes } from "./body.js";
-import { LruCache } from "./cache.js";
 import { CACHE_SIZE } from "./constants.js";
 import { resolveTarget } from "./endpoint.js";
 import { unwrapReply } from "./envelope.js";
@@ -78,7 +78,7 @@ export class DecisionScorer {
    * reply: every entry outlives the young generation, and flat strings cost the garbage collector far less
    * to promote and mark than the reply's tree of objects. A hit parses the text again.
    */
-  readonly #cache = new LruCache<Kept>(CACHE_SIZE);
+  readonly #cache = new LRUCache<string, Kept>({ max: CACHE_SIZE });
   readonly #inflight = new Map<string, Promise<Answered>>();
   readonly #usage: Required<Usage> = { input_tokens: 0, output_tokens: 0, reasoning_tokens: 0 };
   #cost = 0;
