@@ -3,6 +3,7 @@
  * target is answered by naive Bayes; any other question falls back to the lexical model.
  */
 
+import { LRUCache } from "lru-cache";
 import { lexicalPredict } from "../models/lexical.js";
 import type { StateView } from "../models/state-view.js";
 import type { DecisionModel, Prediction } from "../models/types.js";
@@ -45,8 +46,8 @@ export function checkpointModel(
       checkpoints.push({ dataset: ds.name, question: t.label, temperature: t.temperature });
     }
   }
-  const keyCache = new Map<string, string>();
-  const noulKeyCache = new Map<string, string>();
+  const keyCache = new LRUCache<string, string>({ max: 5000 });
+  const noulKeyCache = new LRUCache<string, string>({ max: 5000 });
 
   function keyOf(q: Question): string {
     const cache = q.type === "noul" ? noulKeyCache : keyCache;
@@ -57,7 +58,6 @@ export function checkpointModel(
     }
     let key = cache.get(cacheKey);
     if (key === undefined) {
-      if (cache.size > 5000) cache.clear();
       key = questionKey(q);
       cache.set(cacheKey, key);
     }

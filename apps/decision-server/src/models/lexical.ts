@@ -3,6 +3,7 @@
  * (and the question's own words for yes/no and "not stated"), turned into probabilities. Weak and honest.
  */
 
+import { LRUCache } from "lru-cache";
 import type { OptionSpec, Question } from "../request/types.js";
 import { contentWords } from "../text/stem.js";
 import { scanText } from "../text/tokenize.js";
@@ -25,7 +26,8 @@ interface Plan {
   kind: "choice" | "option" | "not-stated" | "plain" | "binary";
 }
 
-const planCache = new Map<string, Plan>();
+/** Question plans by question, the 5,000 last used (one for plain noul questions, keyed by instructions). */
+const planCache = new LRUCache<string, Plan>({ max: 5000 });
 
 function stems(text: string | null): string[] {
   return text ? contentWords(scanText(text).words) : [];
@@ -73,12 +75,11 @@ function buildPlan(q: Question): Plan {
   return { options: [], notStated: -1, questionStems, kind: ask.kind };
 }
 
-const noulPlanCache = new Map<string, Plan>();
+const noulPlanCache = new LRUCache<string, Plan>({ max: 5000 });
 
-function cached(cache: Map<string, Plan>, key: string, q: Question): Plan {
+function cached(cache: LRUCache<string, Plan>, key: string, q: Question): Plan {
   let plan = cache.get(key);
   if (!plan) {
-    if (cache.size > 5000) cache.clear();
     plan = buildPlan(q);
     cache.set(key, plan);
   }
