@@ -174,7 +174,7 @@ describe("workbench run and datasets", () => {
       ["run", "--dataset", "penguins", "--server", "http://x", "--model", "m", "--split", "dev"],
       'split "dev" is not one of',
     ],
-    [["run", "--colour", "red"], "Unknown option '--colour'"],
+    [["run", "--colour", "red"], "unknown flag '--colour' (the flags of workbench run: --dataset VALUE"],
     [["frobnicate"], 'unknown command "frobnicate"'],
   ])("workbench %j exits 2 saying what is wrong", async (args, message) => {
     const res = await inProcess(args, { WORKBENCH_DATA_DIR: join(tmp.dir, "usage") });

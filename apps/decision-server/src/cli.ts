@@ -2,7 +2,8 @@
 /** `decision-server`: starts the reference decision service and prints `listening on http://HOST:PORT`. */
 
 import { readFileSync } from "node:fs";
-import { parseArgs, USAGE, UsageError } from "./cli/args.js";
+import { parseArgs, USAGE } from "./cli/args.js";
+import { UsageError } from "./cli/flags.js";
 import { parseFaultPlan } from "./faults/plan.js";
 import { startDecisionServer } from "./server.js";
 

@@ -4,6 +4,8 @@
 export { CACHE_DIR_ENV } from "./bayes/cache.js";
 /** The checkpoint versions, the alias name and its default target. */
 export { DEFAULT_LATEST, LATEST_ALIAS, VERSIONS } from "./bayes/versions.js";
+/** Command-line flags read with node:util's parseArgs, and the one error a bad command line raises. */
+export { type FlagSpec, parseFlags, UsageError } from "./cli/flags.js";
 /** Fault plan types. */
 export type { Fault, FaultPlan, FaultRule } from "./faults/plan.js";
 /** Checks a fault plan object / parses a fault plan file's text (throws FaultPlanError). */

@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { parseArgs, UsageError } from "../src/cli/args.js";
+import { parseArgs } from "../src/cli/args.js";
+import { UsageError } from "../src/cli/flags.js";
 import { startDecisionServer } from "../src/index.js";
 import { post, withoutLatency } from "./helpers.js";
 
@@ -125,7 +126,7 @@ describe("decision-server command line", () => {
     [["--rate-limit", "lots"], "--rate-limit: a rate limit is N/s or N/m"],
     [["--port", "http"], "--port must be an integer from 0 to 65535, got 'http'"],
     [["--alias", "latest=bayes-1"], "--alias must be workbench-latest=VERSION"],
-    [["--verbose"], "unknown argument '--verbose'"],
+    [["--verbose"], "unknown flag '--verbose' (the flags of decision-server: --port VALUE"],
   ])("exits 2 with usage for %j", async (args, message) => {
     const run = await runCli(args);
     const { code, stderr } = await run.exited;
@@ -169,6 +170,22 @@ describe("parseArgs", () => {
 
   it("refuses a flag without its value", () => {
     expect(() => parseArgs(["--faults"], {})).toThrow(UsageError);
-    expect(() => parseArgs(["--faults"], {})).toThrow("--faults needs a value");
+    expect(() => parseArgs(["--faults"], {})).toThrow(
+      "--faults needs a value: --faults VALUE or --faults=VALUE",
+    );
+  });
+
+  it("says what is wrong and what would be right for a value given to a switch or a stray argument", () => {
+    expect(() => parseArgs(["--help=yes"], {})).toThrow(
+      "--help is a switch and takes no value: --help alone",
+    );
+    expect(() => parseArgs(["8009"], {})).toThrow(
+      "unexpected argument '8009': this command takes flags only (the flags of decision-server: --port VALUE, --host VALUE,",
+    );
+  });
+
+  it("reads -h and --help as a request for the usage text", () => {
+    expect(parseArgs(["-h"], {}).help).toBe(true);
+    expect(parseArgs(["--help"], {}).help).toBe(true);
   });
 });

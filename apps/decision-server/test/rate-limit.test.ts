@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseArgs, UsageError } from "../src/cli/args.js";
+import { parseArgs } from "../src/cli/args.js";
+import { UsageError } from "../src/cli/flags.js";
 import {
   checkRateLimit,
   limiter,

@@ -179,7 +179,7 @@ export async function runReportCommand(argv: string[], io: Output = stdio): Prom
     json?: boolean;
     "data-dir"?: string;
   }>(
-    "report",
+    "workbench report",
     argv,
     {
       item: { type: "string" },
@@ -379,7 +379,7 @@ export async function runFitCommand(argv: string[], io: Output = stdio): Promise
     resamples?: string;
     "data-dir"?: string;
   }>(
-    "fit",
+    "workbench fit",
     argv,
     {
       method: { type: "string" },
@@ -506,7 +506,7 @@ export async function runCheckCommand(argv: string[], io: Output = stdio): Promi
     concurrency?: string;
     json?: boolean;
     "data-dir"?: string;
-  }>("check", argv, {
+  }>("workbench check", argv, {
     calibration: { type: "string" },
     dataset: { type: "string" },
     server: { type: "string" },

@@ -1,32 +1,12 @@
-/** Flag parsing for the workbench command (node:util parseArgs, with messages that say what would be right). */
+/**
+ * The workbench command's flag values: rate limits, amounts and whole numbers, each refused with a message that
+ * says what would be right. Flags are read by the decision server's parseFlags (node:util parseArgs), which
+ * also defines the one UsageError both commands exit 2 on.
+ */
 
-import { parseArgs } from "node:util";
+import { UsageError } from "@decision-workbench/decision-server";
 
-/** A bad command line; the message says what would be right. */
-export class UsageError extends Error {
-  override name = "UsageError";
-}
-
-/** Flag specs: name -> string or boolean, multiple when repeatable. */
-export type FlagSpec = Record<string, { type: "string" | "boolean"; multiple?: boolean; short?: string }>;
-
-/** Parses `argv` against `spec`; UsageError on an unknown flag or a missing value. */
-export function parseFlags<T extends object>(
-  command: string,
-  argv: string[],
-  spec: FlagSpec,
-  positionals = false,
-): { flags: T; positionals: string[] } {
-  try {
-    const parsed = parseArgs({ args: argv, options: spec, strict: true, allowPositionals: positionals });
-    return { flags: parsed.values as T, positionals: parsed.positionals };
-  } catch (err) {
-    const flags = Object.keys(spec)
-      .map((f) => `--${f}`)
-      .join(", ");
-    throw new UsageError(`workbench ${command}: ${(err as Error).message}. Its flags: ${flags}`);
-  }
-}
+export { parseFlags, UsageError } from "@decision-workbench/decision-server";
 
 /**
  * A rate limit flag (`--requests-per-minute`, `--input-tokens-per-minute`): a number above 0, or `none` (null)

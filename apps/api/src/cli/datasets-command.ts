@@ -17,7 +17,7 @@ interface Listed {
 
 /** Prints one line per dataset (name, source, examples, items, description), or JSON with --json. */
 export async function datasetsCommand(argv: string[]): Promise<number> {
-  const { flags } = parseFlags<{ "data-dir"?: string; json?: boolean }>("datasets", argv, {
+  const { flags } = parseFlags<{ "data-dir"?: string; json?: boolean }>("workbench datasets", argv, {
     "data-dir": { type: "string" },
     json: { type: "boolean" },
   });

@@ -72,7 +72,7 @@ function printSummary(s: RunSummary): void {
  * stopped at its budget, 130 when interrupted.
  */
 export async function runCommand(argv: string[]): Promise<number> {
-  const { flags } = parseFlags<RunFlags>("run", argv, {
+  const { flags } = parseFlags<RunFlags>("workbench run", argv, {
     dataset: { type: "string" },
     server: { type: "string" },
     model: { type: "string" },

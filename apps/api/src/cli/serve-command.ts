@@ -6,7 +6,7 @@ import { startWorkbench } from "./serve.js";
 
 /** Runs `workbench serve`; resolves when it has stopped (SIGINT / SIGTERM). */
 export async function serveCommand(argv: string[]): Promise<number> {
-  const { flags } = parseFlags<ServeFlags>("serve", argv, {
+  const { flags } = parseFlags<ServeFlags>("workbench serve", argv, {
     port: { type: "string" },
     host: { type: "string" },
     token: { type: "string" },

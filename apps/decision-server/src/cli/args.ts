@@ -2,6 +2,7 @@
 
 import { LATEST_ALIAS } from "../bayes/versions.js";
 import { parseRateLimit, type RateLimit, RateLimitError } from "../http/rateLimit.js";
+import { type FlagSpec, parseFlags, UsageError } from "./flags.js";
 
 /** The usage text. */
 export const USAGE = `usage: decision-server [--port N] [--host HOST] [--api-key KEY] [--faults FILE] [--alias ${LATEST_ALIAS}=VERSION]
@@ -18,6 +19,20 @@ export const USAGE = `usage: decision-server [--port N] [--host HOST] [--api-key
                       beyond it answer 429 with Retry-After and retry-after-ms
   --rate-burst B      the bucket's size: requests admitted at once (default one second's worth, at least 1)`;
 
+const SPEC = {
+  port: { type: "string" },
+  host: { type: "string" },
+  "api-key": { type: "string" },
+  faults: { type: "string" },
+  alias: { type: "string" },
+  "rate-limit": { type: "string" },
+  "rate-burst": { type: "string" },
+  help: { type: "boolean", short: "h" },
+} satisfies FlagSpec;
+
+/** The flags as node:util's parseArgs reads them. */
+type Flags = { [K in keyof typeof SPEC]?: (typeof SPEC)[K]["type"] extends "string" ? string : boolean };
+
 /** Parsed arguments. */
 export interface CliArgs {
   port: number;
@@ -29,83 +44,44 @@ export interface CliArgs {
   help: boolean;
 }
 
-/** A bad command line; the message says what is wrong. */
-export class UsageError extends Error {}
-
 /** Parses argv (without node and the script); `env` supplies DECISION_SERVER_API_KEY. */
 export function parseArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): CliArgs {
-  const out: CliArgs = { port: 8009, host: "127.0.0.1", help: false };
-  let burst: number | undefined;
-  if (env.DECISION_SERVER_API_KEY) out.apiKey = env.DECISION_SERVER_API_KEY;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === "--help" || arg === "-h") {
-      out.help = true;
-      continue;
+  const { flags } = parseFlags<Flags>("decision-server", argv, SPEC);
+  const out: CliArgs = { port: 8009, host: "127.0.0.1", help: flags.help === true };
+  if (flags.port !== undefined) {
+    const n = Number(flags.port);
+    if (!/^\d+$/.test(flags.port) || n > 65535)
+      throw new UsageError(`--port must be an integer from 0 to 65535, got '${flags.port}'`);
+    out.port = n;
+  }
+  if (flags.host !== undefined) out.host = flags.host;
+  const apiKey = flags["api-key"] ?? env.DECISION_SERVER_API_KEY;
+  if (apiKey) out.apiKey = apiKey;
+  if (flags.faults !== undefined) out.faultsFile = flags.faults;
+  if (flags.alias !== undefined) {
+    const [name, target] = flags.alias.split("=", 2);
+    if (name !== LATEST_ALIAS || !target) {
+      throw new UsageError(
+        `--alias must be ${LATEST_ALIAS}=VERSION (for example ${LATEST_ALIAS}=bayes-1), got '${flags.alias}'`,
+      );
     }
-    const eq = arg.indexOf("=");
-    const flag = arg.startsWith("--") && eq > 0 ? arg.slice(0, eq) : arg;
-    const takeValue = (): string => {
-      if (flag !== arg) return arg.slice(eq + 1);
-      const v = argv[++i];
-      if (v === undefined) throw new UsageError(`${flag} needs a value`);
-      return v;
-    };
-    switch (flag) {
-      case "--port": {
-        const v = takeValue();
-        const n = Number(v);
-        if (!/^\d+$/.test(v) || n > 65535)
-          throw new UsageError(`--port must be an integer from 0 to 65535, got '${v}'`);
-        out.port = n;
-        break;
-      }
-      case "--host":
-        out.host = takeValue();
-        break;
-      case "--api-key":
-        out.apiKey = takeValue();
-        break;
-      case "--faults":
-        out.faultsFile = takeValue();
-        break;
-      case "--alias": {
-        const v = takeValue();
-        const [name, target] = v.split("=", 2);
-        if (name !== LATEST_ALIAS || !target) {
-          throw new UsageError(
-            `--alias must be ${LATEST_ALIAS}=VERSION (for example ${LATEST_ALIAS}=bayes-1), got '${v}'`,
-          );
-        }
-        out.alias = target;
-        break;
-      }
-      case "--rate-limit": {
-        const v = takeValue();
-        try {
-          out.rateLimit = parseRateLimit(v);
-        } catch (error) {
-          if (error instanceof RateLimitError) throw new UsageError(`--rate-limit: ${error.message}`);
-          throw error;
-        }
-        break;
-      }
-      case "--rate-burst": {
-        const v = takeValue();
-        const n = Number(v);
-        if (!/^\d+(\.\d+)?$/.test(v) || !(n >= 1)) {
-          throw new UsageError(`--rate-burst must be a number of requests of at least 1, got '${v}'`);
-        }
-        burst = n;
-        break;
-      }
-      default:
-        throw new UsageError(`unknown argument '${arg}'`);
+    out.alias = target;
+  }
+  if (flags["rate-limit"] !== undefined) {
+    try {
+      out.rateLimit = parseRateLimit(flags["rate-limit"]);
+    } catch (error) {
+      if (error instanceof RateLimitError) throw new UsageError(`--rate-limit: ${error.message}`);
+      throw error;
     }
   }
+  const burst = flags["rate-burst"];
   if (burst !== undefined) {
+    if (!/^\d+(\.\d+)?$/.test(burst) || !(Number(burst) >= 1)) {
+      throw new UsageError(`--rate-burst must be a number of requests of at least 1, got '${burst}'`);
+    }
     if (!out.rateLimit) throw new UsageError("--rate-burst needs --rate-limit N/s or N/m");
-    out.rateLimit.burst = burst;
+    out.rateLimit.burst = Number(burst);
   }
   return out;
 }
