@@ -22,7 +22,7 @@ const TYPES: Record<string, string> = {
 };
 
 /** Precomputed JSON bodies of every route the views call, for a run of `n` predictions per item. */
-export function fixtureRoutes(n: number): (path: string, query: URLSearchParams) => unknown {
+function fixtureRoutes(n: number): (path: string, query: URLSearchParams) => unknown {
   const choice = choiceReport(n);
   const multi = multiReport(n);
   const items = itemRows(n);

@@ -9,7 +9,7 @@ export class InvalidOutput extends Error {
 }
 
 /** Reads one probability, refusing what the contract calls invalid. */
-export function probability(value: unknown, what: string): number {
+function probability(value: unknown, what: string): number {
   if (value === undefined || value === null) throw new InvalidOutput(`${what} is missing`);
   if (typeof value === "boolean") throw new InvalidOutput(`${what} is a boolean (${value}), not a number`);
   if (typeof value === "string")
@@ -34,7 +34,7 @@ function plain(value: unknown): value is number {
 }
 
 /** P(yes) of a `noul` answer. */
-export function noulProbability(answer: unknown, id: string): number {
+function noulProbability(answer: unknown, id: string): number {
   const value = answerObject(answer, id).noul;
   return plain(value) ? value : probability(value, `the probability (noul) of ${id}`);
 }
@@ -82,12 +82,12 @@ export function readAnswers(item: NormalItem, answers: Record<string, unknown>, 
 }
 
 /** Clips a probability into [CLIP, 1 - CLIP]. */
-export function clip(p: number): number {
+function clip(p: number): number {
   return Math.min(Math.max(p, CLIP), 1 - CLIP);
 }
 
 /** log(p / (1 - p)) after clipping. */
-export function logOdds(p: number): number {
+function logOdds(p: number): number {
   const c = clip(p);
   return Math.log(c) - Math.log(1 - c);
 }

@@ -173,7 +173,7 @@ class Collector implements Dispatcher.DispatchHandler {
 const decoder = new TextDecoder();
 
 /** UTF-8 text of the chunks, as undici's `body.text()` reads it: a leading BOM dropped, bad bytes replaced. */
-export function decodeText(chunks: Buffer[]): string {
+function decodeText(chunks: Buffer[]): string {
   if (chunks.length === 0) return "";
   let bytes = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes = bytes.subarray(3);

@@ -40,11 +40,6 @@ export function orderedState(source: string | readonly (readonly [string, unknow
   return new OrderedState(source);
 }
 
-/** The JSON text of a state for the wire: an OrderedState's own text, else JSON.stringify's. */
-export function stateJson(state: unknown): string | undefined {
-  return state instanceof OrderedState ? state.json : JSON.stringify(state);
-}
-
 function entriesJson(entries: readonly (readonly [string, unknown])[]): string {
   let out = "{";
   const seen = new Set<string>();

@@ -3,7 +3,7 @@ import type { NormalItem } from "./items.js";
 import type { Decision, ReplayDifference } from "./types.js";
 
 /** Probabilities closer than this are the same. */
-export const REPLAY_TOLERANCE = 1e-6;
+const REPLAY_TOLERANCE = 1e-6;
 
 /** Compares a recorded decision with another one (recomputed from its record, or answered again). */
 export function compareDecisions(recorded: Decision, now: Decision): ReplayDifference[] {

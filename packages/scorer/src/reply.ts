@@ -55,7 +55,7 @@ export function readReasoning(raw: unknown): Reasoning | undefined {
 }
 
 /** Cuts text to at most `limit` characters without splitting a surrogate pair. */
-export function cutText(text: string, limit: number): string {
+function cutText(text: string, limit: number): string {
   if (text.length <= limit) return text;
   let end = limit;
   const code = text.charCodeAt(end - 1);

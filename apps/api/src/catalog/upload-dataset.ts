@@ -21,7 +21,7 @@ import { UPLOAD_LIMIT, UPLOAD_MAX_DEPTH } from "./upload-limits.js";
 import type { UploadStore } from "./upload-store.js";
 
 /** Upload names: letters, digits, `.`, `_`, `-`; they appear in URLs. */
-export const DATASET_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+const DATASET_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 function detailOf(e: ValidationError): Record<string, unknown> {
   const out: Record<string, unknown> = { code: e.code, message: e.message };

@@ -11,7 +11,7 @@ import type { ExampleRow, UploadRow } from "../storage/types.js";
 import { UploadCancelled, uploadNameState, writeUpload } from "../storage/upload-sql.js";
 
 /** 409 dataset_exists for a name already uploaded. */
-export function uploadExists(name: string): ApiError {
+function uploadExists(name: string): ApiError {
   return conflict(
     `a dataset named ${JSON.stringify(name)} is already uploaded; delete it first (DELETE /api/datasets/${name}) or give the task another name`,
     "dataset_exists",
@@ -19,7 +19,7 @@ export function uploadExists(name: string): ApiError {
 }
 
 /** 409 dataset_exists for a name another upload is being stored under. */
-export function uploadInProgress(name: string): ApiError {
+function uploadInProgress(name: string): ApiError {
   return conflict(
     `an upload of a dataset named ${JSON.stringify(name)} is in progress; wait for it to finish (GET /api/datasets/${name}) or give the task another name`,
     "dataset_exists",

@@ -93,7 +93,7 @@ const rate = (r: Rate) =>
   r.n === 0 ? "0/0" : `${r.x}/${r.n} = ${pctOf(r.value)} [${pctOf(r.low)}, ${pctOf(r.high)}]`;
 
 /** The consistency test's verdict in words (null when the report has none). */
-export function consistencyText(c: ItemReport["consistency"]): string | null {
+function consistencyText(c: ItemReport["consistency"]): string | null {
   if (!c) return null;
   let digits = 2;
   while (digits < 6 && c.pValue < 0.05 !== Number(c.pValue.toPrecision(digits)) < 0.05) digits++;
@@ -105,7 +105,7 @@ export function consistencyText(c: ItemReport["consistency"]): string | null {
 }
 
 /** A report as lines of text. */
-export function reportText(r: ItemReport): string {
+function reportText(r: ItemReport): string {
   const c = r.counts;
   const lines = [
     `${r.item.name} (${r.item.kind}: ${r.item.options.join(", ")}${r.item.notStated ? ", not stated" : ""}) on ${r.split}: n ${r.n} (answered ${c.answered}, unknown ${c.unknown}, escalated ${c.escalated}${c.unlabelled ? `, unlabelled ${c.unlabelled}` : ""}${c.invalid ? `, invalid ${c.invalid}` : ""})`,
@@ -444,7 +444,7 @@ export async function runFitCommand(argv: string[], io: Output = stdio): Promise
 }
 
 /** The check's verdict as lines of text. */
-export function checkText(c: RunCheck): string {
+function checkText(c: RunCheck): string {
   const lines: string[] = [];
   for (const [name, q] of Object.entries(c.questions)) {
     const eceI = q.eceInterval ? `[${fmt(q.eceInterval[0])}, ${fmt(q.eceInterval[1])}]` : "(none recorded)";

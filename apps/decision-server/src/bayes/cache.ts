@@ -72,12 +72,12 @@ export function trainingCodeHash(): string {
 }
 
 /** The cache file for a fingerprint. */
-export function cacheFile(dir: string, fingerprint: string): string {
+function cacheFile(dir: string, fingerprint: string): string {
   return join(dir, `checkpoints-${fingerprint.slice(0, 16)}.json`);
 }
 
 /** The cached content of one fingerprint. */
-export interface CacheContent {
+interface CacheContent {
   format: number;
   fingerprint: string;
   versions: TrainedVersion[];

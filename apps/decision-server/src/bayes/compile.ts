@@ -160,8 +160,3 @@ export function softmaxT(scores: Float64Array, temperature: number): number[] {
   for (let i = 0; i < out.length; i++) out[i] /= z;
   return out;
 }
-
-/** Class probabilities of a state. */
-export function predictTarget(t: CompiledTarget, f: StateFeatures): number[] {
-  return softmaxT(logScores(t, f), t.temperature);
-}

@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import type { DatasetsModule } from "./dataset-types.js";
 
 /** The datasets package the checkpoints train on. */
-export const DATASETS_PACKAGE = "@decision-workbench/datasets";
+const DATASETS_PACKAGE = "@decision-workbench/datasets";
 
 /** The datasets module and its package folder. */
 export async function importDatasets(): Promise<{ module: DatasetsModule; packageDir: string }> {

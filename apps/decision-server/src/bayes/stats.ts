@@ -6,7 +6,7 @@
 import type { StateFeatures } from "./features.js";
 
 /** Running mean and sum of squared deviations per class (Welford). */
-export interface NumericStats {
+interface NumericStats {
   n: number[];
   mean: number[];
   m2: number[];
@@ -26,7 +26,7 @@ export interface TargetStats {
 }
 
 /** A record without a prototype, so that any field name or value is an ordinary key. */
-export function dict<T>(): Record<string, T> {
+function dict<T>(): Record<string, T> {
   return Object.create(null) as Record<string, T>;
 }
 

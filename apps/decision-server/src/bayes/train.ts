@@ -15,7 +15,7 @@ const MIN_WORD_COUNT = 2;
 const MAX_VOCABULARY = 20_000;
 
 /** One trained target: the statistics of one question of one dataset item. */
-export interface TrainedTarget {
+interface TrainedTarget {
   key: string;
   label: string;
   stats: TargetStats;
@@ -23,7 +23,7 @@ export interface TrainedTarget {
 }
 
 /** The targets of one dataset and the vocabulary their word counts index. */
-export interface TrainedDataset {
+interface TrainedDataset {
   name: string;
   vocab: string[];
   targets: TrainedTarget[];

@@ -7,7 +7,7 @@ import { lexicalModel } from "./lexical.js";
 import type { DecisionModel } from "./types.js";
 
 /** One entry of GET /v1/models. */
-export interface ModelListing {
+interface ModelListing {
   name: string;
   description: string;
   /** For an alias: the model it resolves to. */

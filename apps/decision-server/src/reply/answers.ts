@@ -3,11 +3,11 @@
 import type { Question } from "../request/types.js";
 
 /** Decimal places of every probability and confidence in a reply. */
-export const DECIMALS = 4;
+const DECIMALS = 4;
 const SCALE = 10 ** DECIMALS;
 
 /** Rounds a probability to the reply's precision. */
-export function round(p: number): number {
+function round(p: number): number {
   return Math.round(p * SCALE) / SCALE;
 }
 

@@ -5,7 +5,7 @@ import { isObject, jsonType, pyList } from "./describe.js";
 import type { DecisionRequest, OptionSpec, Question, ServerOptions } from "./types.js";
 
 /** Most options a choice question or levels a score question may have. */
-export const MAX_OPTIONS = 255;
+const MAX_OPTIONS = 255;
 
 const SERVER_OPTIONS = ["think", "max_think", "nothink_threshold", "return_reasoning"];
 
