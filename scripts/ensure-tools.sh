@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# Installs what a fresh machine lacks: pnpm 12, the workspace's packages (better-sqlite3 builds from source
-# against Node's own headers) and, when asked with --browser, Debian's Chromium for the end-to-end tests.
+# Installs what a fresh machine lacks: the pnpm that package.json's packageManager names, the workspace's
+# packages exactly as pnpm-lock.yaml pins them (better-sqlite3 builds from source against Node's own headers)
+# and, when asked with --browser, Debian's Chromium for the end-to-end tests.
 set -euo pipefail
 export TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1 TURBO_NO_UPDATE_NOTIFIER=1
 cd "$(dirname "$0")/.."
 
-if ! command -v pnpm >/dev/null 2>&1 || [[ "$(pnpm -v 2>/dev/null)" != 12.* ]]; then
-  echo "installing pnpm 12" >&2
-  npm i -g pnpm@12 >/dev/null 2>&1 || npm i -g pnpm@12
+pnpm_version="$(node -p 'require("./package.json").packageManager.replace(/^pnpm@/, "")')"
+if ! command -v pnpm >/dev/null 2>&1 || [[ "$(pnpm -v 2>/dev/null)" != "$pnpm_version" ]]; then
+  echo "installing pnpm $pnpm_version" >&2
+  npm i -g "pnpm@$pnpm_version" >/dev/null 2>&1 || npm i -g "pnpm@$pnpm_version"
 fi
 
 # node-gyp must build against the installed Node's headers, never download them.
@@ -19,4 +21,5 @@ if [[ "${1:-}" == "--browser" ]] && ! command -v chromium >/dev/null 2>&1; then
   else sudo apt-get update -qq >/dev/null && sudo apt-get install -y -qq chromium >/dev/null; fi
 fi
 
-pnpm install --frozen-lockfile=false --reporter=append-only 2>&1 | tail -n 5 >&2
+# a lockfile that does not match the package.json files fails the install instead of being rewritten
+pnpm install --frozen-lockfile --reporter=append-only 2>&1 | tail -n 5 >&2
