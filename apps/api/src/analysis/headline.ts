@@ -1,8 +1,7 @@
 import { ece, type TopLabel } from "@decision-workbench/calibration";
-import type { Split } from "@decision-workbench/datasets";
 import type { AnalysisRow } from "../storage/types.js";
-import { groupByItem, type ItemSpec, inferSpec } from "./item-spec.js";
-import { ItemDataBuilder, itemData } from "./matrix.js";
+import { groupByItem, inferSpec } from "./item-spec.js";
+import { itemData } from "./matrix.js";
 import { topView } from "./views.js";
 
 /**
@@ -43,56 +42,4 @@ export function headlineOf(tops: readonly TopLabel[]): Headline {
     for (let i = 0; i < ys[j].length; i++) hits += ys[j][i];
   }
   return { accuracy: hits / n, ece: ece({ p, y }, { bins: 15 }), n };
-}
-
-/** Examples a tally converts at a time. */
-export const TALLY_BATCH = 1024;
-
-/**
- * A run's headline kept as its answers are stored, so a running run's costs no read and a finished run's is ready
- * at once (reading its rows back took 40-70 ms of 10,000 examples' end). Each item's rows on the headline's splits
- * are converted a batch at a time and only their top-label pairs are kept: the top-label view of a row depends on
- * that row alone, so the pooled batches give the headline of all the rows read back (ECE to within rounding: it
- * sums in another order).
- */
-export class HeadlineTally {
-  private readonly builders = new Map<string, ItemDataBuilder>();
-  private readonly tops: TopLabel[] = [];
-  private pending = 0;
-  private last: Headline | null = null;
-
-  /** `splits`: the headline's splits (null: all). */
-  constructor(
-    private readonly specs: readonly ItemSpec[],
-    private readonly splits: readonly Split[] | null,
-  ) {
-    for (const spec of specs) this.builders.set(spec.name, new ItemDataBuilder(spec));
-  }
-
-  /** Adds one stored example's rows (one per item). */
-  add(split: Split, rows: readonly AnalysisRow[]): void {
-    if (this.splits && !this.splits.includes(split)) return;
-    for (const r of rows) this.builders.get(r.item)?.add(r);
-    this.last = null;
-    if (++this.pending >= TALLY_BATCH) this.flush();
-  }
-
-  /** The headline of every example added so far (computed again only after an example was added). */
-  value(): Headline {
-    if (!this.last) {
-      this.flush();
-      this.last = headlineOf(this.tops);
-    }
-    return this.last;
-  }
-
-  private flush(): void {
-    if (this.pending === 0) return;
-    for (const spec of this.specs) {
-      const builder = this.builders.get(spec.name) as ItemDataBuilder;
-      this.tops.push(topView(builder.finish()));
-      this.builders.set(spec.name, new ItemDataBuilder(spec));
-    }
-    this.pending = 0;
-  }
 }

@@ -23,7 +23,10 @@ export function taskSpecs(task: Task): ItemSpec[] {
  * An item's spec read from its stored rows when the task is not at hand (probability keys are the options in item
  * order, then `not stated`). Multi-label when a gold or answer is a list, or when the probabilities do not sum to 1.
  */
-export function inferSpec(name: string, rows: readonly AnalysisRow[]): ItemSpec {
+export function inferSpec(
+  name: string,
+  rows: readonly Pick<AnalysisRow, "gold" | "answer" | "probabilities">[],
+): ItemSpec {
   let keys: string[] | null = null;
   let multi = false;
   for (const r of rows) {

@@ -1,13 +1,14 @@
 import { NOT_STATED, type Split } from "@decision-workbench/datasets";
+import { type ItemValues, itemValues, labelNames, labelOf, SPLIT_NAMES } from "../storage/item-values.js";
 import type { AnalysisRow } from "../storage/types.js";
-import { reasoningText } from "./export.js";
 import type { ItemSpec } from "./item-spec.js";
 
-/** Status codes of the typed arrays. */
+export { SPLIT_NAMES };
+
+/** Status codes of the typed arrays (storage/item-values.ts STATUS_NAMES). */
 export const ANSWERED = 0;
 export const UNKNOWN = 1;
 export const ESCALATED = 2;
-const STATUS_CODE = { answered: ANSWERED, unknown: UNKNOWN, escalated: ESCALATED } as const;
 
 /** Row usability codes. */
 export const USABLE = 0;
@@ -15,11 +16,8 @@ export const ESCALATED_ROW = 1;
 export const INVALID = 2;
 export const UNLABELLED = 3;
 
-/** Split codes of the typed arrays. */
-export const SPLIT_NAMES: readonly Split[] = ["train", "calibration", "test"];
-
 /**
- * One item's stored predictions as typed arrays, converted once. Every row keeps its status and split; the usable
+ * One item's stored analysis columns as typed arrays. Every row keeps its status and split; the usable
  * rows (not escalated, probabilities present and valid, gold present and valid) also have an N x K probability matrix
  * and gold indices (single-label) or N x K 0/1 labels (multi-label). Multi-label matrices hold the options only; the
  * `not stated` probability is kept apart.
@@ -46,8 +44,6 @@ export interface ItemData {
    */
   rowProbs: Float64Array;
   rowK: number;
-  /** Per row index: the reason (escalations) and the reasoning text, for the rows that have one. */
-  notes: Map<number, { reason: string | null; reasoning: string | null }>;
   /** Per row: USABLE, or why it is not measured (ESCALATED_ROW, INVALID: probabilities missing or out of range, UNLABELLED). */
   use: Uint8Array;
   /** Usable rows. */
@@ -64,15 +60,11 @@ export interface ItemData {
   notStatedP: Float64Array;
 }
 
-function goldIndex(columns: string[], gold: AnalysisRow["gold"]): number {
-  if (typeof gold !== "string") return -1;
-  return columns.indexOf(gold);
-}
-
-/** Converts one item's rows (in the order given) into typed arrays. */
+/** Converts one item's decisions (in the order given) into typed arrays, as if stored and read back. */
 export function itemData(spec: ItemSpec, rows: Iterable<AnalysisRow>): ItemData {
   const b = new ItemDataBuilder(spec);
-  for (const r of rows) b.add(r);
+  let ordinal = 0;
+  for (const r of rows) b.add(itemValues(spec, { ...r, ordinal: ordinal++ }, r));
   return b.finish();
 }
 
@@ -92,6 +84,8 @@ function grow<T extends Float64Array | Int32Array | Uint8Array | Int16Array>(
 export class ItemDataBuilder {
   private readonly multi: boolean;
   private readonly columns: string[];
+  /** What a stored label code indexes. */
+  private readonly names: string[];
   private readonly k: number;
   private readonly rowK: number;
   private n = 0;
@@ -106,7 +100,6 @@ export class ItemDataBuilder {
   private readonly servedNames: string[] = [];
   private use = new Uint8Array(0);
   private rowProbs = new Float64Array(0);
-  private readonly notes = new Map<number, { reason: string | null; reasoning: string | null }>();
   private rowOf = new Int32Array(0);
   private probs = new Float64Array(0);
   private gold = new Int32Array(0);
@@ -126,6 +119,7 @@ export class ItemDataBuilder {
   ) {
     this.multi = spec.kind === "multi";
     this.columns = this.multi || !spec.notStated ? [...spec.options] : [...spec.options, NOT_STATED];
+    this.names = labelNames(spec);
     this.k = this.columns.length;
     this.rowK = this.multi && spec.notStated ? this.k + 1 : this.k;
     if (rows > 0) {
@@ -157,82 +151,75 @@ export class ItemDataBuilder {
     } else this.gold = grow(this.gold, usable);
   }
 
-  /** Adds one stored row. */
-  add(r: AnalysisRow): void {
-    const { k, rowK, columns, multi, spec } = this;
+  /** Adds one stored decision. */
+  add(v: ItemValues): void {
+    const { k, rowK, multi, spec, names } = this;
     const i = this.n++;
     this.reserveRows(i + 1);
-    this.exampleIds.push(r.exampleId);
-    this.answers.push(r.answer ?? null);
-    this.golds.push(r.gold ?? null);
-    this.confidence[i] = typeof r.confidence === "number" ? r.confidence : Number.NaN;
-    if (r.servedBy) {
-      let c = this.servedNames.indexOf(r.servedBy);
-      if (c < 0) c = this.servedNames.push(r.servedBy) - 1;
+    this.exampleIds.push(v.exampleId);
+    this.answers.push(labelOf(names, v.answer));
+    this.golds.push(labelOf(names, v.gold));
+    this.confidence[i] = v.confidence ?? Number.NaN;
+    if (v.servedBy) {
+      let c = this.servedNames.indexOf(v.servedBy);
+      if (c < 0) c = this.servedNames.push(v.servedBy) - 1;
       this.served[i] = c;
     } else this.served[i] = -1;
-    const s = STATUS_CODE[r.status] ?? ESCALATED;
+    const s = v.status;
     this.status[i] = s;
-    this.split[i] = Math.max(SPLIT_NAMES.indexOf(r.split), 0);
-    const reasoning = reasoningText(r.record);
-    const reason = r.reason && r.reason !== NOT_STATED ? r.reason : null;
-    if (reasoning !== null || reason !== null) this.notes.set(i, { reason, reasoning });
-    const p = r.probabilities;
-    if (p) {
-      for (let j = 0; j < k; j++) {
-        const v = p[columns[j]];
-        if (typeof v === "number") this.rowProbs[i * rowK + j] = v;
-      }
-      if (rowK > k && typeof p[NOT_STATED] === "number") this.rowProbs[i * rowK + k] = p[NOT_STATED];
+    this.split[i] = v.split;
+    const p = v.probs;
+    const at = i * rowK;
+    if (p && p.byteLength === rowK * 8) {
+      const view = new DataView(p.buffer, p.byteOffset, p.byteLength);
+      for (let j = 0; j < rowK; j++) this.rowProbs[at + j] = view.getFloat64(j * 8, true);
     }
     if (s === ESCALATED) {
       this.use[i] = ESCALATED_ROW;
       return;
     }
-    if (!p) {
+    if (!p || p.byteLength !== rowK * 8) {
       this.use[i] = INVALID;
       return;
     }
-    // the row's probabilities were just copied (NaN where not a number): a usable row has every one in [0, 1]
-    const at = i * rowK;
+    // a usable row has every probability (NaN where the decision had none) in [0, 1]
     for (let j = 0; j < rowK; j++) {
-      const v = this.rowProbs[at + j];
-      if (!(v >= 0 && v <= 1)) {
+      const x = this.rowProbs[at + j];
+      if (!(x >= 0 && x <= 1)) {
         this.use[i] = INVALID;
         return;
       }
     }
-    if (r.gold === null || r.gold === undefined) {
+    const gold = v.gold;
+    if (gold === null) {
       this.use[i] = UNLABELLED;
       return;
     }
     let goldIdx = 0;
     let goldNs = 0;
-    let applies: number[] = [];
+    let applies: ArrayLike<number> = [];
     if (multi) {
-      if (Array.isArray(r.gold)) applies = r.gold.map((g) => columns.indexOf(g)).filter((j) => j >= 0);
-      else if (r.gold === NOT_STATED) goldNs = 1;
+      if (typeof gold !== "number") applies = gold;
+      else if (gold === k)
+        goldNs = 1; // `not stated` follows the options
+      else if (gold >= 0 && gold < k) applies = [gold];
       else {
-        const j = columns.indexOf(r.gold);
-        if (j < 0) {
-          this.use[i] = UNLABELLED;
-          return;
-        }
-        applies = [j];
+        this.use[i] = UNLABELLED;
+        return;
       }
     } else {
-      goldIdx = goldIndex(columns, r.gold);
+      goldIdx = typeof gold === "number" && gold >= 0 && gold < k ? gold : -1;
       if (goldIdx < 0) {
         this.use[i] = UNLABELLED;
         return;
       }
-      goldNs = r.gold === NOT_STATED ? 1 : 0;
+      goldNs = names[goldIdx] === NOT_STATED ? 1 : 0;
     }
     const u = this.m++;
     this.reserveUsable(u + 1);
     for (let j = 0; j < k; j++) this.probs[u * k + j] = this.rowProbs[at + j];
     if (multi) {
-      for (const j of applies) this.labels[u * k + j] = 1;
+      for (let t = 0; t < applies.length; t++) this.labels[u * k + applies[t]] = 1;
       if (spec.notStated) this.notStatedP[u] = this.rowProbs[at + k];
     } else this.gold[u] = goldIdx;
     this.goldUnknown[u] = goldNs;
@@ -263,7 +250,6 @@ export class ItemDataBuilder {
       split: fit(this.split, n),
       rowProbs: fit(this.rowProbs, n * rowK),
       rowK,
-      notes: this.notes,
       use: fit(this.use, n),
       m,
       rowOf: fit(this.rowOf, m),
@@ -299,8 +285,6 @@ export function restrictRows(d: ItemData, keep: (row: number) => boolean): ItemD
   const rowProbs = new Float64Array(c * rowK);
   for (let t = 0; t < c; t++)
     rowProbs.set(d.rowProbs.subarray(kept[t] * rowK, (kept[t] + 1) * rowK), t * rowK);
-  const notes = new Map<number, { reason: string | null; reasoning: string | null }>();
-  for (const [i, note] of d.notes) if (newRow[i] >= 0) notes.set(newRow[i], note);
   const usable: number[] = [];
   for (let u = 0; u < d.m; u++) if (newRow[d.rowOf[u]] >= 0) usable.push(u);
   return selectUsable(
@@ -315,7 +299,6 @@ export function restrictRows(d: ItemData, keep: (row: number) => boolean): ItemD
       split: Uint8Array.from(kept, (i) => d.split[i]),
       use: Uint8Array.from(kept, (i) => d.use[i]),
       rowProbs,
-      notes,
     },
     usable,
     (u) => newRow[d.rowOf[u]],

@@ -7,7 +7,6 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { type DecisionServerHandle, startDecisionServer } from "@decision-workbench/decision-server";
 import type { FastifyInstance } from "fastify";
-import { compileAnalysis, prepareRecentRuns } from "../analysis/warm-up.js";
 import { buildApp } from "../app.js";
 import { warmBundled } from "../catalog/catalog.js";
 import { DB_FILE, type ServeConfig } from "../config.js";
@@ -38,11 +37,6 @@ export interface Workbench {
   reference?: DecisionServerHandle;
   /** Runs resumed at start-up. */
   resumed: string[];
-  /**
-   * Background work after start-up: the analysis code compiled, then the reports of the most recent finished
-   * runs prepared and stored. Resolves to those runs' ids (fewer when closed meanwhile).
-   */
-  prepared: Promise<string[]>;
   /** Stops taking examples, stores answers in flight, closes the app, the reference server and the database. */
   close(): Promise<void>;
 }
@@ -101,26 +95,6 @@ async function registerEmbedded(storage: SqliteStorage, box: SecretBox, url: str
   });
 }
 
-/**
- * In the background once listening: prepares the reports of the most recent finished runs (see warm-up.ts). Resolves to the runs prepared and never rejects; stops between steps once `stopped()`.
- */
-async function prepareAnalysis(
-  storage: SqliteStorage,
-  stopped: () => boolean,
-  log: (message: string) => void,
-): Promise<string[]> {
-  const t0 = performance.now();
-  try {
-    const runs = await prepareRecentRuns(storage, stopped);
-    if (!stopped())
-      log(`reports of ${runs.length} recent run(s) ready in ${Math.round(performance.now() - t0)} ms`);
-    return runs;
-  } catch (err) {
-    if (!stopped()) log(`preparing reports failed: ${(err as Error).message}`);
-    return [];
-  }
-}
-
 /** Starts the workbench and listens; resolves once it listens and interrupted runs are resumed. */
 export async function startWorkbench(config: ServeConfig, opts: StartOptions = {}): Promise<Workbench> {
   const log = opts.log ?? (() => {});
@@ -159,18 +133,12 @@ export async function startWorkbench(config: ServeConfig, opts: StartOptions = {
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   const host = config.host.includes(":") ? `[${config.host}]` : config.host;
-  // Compiling the analysis code holds the event loop 100-500 ms: done before interrupted runs resume, so their
-  // answers are not left unread (and re-asked after a kill) meanwhile. Kill test: 0.13 -> 0.06 re-asked per kill.
-  const t0 = performance.now();
-  await compileAnalysis();
-  log(`analysis compiled in ${Math.round(performance.now() - t0)} ms`);
   const resumed = await engine.resumeInterrupted();
   // Load the bundled datasets once the first requests are served, so the first listing is quick.
   setTimeout(() => void warmBundled().catch(() => {}), 1500).unref();
   const running = engine;
   const listening = app;
   let closing: Promise<void> | undefined;
-  const preparing = prepareAnalysis(storage, () => closing !== undefined, log);
   return {
     url: `http://${host}:${port}`,
     port,
@@ -179,13 +147,11 @@ export async function startWorkbench(config: ServeConfig, opts: StartOptions = {
     engine: running,
     reference,
     resumed,
-    prepared: preparing,
     close() {
       closing ??= (async () => {
         await running.close();
         await listening.close();
         await reference?.close();
-        await preparing; // it stops after the item under way; it only needs the storage
         await storage.close();
       })();
       return closing;

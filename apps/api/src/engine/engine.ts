@@ -3,9 +3,7 @@
 import { randomBytes } from "node:crypto";
 import { SPLITS } from "@decision-workbench/datasets";
 import { ValueError } from "@decision-workbench/scorer";
-import { analysisData, defaultSplit, splitsOf, warmReports } from "../analysis/data.js";
-import { HeadlineTally } from "../analysis/headline.js";
-import { taskSpecs } from "../analysis/item-spec.js";
+import { analysisData } from "../analysis/data.js";
 import { ApiError, conflict, notFound } from "../errors.js";
 import { processAlive } from "../process-alive.js";
 import type { SecretBox } from "../secrets/box.js";
@@ -61,11 +59,6 @@ export class RunEngine {
   private readonly jobs = new Map<string, RunJob>();
   /** One rate-limit lane per server, shared by every run of this process on it (rate-lane.ts). */
   readonly lanes = new RateLanes();
-  private readonly headlines = new Map<string, { done: number; at: number; value: Headline }>();
-  /** Headlines kept as the answers are stored, of the runs this process started afresh. */
-  private readonly tallies = new Map<string, HeadlineTally>();
-  /** Reports being computed for runs that just finished, one run at a time. */
-  private warming: Promise<void> = Promise.resolve();
   private closing = false;
 
   constructor(opts: EngineOptions) {
@@ -221,12 +214,6 @@ export class RunEngine {
       headline: null,
     });
     const fresh = await this.mustGet(runId);
-    this.headlines.delete(runId);
-    // a run started afresh keeps its headline as it goes; a resumed one reads its rows back at its end
-    const tally =
-      done.size === 0
-        ? new HeadlineTally(taskSpecs(selection.task), splitsOf(defaultSplit(fresh)))
-        : undefined;
     const job = new RunJob({
       storage: this.storage,
       run: fresh,
@@ -236,21 +223,9 @@ export class RunEngine {
       latencies: await this.storage.latencies(runId),
       lane,
       prices: server,
-      onStored:
-        tally &&
-        ((result) => {
-          try {
-            tally.add(result.split, result.predictions);
-          } catch {
-            // the end of the run then reads the headline from the stored rows
-            if (this.tallies.get(runId) === tally) this.tallies.delete(runId);
-          }
-        }),
       onSettled: (outcome) => this.settled(runId, outcome),
     });
     this.jobs.set(runId, job);
-    if (tally) this.tallies.set(runId, tally);
-    else this.tallies.delete(runId);
     this.log(
       `run ${runId} ${done.size ? `resumed (${done.size} of ${run.total} already stored)` : "started"}`,
     );
@@ -258,7 +233,6 @@ export class RunEngine {
 
   private settled(runId: string, outcome: JobOutcome): void {
     this.log(`run ${runId} ${outcome === "closed" ? "paused for shutdown" : outcome}`);
-    this.headlines.delete(runId);
     void this.finishEvents(runId, outcome);
   }
 
@@ -266,25 +240,16 @@ export class RunEngine {
     const job = this.jobs.get(runId);
     try {
       if (outcome === "done") {
-        const headline = this.tallies.get(runId)?.value() ?? (await this.computeHeadline(runId));
+        const headline = await analysisData(this.storage).headline(runId);
         await this.storage.updateRun(runId, { headline });
       }
       const summary = outcome === "closed" ? undefined : await this.summary(runId);
       if (summary) job?.emit("summary", summary);
-      if (outcome === "done") {
-        // once the summary is out: the first look at the finished run's reports is then read from memory or
-        // the database
-        this.warming = this.warming
-          .then(() => new Promise((resolve) => setImmediate(resolve)))
-          .then(() => warmReports(this.storage, runId))
-          .catch(() => {});
-      }
     } catch {
       // storage closed during shutdown
     } finally {
       if (this.jobs.get(runId) === job) {
         this.jobs.delete(runId);
-        this.tallies.delete(runId);
       }
     }
   }
@@ -397,7 +362,6 @@ export class RunEngine {
       );
     }
     await this.storage.deleteRun(runId);
-    this.headlines.delete(runId);
   }
 
   /** True while this process works on the run. */
@@ -525,23 +489,10 @@ export class RunEngine {
     };
   }
 
+  /** A finished run's stored headline; any other run's, computed (and cached by its version). */
   private async headline(run: StoredRun): Promise<Headline> {
     if (run.headline && run.status === "done") return run.headline;
-    const tally = this.tallies.get(run.id);
-    if (tally) return tally.value();
-    const done = this.jobs.get(run.id)?.progress().done ?? run.counters.done;
-    const cached = this.headlines.get(run.id);
-    const now = Date.now();
-    if (cached && (cached.done === done || (this.isActive(run.id) && now - cached.at < 5000))) {
-      return cached.value;
-    }
-    const value = await this.computeHeadline(run.id);
-    this.headlines.set(run.id, { done, at: now, value });
-    return value;
-  }
-
-  private computeHeadline(runId: string): Promise<Headline> {
-    return analysisData(this.storage).headline(runId);
+    return analysisData(this.storage).headline(run.id);
   }
 
   private async mustGet(runId: string): Promise<StoredRun> {
@@ -557,7 +508,6 @@ export class RunEngine {
     await Promise.all(jobs.map((j) => j.close()));
     await Promise.all(jobs.map((j) => j.finished));
     for (const id of [...this.jobs.keys()]) await this.settle(id);
-    await this.warming;
   }
 }
 

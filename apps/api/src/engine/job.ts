@@ -85,8 +85,6 @@ export interface JobDeps {
   pending: Selected[];
   /** Request times already stored (ascending or not). */
   latencies: number[];
-  /** Called with each example once it is stored (committed) and counted; it must not throw. */
-  onStored?: (result: ExampleResult) => void;
   /** Called once when the job has settled (status written). */
   onSettled?: (outcome: JobOutcome) => void;
   /**
@@ -361,7 +359,6 @@ export class RunJob extends EventEmitter {
     c.cost += result.cost;
     this.latency.add(result.ms);
     this.doneThisSession++;
-    this.deps.onStored?.(result);
     this.emit("progress");
     return true;
   }

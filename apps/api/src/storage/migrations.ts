@@ -1,6 +1,11 @@
 /** Numbered schema migrations, applied in order; `PRAGMA user_version` holds the last one applied. */
 
 import type Database from "better-sqlite3";
+import { type ItemSpec, inferSpec, taskSpecs } from "../analysis/item-spec.js";
+import { bundledTaskOf } from "../catalog/bundled.js";
+import { itemValues } from "./item-values.js";
+import type { PredictionRow, Split } from "./types.js";
+import { ITEM_VALUES_INSERT, itemValuesParams, storedItemsOf } from "./writer.js";
 
 /** One schema change. Never edit a released migration: add the next number. */
 export interface Migration {
@@ -188,7 +193,84 @@ export const MIGRATIONS: Migration[] = [
       ALTER TABLE runs ADD COLUMN stop_reason TEXT;
     `,
   },
+  {
+    version: 8,
+    name: "item values: each decision's analysis columns, read by every report; a run's item specs; no analysis cache",
+    // gold / answer: an option index (or -1, a text that is no option); gold_list / answer_list: a list's option
+    // indices, one byte each; probs: little-endian doubles in the run's item spec order (storage/item-values.ts)
+    sql: `
+      ALTER TABLE runs ADD COLUMN items TEXT NOT NULL DEFAULT '[]';
+      CREATE TABLE item_values (
+        run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        item_index INTEGER NOT NULL,
+        ordinal INTEGER NOT NULL,
+        example_id TEXT NOT NULL,
+        split INTEGER NOT NULL,
+        status INTEGER NOT NULL,
+        served_by TEXT,
+        confidence REAL,
+        gold INTEGER,
+        gold_list BLOB,
+        answer INTEGER,
+        answer_list BLOB,
+        probs BLOB,
+        PRIMARY KEY (run_id, item_index, ordinal)
+      ) WITHOUT ROWID;
+      DROP TABLE analysis_cache;
+    `,
+    run: fillItemValues,
+  },
 ];
+
+/**
+ * Migration 8: each run's item specs (its dataset's task when it is known, else read from its decisions) and the
+ * analysis columns of every stored decision.
+ */
+function fillItemValues(db: Database.Database): void {
+  const setSpecs = db.prepare("UPDATE runs SET items = ? WHERE id = ?");
+  const insert = db.prepare(ITEM_VALUES_INSERT);
+  const uploadTask = db.prepare("SELECT task FROM datasets WHERE name = ?").pluck();
+  const runs = db.prepare("SELECT id, dataset FROM runs").all() as { id: string; dataset: string }[];
+  const specs = new Map<string, ItemSpec[]>();
+  for (const run of runs) {
+    const text = uploadTask.get(run.dataset) as string | undefined;
+    const task = bundledTaskOf(run.dataset) ?? (text ? JSON.parse(text) : undefined);
+    specs.set(run.id, task ? taskSpecs(task) : inferredSpecs(db, run.id));
+    setSpecs.run(JSON.stringify(specs.get(run.id)), run.id);
+  }
+  forEachExample(
+    db,
+    "example_id, split, served_by, items",
+    ([runId, ordinal, exampleId, split, servedBy, items]) => {
+      const runSpecs = specs.get(runId as string) ?? [];
+      const example = {
+        ordinal: ordinal as number,
+        exampleId: exampleId as string,
+        split: split as Split,
+        servedBy: servedBy as string | null,
+      };
+      for (const item of storedItemsOf(items as string)) {
+        const index = runSpecs.findIndex((s) => s.name === item.item);
+        if (index < 0) continue;
+        insert.run(itemValuesParams(runId as string, index, itemValues(runSpecs[index], example, item)));
+      }
+    },
+  );
+}
+
+/** The item specs of a run whose dataset is gone, read from its decisions. */
+function inferredSpecs(db: Database.Database, runId: string): ItemSpec[] {
+  const byItem = new Map<string, Pick<PredictionRow, "gold" | "answer" | "probabilities">[]>();
+  const texts = db.prepare("SELECT items FROM run_examples WHERE run_id = ? ORDER BY ordinal").pluck();
+  for (const text of texts.iterate(runId) as Iterable<string>) {
+    for (const item of storedItemsOf(text)) {
+      const rows = byItem.get(item.item) ?? [];
+      rows.push(item);
+      byItem.set(item.item, rows);
+    }
+  }
+  return [...byItem].map(([name, rows]) => inferSpec(name, rows));
+}
 
 /**
  * Migration 3: each example's predictions become the JSON array of its items (in item order) on its answers row;

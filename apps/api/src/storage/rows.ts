@@ -2,8 +2,8 @@
 
 import { reorderedJson, type State } from "@decision-workbench/datasets";
 import { type DecisionRecord, orderedState, type State as WireState } from "@decision-workbench/scorer";
+import type { ItemValues } from "./item-values.js";
 import type {
-  AnalysisRow,
   CalibrationRow,
   ExampleRow,
   PredictionRow,
@@ -14,7 +14,7 @@ import type {
   StoredRun,
   UploadRow,
 } from "./types.js";
-import type { ItemTuple } from "./writer.js";
+import type { StoredItem } from "./writer.js";
 
 /** A row as better-sqlite3 returns it. */
 export type Raw = Record<string, unknown>;
@@ -161,6 +161,7 @@ export function runFromRaw(r: Raw): StoredRun {
       activeMs: Number(r.active_ms),
     },
     headline: json(r.headline, null),
+    items: json(r.items, []),
   };
 }
 
@@ -191,52 +192,20 @@ export function runToParams(run: StoredRun): Raw {
     max_cost: run.maxCost,
     max_input_tokens: run.maxInputTokens,
     stop_reason: run.stopReason,
+    items: JSON.stringify(run.items ?? []),
   };
 }
 
-/**
- * The run_examples columns the analysis page reader reads, in this order; the prediction reader adds the record.
- * The ordinal follows them (it positions the next page).
- */
-export const ANSWER_COLUMNS = "example_id, split, items, served_by";
-
-/**
- * A run_examples row as the page readers read it: ANSWER_COLUMNS, then the record and the logits (prediction pages
- * only).
- */
-export type AnswerTuple = [string, string, string, string | null, ...unknown[]];
-
-/** The items of a stored answer, parsed. */
-export function itemsOf(t: AnswerTuple): ItemTuple[] {
-  return JSON.parse(t[2]) as ItemTuple[];
-}
-
-/** Appends to `page` the analysis rows of a stored answer's parsed items (only the named item's, when one is). */
-export function addAnalysisRows(
-  page: AnalysisRow[],
-  t: AnswerTuple,
-  items: ItemTuple[],
-  item: string | undefined,
-): void {
-  for (const i of items) if (item === undefined || i[0] === item) page.push(analysisRowOf(t, i));
-}
-
-/** An analysis row of one item of a stored answer. */
-export function analysisRowOf(t: AnswerTuple, i: ItemTuple): AnalysisRow {
-  const row: AnalysisRow = {
-    exampleId: t[0],
-    split: t[1] as Split,
-    item: i[0],
-    gold: i[1],
-    status: i[2],
-    answer: i[3],
-    confidence: i[4],
-    probabilities: i[5],
-    reason: i[8],
-    servedBy: t[3],
-  };
-  if (i[9] !== null) row.record = { reasoning: i[9] as DecisionRecord["reasoning"] };
-  return row;
+/** A run_examples row as the prediction readers read it. */
+export interface AnswerRow {
+  example_id: string;
+  split: string;
+  served_by: string | null;
+  /** The JSON array of its items (writer.ts `storedItemsOf`). */
+  items: string;
+  record: string;
+  logits: string;
+  ordinal: number;
 }
 
 /**
@@ -245,28 +214,43 @@ export function analysisRowOf(t: AnswerTuple, i: ItemTuple): AnalysisRow {
  */
 export function predictionOf(
   runId: string,
-  t: AnswerTuple,
+  row: AnswerRow,
   base: DecisionRecord,
-  i: ItemTuple,
+  i: StoredItem,
   logits: number[],
 ): PredictionRow {
   const record: DecisionRecord = Object.assign({}, base); // a spread is ~20x slower on Node 20
-  if (i[9] !== null) record.reasoning = i[9] as DecisionRecord["reasoning"];
+  if (i.reasoning !== null) record.reasoning = i.reasoning;
   return {
     runId,
-    exampleId: t[0],
-    split: t[1] as Split,
-    item: i[0],
-    gold: i[1],
-    status: i[2],
-    answer: i[3],
-    confidence: i[4],
-    probabilities: i[5],
+    exampleId: row.example_id,
+    split: row.split as Split,
+    item: i.item,
+    gold: i.gold,
+    status: i.status,
+    answer: i.answer,
+    confidence: i.confidence,
+    probabilities: i.probabilities,
     logits,
-    unknown: i[7],
-    reason: i[8],
+    unknown: i.unknown,
+    reason: i.reason,
     record,
-    servedBy: t[3],
+    servedBy: row.served_by,
+  };
+}
+
+/** An item_values row. */
+export function itemValuesFromRaw(r: Raw): ItemValues {
+  return {
+    ordinal: Number(r.ordinal),
+    exampleId: str(r.example_id),
+    split: Number(r.split),
+    status: Number(r.status),
+    servedBy: strOrNull(r.served_by),
+    confidence: numOrNull(r.confidence),
+    gold: (r.gold_list as Uint8Array | null) ?? numOrNull(r.gold),
+    answer: (r.answer_list as Uint8Array | null) ?? numOrNull(r.answer),
+    probs: (r.probs as Uint8Array | null) ?? null,
   };
 }
 

@@ -1,23 +1,19 @@
 /** The SQLite implementation of the storage interface: better-sqlite3, WAL; answers committed in groups (writer.ts). */
 
 import { mkdirSync } from "node:fs";
-import { availableParallelism } from "node:os";
 import { dirname } from "node:path";
 import type { State, Task } from "@decision-workbench/datasets";
 import type { DecisionRecord, State as WireState } from "@decision-workbench/scorer";
 import Database from "better-sqlite3";
+import { taskSpecs } from "../analysis/item-spec.js";
 import { bundledStates, bundledTaskOf } from "../catalog/bundled.js";
-import { ENV } from "../config.js";
-import { Checkpointer } from "./checkpointer.js";
+import { type ItemValues, SPLIT_NAMES } from "./item-values.js";
 import { migrate } from "./migrations.js";
-import { keptBytes, RecentExamples, type StoredExample } from "./recent-examples.js";
 import {
-  ANSWER_COLUMNS,
-  type AnswerTuple,
-  addAnalysisRows,
+  type AnswerRow,
   calibrationFromRaw,
   exampleFromRaw,
-  itemsOf,
+  itemValuesFromRaw,
   predictionOf,
   type Raw,
   runFromRaw,
@@ -29,7 +25,6 @@ import {
   wireStateOf,
 } from "./rows.js";
 import type {
-  AnalysisRow,
   CalibrationRow,
   ExamplePage,
   ExampleResult,
@@ -54,43 +49,18 @@ import {
   UPLOAD_COMPLETE,
   writeUpload,
 } from "./upload-sql.js";
-import { type ExampleWriter, exampleWire, InlineWriter, type ItemTuple } from "./writer.js";
-import { ThreadWriter } from "./writer-thread.js";
-
-/**
- * Whether answers are committed on a writer thread when the caller does not say: WORKBENCH_WRITER_THREAD (1 or 0)
- * when set, else whether the machine has more than 2 cores.
- */
-export function writerThreadDefault(env: NodeJS.ProcessEnv = process.env): boolean {
-  const value = env[ENV.writerThread];
-  if (value === undefined || value === "") return availableParallelism() > 2;
-  if (value === "1" || value === "0") return value === "1";
-  throw new Error(
-    `${ENV.writerThread} must be 1 (commit answers on a writer thread) or 0 (on the event loop), not ${JSON.stringify(value)}`,
-  );
-}
+import { AnswerWriter, storedItemsOf } from "./writer.js";
 
 /** Options of openStorage. */
 export interface StorageOptions {
   /** `synchronous` pragma: NORMAL (default) survives a killed process; FULL also survives a power cut. */
   synchronous?: "NORMAL" | "FULL";
-  /** Checkpoint the write-ahead log on a worker thread (default true for files): commits never wait for an fsync. */
-  checkpointThread?: boolean;
-  /**
-   * Commit answered examples on a writer thread with its own connection (files only). Default:
-   * writerThreadDefault(). On 2 cores, which the event loop and a local decision server keep busy, the thread
-   * cannot run beside them and only adds its hand-off (apps/api/README.md, engine benchmark).
-   */
-  writerThread?: boolean;
 }
-
-/** Pages the log may reach before the committing connection checkpoints itself (when the thread is not there). */
-const SAFETY_CHECKPOINT_PAGES = 50_000;
 
 const SERVER_COLUMNS =
   "id, name, base_url, base_url_secret, endpoint, models, api_key_secret, extra_body, timeout, retries, backoff, deterministic, embedded, created_at, requests_per_minute, input_tokens_per_minute, input_price_per_million, output_price_per_million";
 const RUN_INSERT_COLUMNS =
-  "id, dataset, dataset_hash, server_id, server_name, endpoint, model, fingerprint, splits, concurrency, max_len, options, limit_n, status, error, created_at, started_at, finished_at, owner_pid, total, headline, max_cost, max_input_tokens, stop_reason";
+  "id, dataset, dataset_hash, server_id, server_name, endpoint, model, fingerprint, splits, concurrency, max_len, options, limit_n, status, error, created_at, started_at, finished_at, owner_pid, total, headline, max_cost, max_input_tokens, stop_reason, items";
 
 function placeholders(columns: string): string {
   return columns
@@ -103,62 +73,13 @@ function likePattern(q: string): string {
   return `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/**
- * Answered examples read per page by the page readers (the connection is free for writes between pages). Small
- * enough that a page dies young: 4,096-prediction pages raised the peak memory of converting 100,000 rows by about
- * 40 MB.
- */
-export const PAGE_EXAMPLES = 512;
+/** Answered examples read per page by the prediction reader (the connection is free for writes between pages). */
+const PAGE_EXAMPLES = 512;
 
-/** Runs whose served models are kept in memory (see `SqliteStorage.served`). */
-const SERVED_CACHE_RUNS = 16;
-
-/** Who served a run, as of its stored example count `done` (see `SqliteStorage.served`). */
-interface ServedEntry {
-  done: number;
-  /** The model the run asked for (the name of examples whose reply named none). */
-  model: string;
-  /** The distinct (served_by, failed) pairs of its examples. */
-  pairs: [string | null, number][];
-}
-
-/** The split condition of a prediction filter after the run and page position, with its parameters. */
-function splitSql(filter: PredictionFilter): { where: string; args: string[] } {
-  if (filter.split === undefined) return { where: "", args: [] };
-  const splits = Array.isArray(filter.split) ? filter.split : [filter.split];
-  return { where: ` AND split IN (${splits.map(() => "?").join(",")})`, args: splits };
-}
-
-/**
- * The pages of a page statement (its last column is the ordinal), from the start of the run: each page starts
- * after the previous page's last example, so examples written meanwhile before that point are not seen twice.
- */
-function* pagesOf(
-  stmt: Database.Statement,
-  runId: string,
-  args: string[],
-  after: number,
-): Generator<AnswerTuple[]> {
-  let ordinal = after;
-  for (;;) {
-    const rows = stmt.all(runId, ordinal, ...args) as AnswerTuple[];
-    if (rows.length > 0) {
-      const last = rows[rows.length - 1];
-      ordinal = last[last.length - 1] as number;
-      yield rows;
-    }
-    if (rows.length < PAGE_EXAMPLES) return;
-  }
-}
-
-/** Whether `ordinals` ascend, all after `after`. */
-function ascendingAfter(ordinals: number[], after: number): boolean {
-  let last = after;
-  for (const o of ordinals) {
-    if (!(o > last)) return false;
-    last = o;
-  }
-  return true;
+/** `split IN (...)` for some splits (none: every split), with its parameters. */
+function splitSql<T extends string | number>(splits: readonly T[] | undefined): { where: string; args: T[] } {
+  if (splits === undefined) return { where: "", args: [] };
+  return { where: ` AND split IN (${splits.map(() => "?").join(",")})`, args: [...splits] };
 }
 
 /** The storage over one SQLite file. Every method is synchronous underneath and async at the interface. */
@@ -166,11 +87,7 @@ export class SqliteStorage implements WorkbenchStorage {
   readonly path: string;
   private readonly db: Database.Database;
   private readonly stmts = new Map<string, Database.Statement>();
-  private readonly writer: ExampleWriter;
-  /** See `served`. */
-  private readonly servedCache = new Map<string, ServedEntry>();
-  private readonly recentExamples = new RecentExamples();
-  private readonly checkpointer: Checkpointer | undefined;
+  private readonly writer: AnswerWriter;
   /**
    * Start-up: the pending uploads of processes that are gone (killed while storing or deleting one), deleted in
    * short transactions while the storage is in use; resolves to their names. Stopped by close (what is left
@@ -189,17 +106,7 @@ export class SqliteStorage implements WorkbenchStorage {
     this.db.pragma("busy_timeout = 5000");
     migrate(this.db);
     const file = path !== ":memory:";
-    if (file && opts.checkpointThread !== false) {
-      this.db.pragma(`wal_autocheckpoint = ${SAFETY_CHECKPOINT_PAGES}`);
-      this.checkpointer = new Checkpointer(path);
-    }
-    this.writer =
-      file && (opts.writerThread ?? writerThreadDefault())
-        ? new ThreadWriter(path, {
-            synchronous: opts.synchronous ?? "NORMAL",
-            autocheckpoint: this.db.pragma("wal_autocheckpoint", { simple: true }) as number,
-          })
-        : new InlineWriter(this.db);
+    this.writer = new AnswerWriter(this.db);
     this.abandoned = file
       ? new Promise((resolve) => setImmediate(resolve))
           .then(() => discardAbandoned(this.db, undefined, this.closing.signal))
@@ -277,118 +184,63 @@ export class SqliteStorage implements WorkbenchStorage {
   }
 
   async *predictionPages(runId: string, filter: PredictionFilter = {}): AsyncGenerator<PredictionRow[]> {
-    for (const rows of this.pages(`${ANSWER_COLUMNS}, record, logits`, runId, filter)) {
-      const page: PredictionRow[] = [];
-      for (const t of rows) {
-        const items = itemsOf(t);
-        let base: DecisionRecord | undefined; // one record per request, parsed once
-        let logits: number[][] | undefined;
-        for (let k = 0; k < items.length; k++) {
-          const i = items[k];
-          if (filter.item !== undefined && i[0] !== filter.item) continue;
-          base ??= JSON.parse(t[4] as string) as DecisionRecord;
-          logits ??= JSON.parse(t[5] as string) as number[][];
-          // inline logits: a row written into a migrated file by a process still on the version-3 code
-          page.push(predictionOf(runId, t, base, i, i[6] ?? logits[k] ?? []));
-        }
-      }
-      if (page.length) yield page;
-    }
-  }
-
-  /**
-   * The analysis rows a page at a time. SQLite joins each page's columns into one JSON text per column, so 512
-   * answers cross into JavaScript as five strings instead of 512 rows: reading and parsing 100,000 answers took
-   * about 25 % less time than row by row. The joined ordinals are checked to be in ascending order (SQLite
-   * aggregates the ordered page in its order, though it does not promise to); a page that is not is read again
-   * row by row, and so is the rest of the run.
-   */
-  async *analysisPages(runId: string, filter: PredictionFilter = {}): AsyncGenerator<AnalysisRow[]> {
-    const { where, args } = splitSql(filter);
-    const joined = this.stmt(
-      `SELECT json_group_array(example_id), json_group_array(split), json_group_array(served_by),
-        '[' || group_concat(items, ',') || ']', json_group_array(ordinal)
-       FROM (SELECT example_id, split, served_by, items, ordinal FROM run_examples
-         WHERE run_id = ? AND ordinal > ?${where} ORDER BY ordinal LIMIT ${PAGE_EXAMPLES})`,
-    ).raw();
-    let after = -1;
-    for (;;) {
-      const [ids, splits, served, items, ordinals] = (joined.get(runId, after, ...args) as string[]).map(
-        (text) => JSON.parse(text ?? "[]") as unknown[],
-      ) as [string[], string[], (string | null)[], ItemTuple[][], number[]];
-      if (!ascendingAfter(ordinals, after)) break;
-      const page: AnalysisRow[] = [];
-      for (let k = 0; k < ids.length; k++) {
-        addAnalysisRows(page, [ids[k], splits[k], "", served[k]], items[k], filter.item);
-      }
-      if (page.length) yield page;
-      if (ordinals.length < PAGE_EXAMPLES) return;
-      after = ordinals[ordinals.length - 1];
-    }
-    for (const rows of this.pages(ANSWER_COLUMNS, runId, filter, after)) {
-      const page: AnalysisRow[] = [];
-      for (const t of rows) addAnalysisRows(page, t, itemsOf(t), filter.item);
-      if (page.length) yield page;
-    }
-  }
-
-  /**
-   * Who served a run's examples: the distinct (served_by, failed) pairs. Scanning a run's examples costs about
-   * 1 us each (100 ms for 100,000), so the answer is kept per run while its stored example count (`done`, updated
-   * in each example's transaction) is unchanged; examples are never updated, only added or deleted with their run.
-   */
-  private served(runId: string): ServedEntry | undefined {
-    // one read transaction, so the count and the examples read agree
-    const read = this.db.transaction((): ServedEntry | undefined => {
-      const row = this.stmt("SELECT done, model FROM runs WHERE id = ?").get(runId) as
-        | { done: number; model: string }
-        | undefined;
-      if (!row) return undefined;
-      const cached = this.servedCache.get(runId);
-      if (cached && cached.done === row.done) return cached;
-      const pairs = this.stmt("SELECT DISTINCT served_by, failed FROM run_examples WHERE run_id = ?")
-        .raw()
-        .all(runId) as [string | null, number][];
-      const entry = { done: row.done, model: row.model, pairs };
-      this.servedCache.delete(runId);
-      this.servedCache.set(runId, entry);
-      if (this.servedCache.size > SERVED_CACHE_RUNS) {
-        this.servedCache.delete(this.servedCache.keys().next().value as string);
-      }
-      return entry;
-    });
-    return read();
-  }
-
-  /**
-   * The pages of the answered examples matching a filter's splits, with the given columns, in run order (after the
-   * ordinal `after`).
-   */
-  private pages(
-    columns: string,
-    runId: string,
-    filter: PredictionFilter,
-    after = -1,
-  ): Generator<AnswerTuple[]> {
-    const { where, args } = splitSql(filter);
+    const splits = filter.split === undefined ? undefined : [filter.split].flat();
+    const { where, args } = splitSql(splits);
     const stmt = this.stmt(
-      `SELECT ${columns}, ordinal FROM run_examples WHERE run_id = ? AND ordinal > ?${where} ORDER BY ordinal LIMIT ${PAGE_EXAMPLES}`,
-    ).raw();
-    return pagesOf(stmt, runId, args, after);
+      `SELECT example_id, split, served_by, items, record, logits, ordinal FROM run_examples
+       WHERE run_id = ? AND ordinal > ?${where} ORDER BY ordinal LIMIT ${PAGE_EXAMPLES}`,
+    );
+    // each page starts after the previous page's last example: examples written meanwhile are not seen twice
+    for (let after = -1; ; ) {
+      const rows = stmt.all(runId, after, ...args) as AnswerRow[];
+      const page: PredictionRow[] = [];
+      for (const row of rows) page.push(...this.predictionsOf(runId, row, filter.item));
+      if (page.length) yield page;
+      if (rows.length < PAGE_EXAMPLES) return;
+      after = rows[rows.length - 1].ordinal;
+    }
   }
 
-  async getAnalysisCache(runId: string, key: string, version: string): Promise<Buffer | undefined> {
-    const row = this.stmt("SELECT data FROM analysis_cache WHERE run_id = ? AND key = ? AND version = ?")
-      .pluck()
-      .get(runId, key, version);
-    return row === undefined ? undefined : (row as Buffer);
+  /** The predictions of a stored answer (only the named item's, when one is). */
+  private predictionsOf(runId: string, row: AnswerRow, item?: string): PredictionRow[] {
+    const out: PredictionRow[] = [];
+    const items = storedItemsOf(row.items);
+    let base: DecisionRecord | undefined; // one record per request, parsed once
+    let logits: number[][] | undefined;
+    for (let k = 0; k < items.length; k++) {
+      if (item !== undefined && items[k].item !== item) continue;
+      base ??= JSON.parse(row.record) as DecisionRecord;
+      logits ??= JSON.parse(row.logits) as number[][];
+      // inline logits: a row written into a migrated file by a process still on the version-3 code
+      out.push(predictionOf(runId, row, base, items[k], items[k].inlineLogits ?? logits[k] ?? []));
+    }
+    return out;
   }
 
-  async putAnalysisCache(runId: string, key: string, version: string, data: Buffer): Promise<void> {
-    this.stmt(
-      `INSERT INTO analysis_cache (run_id, key, version, data) SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM runs WHERE id = ?)
-       ON CONFLICT(run_id, key) DO UPDATE SET version = excluded.version, data = excluded.data`,
-    ).run(runId, key, version, data, runId);
+  async itemValues(runId: string, itemIndex: number, splits?: readonly Split[]): Promise<ItemValues[]> {
+    const { where, args } = splitSql(splits?.map((s) => SPLIT_NAMES.indexOf(s)));
+    const rows = this.stmt(
+      `SELECT ordinal, example_id, split, status, served_by, confidence, gold, gold_list, answer, answer_list, probs
+       FROM item_values WHERE run_id = ? AND item_index = ?${where} ORDER BY ordinal`,
+    ).all(runId, itemIndex, ...args) as Raw[];
+    return rows.map(itemValuesFromRaw);
+  }
+
+  async predictionsFor(
+    runId: string,
+    item: string,
+    exampleIds: string[],
+  ): Promise<Map<string, PredictionRow>> {
+    const out = new Map<string, PredictionRow>();
+    const stmt = this.stmt(
+      "SELECT example_id, split, served_by, items, record, logits, ordinal FROM run_examples WHERE run_id = ? AND example_id = ?",
+    );
+    for (const id of exampleIds) {
+      const row = stmt.get(runId, id) as AnswerRow | undefined;
+      const p = row && this.predictionsOf(runId, row, item)[0];
+      if (p) out.set(id, p);
+    }
+    return out;
   }
 
   async saveCalibration(row: CalibrationRow): Promise<void> {
@@ -468,12 +320,10 @@ export class SqliteStorage implements WorkbenchStorage {
   }
 
   async insertUpload(row: UploadRow, examples: ExampleRow[]): Promise<void> {
-    this.recentExamples.forget(row.name);
     await writeUpload(this.db, row, [...examples]);
   }
 
   async deleteUpload(name: string): Promise<void> {
-    this.recentExamples.forget(name);
     const owner = newOwner();
     if (claimUpload(this.db, name, null, owner)) await discardUpload(this.db, name, owner);
   }
@@ -527,16 +377,7 @@ export class SqliteStorage implements WorkbenchStorage {
     // one read transaction, so the upload and its examples agree
     const read = this.db.transaction(() => {
       const upload = this.completeUpload(name);
-      if (!upload) return undefined;
-      // the hash alone ignores the examples' order; an upload replaced by the same lines has another time
-      const version = `${upload.hash}|${upload.createdAt}`;
-      const kept = this.recentExamples.get(name, version);
-      if (kept) return { upload, examples: kept };
-      const raws = this.exampleRows(name);
-      let bytes = 0;
-      for (const raw of raws) bytes += keptBytes(raw as unknown as StoredExample);
-      const examples = this.recentExamples.set(name, version, raws.map(exampleFromRaw), bytes);
-      return { upload, examples };
+      return upload && { upload, examples: this.exampleRows(name).map(exampleFromRaw) };
     });
     return read();
   }
@@ -548,8 +389,10 @@ export class SqliteStorage implements WorkbenchStorage {
   // ---- runs -------------------------------------------------------------------------------------------
 
   async insertRun(run: StoredRun): Promise<void> {
+    const task = await this.getTask(run.dataset);
+    const items = run.items ?? (task ? taskSpecs(task) : []);
     this.stmt(`INSERT INTO runs (${RUN_INSERT_COLUMNS}) VALUES (${placeholders(RUN_INSERT_COLUMNS)})`).run(
-      runToParams(run),
+      runToParams({ ...run, items }),
     );
   }
 
@@ -606,7 +449,7 @@ export class SqliteStorage implements WorkbenchStorage {
   }
 
   async recordExample(result: ExampleResult): Promise<void> {
-    return this.writer.write(exampleWire(result));
+    return this.writer.write(result);
   }
 
   async doneExampleIds(runId: string): Promise<Set<string>> {
@@ -621,18 +464,20 @@ export class SqliteStorage implements WorkbenchStorage {
   }
 
   async servedModels(runId: string): Promise<string[]> {
-    const served = this.served(runId);
-    if (!served) return [];
-    const models = new Set(served.pairs.filter((p) => p[1] === 0).map((p) => p[0] ?? served.model));
-    return [...models].sort();
+    const rows = this.stmt(
+      `SELECT DISTINCT coalesce(e.served_by, r.model) FROM run_examples e JOIN runs r ON r.id = e.run_id
+       WHERE e.run_id = ? AND e.failed = 0`,
+    )
+      .pluck()
+      .all(runId) as string[];
+    return rows.sort();
   }
 
   async deleteRun(id: string): Promise<void> {
-    this.servedCache.delete(id);
     this.db.transaction(() => {
+      this.stmt("DELETE FROM item_values WHERE run_id = ?").run(id);
       this.stmt("DELETE FROM run_examples WHERE run_id = ?").run(id);
       this.stmt("DELETE FROM calibrations WHERE run_id = ?").run(id);
-      this.stmt("DELETE FROM analysis_cache WHERE run_id = ?").run(id);
       this.stmt("DELETE FROM runs WHERE id = ?").run(id);
     })();
   }
@@ -645,8 +490,7 @@ export class SqliteStorage implements WorkbenchStorage {
   async close(): Promise<void> {
     this.closing.abort();
     await this.abandoned;
-    await this.writer.close();
-    await this.checkpointer?.stop();
+    this.writer.close();
     if (this.db.open) this.db.close();
   }
 }

@@ -1,5 +1,7 @@
 import type { Split, State, Task } from "@decision-workbench/datasets";
 import type { DecisionRecord, State as WireState } from "@decision-workbench/scorer";
+import type { ItemSpec } from "../analysis/item-spec.js";
+import type { ItemValues } from "./item-values.js";
 
 export type { Split };
 
@@ -50,6 +52,11 @@ export interface RunRow {
   status: RunStatus;
   /** Why the run is `stopped`, else null. */
   stopReason: StopReason | null;
+  /**
+   * Its items' specs, fixed when the run is stored (from its dataset's task; an item the task does not name gets
+   * a spec read from its first decision): the order of the stored analysis columns. Given by the storage.
+   */
+  items?: ItemSpec[];
   error: string | null;
   createdAt: string;
   startedAt: string | null;
@@ -109,14 +116,15 @@ export interface Storage {
    * held whole.
    */
   predictionPages(runId: string, filter?: PredictionFilter): AsyncIterable<PredictionRow[]>;
-  /** The same pages with what the analysis reads (no decision records, no logits in the rows). */
-  analysisPages(runId: string, filter?: PredictionFilter): AsyncIterable<AnalysisRow[]>;
-  /** The run with its counters (their sum is the prediction count that versions the analysis caches). */
+  /**
+   * The analysis columns of one item of a run (its index in the run's `items`), in run order, on the given
+   * splits (all when none): what every report reads.
+   */
+  itemValues(runId: string, itemIndex: number, splits?: readonly Split[]): Promise<ItemValues[]>;
+  /** The stored decisions of one item for some examples of a run, by example id (the items endpoint's page). */
+  predictionsFor(runId: string, item: string, exampleIds: string[]): Promise<Map<string, PredictionRow>>;
+  /** The run with its counters (their sum is the prediction count that versions the computed reports). */
   getStoredRun(id: string): Promise<StoredRun | undefined>;
-  /** A stored analysis result of a run (converted item data, a report), when stored for exactly this version. */
-  getAnalysisCache(runId: string, key: string, version: string): Promise<Buffer | undefined>;
-  /** Stores an analysis result of a run for a version (replacing any other version of the key). */
-  putAnalysisCache(runId: string, key: string, version: string, data: Buffer): Promise<void>;
   saveCalibration(row: CalibrationRow): Promise<void>;
   getCalibration(id: string): Promise<CalibrationRow | undefined>;
   listCalibrations(filter?: { runId?: string }): Promise<CalibrationRow[]>;

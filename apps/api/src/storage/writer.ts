@@ -1,46 +1,66 @@
 /**
- * Storing answered examples: each example (its request facts, one row per item, the run's counters) is written
- * whole in one transaction, as it arrives, or with the others that arrived in the same window when answers come
- * by the thousand a second (GroupQueue). `write` resolves once the transaction has committed: an example counts
- * as stored (and is never asked again) only then. The transactions run on the event loop's own connection
- * (InlineWriter) or, on a machine with cores to spare, on a writer thread with its own connection
- * (writer-thread.ts). WAL checkpoints, the only writes that wait for the disk, run on their own thread
- * (checkpointer.ts).
+ * Storing answered examples: each example (its request facts, one row per item with its analysis columns, the
+ * run's counters) is written whole in one transaction, as it arrives, or with the others that arrived in the same
+ * window when answers come by the thousand a second (GroupQueue). `write` resolves once the transaction has
+ * committed: an example counts as stored (and is never asked again) only then. The transactions run on the event
+ * loop's own connection: on 2 cores, which the event loop and a local decision server keep busy, a writer thread
+ * could not run beside them and only added its hand-off (apps/api/bench/RESULTS.md, engine benchmark).
  */
 
 import { performance } from "node:perf_hooks";
 import type { DecisionRecord } from "@decision-workbench/scorer";
 import type Database from "better-sqlite3";
-import type { ExampleResult } from "./types.js";
+import { type ItemSpec, inferSpec } from "../analysis/item-spec.js";
+import { type ItemValues, itemValues } from "./item-values.js";
+import type { ExampleResult, PredictionRow } from "./types.js";
 
-/** The two statements of a group's transaction: one row per example, one update of each run's counters. */
-export const RECORD_SQL = {
+const SQL = {
   example: `INSERT INTO run_examples (run_id, ordinal, example_id, split, ms, served_by, failed, record, items, logits)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  counters: `UPDATE runs SET done = done + ?, answered = answered + ?, unknown = unknown + ?, escalated = escalated + ?,
-    errors = errors + ?, input_tokens = input_tokens + ?, output_tokens = output_tokens + ?,
-    reasoning_tokens = reasoning_tokens + ?, cost = cost + ? WHERE id = ?`,
-} as const;
+    VALUES (@runId, @ordinal, @exampleId, @split, @ms, @servedBy, @failed, @record, @items, @logits)`,
+  counters: `UPDATE runs SET done = done + @done, answered = answered + @answered, unknown = unknown + @unknown,
+    escalated = escalated + @escalated, errors = errors + @errors, input_tokens = input_tokens + @inputTokens,
+    output_tokens = output_tokens + @outputTokens, reasoning_tokens = reasoning_tokens + @reasoningTokens,
+    cost = cost + @cost WHERE id = @runId`,
+  specs: "SELECT items FROM runs WHERE id = ?",
+  setSpecs: "UPDATE runs SET items = ? WHERE id = ?",
+};
 
-type Param = string | number | null;
+/** Inserts one decision's analysis columns (also used by the migration that fills them for older runs). */
+export const ITEM_VALUES_INSERT = `INSERT INTO item_values
+  (run_id, item_index, ordinal, example_id, split, status, served_by, confidence, gold, gold_list, answer, answer_list, probs)
+  VALUES (@runId, @itemIndex, @ordinal, @exampleId, @split, @status, @servedBy, @confidence, @gold, @goldList, @answer, @answerList, @probs)`;
 
-/** The parameters of one example's statements. */
-export interface ExampleWrite {
-  example: Param[];
-  counters: Param[];
+/** The named parameters of ITEM_VALUES_INSERT. */
+export function itemValuesParams(runId: string, itemIndex: number, v: ItemValues): Record<string, unknown> {
+  const list = (code: ItemValues["gold"]) => (code !== null && typeof code === "object" ? code : null);
+  const single = (code: ItemValues["gold"]) => (typeof code === "number" ? code : null);
+  return {
+    runId,
+    itemIndex,
+    ordinal: v.ordinal,
+    exampleId: v.exampleId,
+    split: v.split,
+    status: v.status,
+    servedBy: v.servedBy,
+    confidence: v.confidence,
+    gold: single(v.gold),
+    goldList: list(v.gold),
+    answer: single(v.answer),
+    answerList: list(v.answer),
+    probs: v.probs,
+  };
 }
 
 /**
- * One item's prediction as stored (an element of the `items` JSON array of its example's row, in item order):
- * name, gold, status, answer, confidence, probabilities, logits, unknown, reason, reasoning. Absent values are
- * null. The logits are stored apart, in the row's `logits` column (one array per item, in item order), and are
- * null here: the analysis reads every row's items and never the logits, which were ~40 % of the text it parsed.
+ * One item's prediction as stored in the `items` JSON array of its example's row (in item order): name, gold,
+ * status, answer, confidence, probabilities, logits (null: they are in the row's `logits` column), unknown,
+ * reason, reasoning. The stored format; `storedItemOf` reads it back into named fields.
  */
-export type ItemTuple = [
+type StoredItemJson = [
   string,
-  string | string[] | null,
-  "answered" | "unknown" | "escalated",
-  string | string[] | null,
+  PredictionRow["gold"],
+  PredictionRow["status"],
+  PredictionRow["answer"],
   number | null,
   Record<string, number> | null,
   number[] | null,
@@ -49,80 +69,159 @@ export type ItemTuple = [
   unknown,
 ];
 
-/**
- * One answered example as it travels to the writer: its fields picked out, nothing serialised yet, so the
- * engine's loop does no more than one JSON.stringify per group (the writer turns it into parameters).
- */
-export interface ExampleWire {
-  /** run id, example id, ordinal, split, ms, served by, failed (0/1) */
-  example: [string, string, number, string, number, string | null, number];
-  /** The request's record, without per-item reasoning. */
-  record: unknown;
-  /** Per item, in item order (undefined is stored as null), without their logits (null). */
-  predictions: ItemTuple[];
-  /** Per item, in item order: its logits. */
-  logits: number[][];
-  /** input tokens, output tokens, reasoning tokens, cost */
-  usage: [number, number, number, number];
+/** A stored item of an answer, with named fields (logits only in rows written inline by version-3 code). */
+export interface StoredItem {
+  item: string;
+  gold: PredictionRow["gold"];
+  status: PredictionRow["status"];
+  answer: PredictionRow["answer"];
+  confidence: number | null;
+  probabilities: Record<string, number> | null;
+  inlineLogits: number[] | null;
+  unknown: number | null;
+  reason: string | null;
+  reasoning: DecisionRecord["reasoning"] | null;
 }
 
-/** The wire form of one answered example. */
-export function exampleWire(r: ExampleResult): ExampleWire {
-  let record: DecisionRecord | Record<string, never> = r.record ?? {};
-  if (!r.record && r.predictions[0]) {
-    const { reasoning: _reasoning, ...rest } = r.predictions[0].record;
-    record = rest;
-  }
-  return {
-    example: [r.runId, r.exampleId, r.ordinal, r.split, r.ms, r.servedBy, r.failed ? 1 : 0],
-    record,
-    predictions: r.predictions.map((p) => [
-      p.item,
-      p.gold,
-      p.status,
-      p.answer,
-      p.confidence,
-      p.probabilities,
-      null,
-      p.unknown,
-      p.reason,
-      p.record.reasoning,
-    ]),
-    logits: r.predictions.map((p) => p.logits),
-    usage: [r.inputTokens, r.outputTokens, r.reasoningTokens, r.cost],
-  };
+/** The stored items of an answer's `items` column. */
+export function storedItemsOf(text: string): StoredItem[] {
+  return (JSON.parse(text) as StoredItemJson[]).map((t) => ({
+    item: t[0],
+    gold: t[1],
+    status: t[2],
+    answer: t[3],
+    confidence: t[4],
+    probabilities: t[5],
+    inlineLogits: t[6],
+    unknown: t[7],
+    reason: t[8],
+    reasoning: (t[9] ?? null) as DecisionRecord["reasoning"] | null,
+  }));
 }
 
-/**
- * The statements' parameters of one example: its row (the items and their logits as two JSON arrays) and its
- * counters.
- * Self-contained (no outer reference): the writer thread runs its source text.
- */
-export function exampleParams(w: ExampleWire): ExampleWrite {
-  const [runId, exampleId, ordinal, split, ms, servedBy, failed] = w.example;
+function storedItemJson(p: PredictionRow): StoredItemJson {
+  const reasoning = p.record.reasoning ?? null;
+  return [
+    p.item,
+    p.gold,
+    p.status,
+    p.answer,
+    p.confidence,
+    p.probabilities,
+    null,
+    p.unknown,
+    p.reason,
+    reasoning,
+  ];
+}
+
+/** The request's record stored once per example (without per-item reasoning). */
+function exampleRecord(r: ExampleResult): unknown {
+  if (r.record) return r.record;
+  if (!r.predictions[0]) return {};
+  const { reasoning: _reasoning, ...rest } = r.predictions[0].record;
+  return rest;
+}
+
+/** A run's counters as one example adds to them. */
+function countersOf(r: ExampleResult): Record<string, number | string> {
   let answered = 0;
   let unknown = 0;
   let escalated = 0;
-  for (const p of w.predictions) {
-    if (p[2] === "answered") answered++;
-    else if (p[2] === "unknown") unknown++;
+  for (const p of r.predictions) {
+    if (p.status === "answered") answered++;
+    else if (p.status === "unknown") unknown++;
     else escalated++;
   }
   return {
-    example: [
-      runId,
-      ordinal,
-      exampleId,
-      split,
-      ms,
-      servedBy,
-      failed,
-      JSON.stringify(w.record),
-      JSON.stringify(w.predictions),
-      JSON.stringify(w.logits),
-    ],
-    // done, answered, unknown, escalated, errors, input, output and reasoning tokens, cost; then the run id
-    counters: [1, answered, unknown, escalated, failed, ...w.usage, runId],
+    runId: r.runId,
+    done: 1,
+    answered,
+    unknown,
+    escalated,
+    errors: r.failed ? 1 : 0,
+    inputTokens: r.inputTokens,
+    outputTokens: r.outputTokens,
+    reasoningTokens: r.reasoningTokens,
+    cost: r.cost,
+  };
+}
+
+/** The error of each example of a group (null: committed). */
+export type GroupOutcome = (string | null)[];
+
+/**
+ * Commits a group of examples on `db` in one immediate transaction, with one update of each run's counters; when
+ * that fails (e.g. one duplicate), commits each example alone so that one bad example does not take the others
+ * with it. Each decision's analysis columns follow the run's item specs (stored with the run; an item the run's
+ * dataset did not name, e.g. a test's run, gets a spec read from its first decision, stored then).
+ */
+export function groupCommitter(db: Database.Database): (group: ExampleResult[]) => GroupOutcome {
+  const example = db.prepare(SQL.example);
+  const values = db.prepare(ITEM_VALUES_INSERT);
+  const counters = db.prepare(SQL.counters);
+  const readSpecs = db.prepare(SQL.specs).pluck();
+  const writeSpecs = db.prepare(SQL.setSpecs);
+  const specsOf = (r: ExampleResult): ItemSpec[] => {
+    const specs = JSON.parse((readSpecs.get(r.runId) as string | undefined) ?? "[]") as ItemSpec[];
+    let added = false;
+    for (const p of r.predictions) {
+      if (!specs.some((s) => s.name === p.item)) {
+        specs.push(inferSpec(p.item, [p]));
+        added = true;
+      }
+    }
+    if (added) writeSpecs.run(JSON.stringify(specs), r.runId);
+    return specs;
+  };
+  const rows = (r: ExampleResult) => {
+    example.run({
+      runId: r.runId,
+      ordinal: r.ordinal,
+      exampleId: r.exampleId,
+      split: r.split,
+      ms: r.ms,
+      servedBy: r.servedBy,
+      failed: r.failed ? 1 : 0,
+      record: JSON.stringify(exampleRecord(r)),
+      items: JSON.stringify(r.predictions.map(storedItemJson)),
+      logits: JSON.stringify(r.predictions.map((p) => p.logits)),
+    });
+    const specs = specsOf(r);
+    for (const p of r.predictions) {
+      const index = specs.findIndex((s) => s.name === p.item);
+      values.run(itemValuesParams(r.runId, index, itemValues(specs[index], r, p)));
+    }
+  };
+  const single = db.transaction((r: ExampleResult) => {
+    rows(r);
+    counters.run(countersOf(r));
+  });
+  const many = db.transaction((group: ExampleResult[]) => {
+    const sums = new Map<string, Record<string, number | string>>();
+    for (const r of group) {
+      rows(r);
+      const c = countersOf(r);
+      const sum = sums.get(r.runId);
+      if (!sum) sums.set(r.runId, c);
+      else for (const key of Object.keys(c)) if (key !== "runId") (sum[key] as number) += c[key] as number;
+    }
+    for (const sum of sums.values()) counters.run(sum);
+  });
+  return (group) => {
+    try {
+      many.immediate(group);
+      return group.map(() => null);
+    } catch {
+      return group.map((r) => {
+        try {
+          single.immediate(r);
+          return null;
+        } catch (err) {
+          return err instanceof Error ? err.message : String(err);
+        }
+      });
+    }
   };
 }
 
@@ -144,76 +243,7 @@ export const COMMIT_BURST = 16;
 /** Most examples one commit takes. */
 export const GROUP_COMMIT_MAX = 256;
 
-/** The error of each example of a group (null: committed). */
-export type GroupOutcome = (string | null)[];
-
-/**
- * Commits a group of examples on `db` in one immediate transaction, with one update of each run's counters;
- * when that fails (e.g. one duplicate),
- * commits each example alone so that one bad example does not take the others with it. Self-contained (no
- * outer reference): the writer thread runs its source text.
- */
-export function groupCommitter(
-  db: Database.Database,
-  sql: typeof RECORD_SQL,
-  params: typeof exampleParams,
-): (group: ExampleWire[]) => GroupOutcome {
-  const example = db.prepare(sql.example);
-  const counters = db.prepare(sql.counters);
-  // The row of one example; returns its counters (added up per run over a group: one UPDATE of the run per group).
-  const rows = (wire: ExampleWire) => {
-    const w = params(wire);
-    example.run(w.example);
-    return w.counters;
-  };
-  const single = db.transaction((wire: ExampleWire) => {
-    counters.run(rows(wire));
-  });
-  const many = db.transaction((group: ExampleWire[]) => {
-    const sums = new Map<unknown, (string | number | null)[]>();
-    for (const wire of group) {
-      const c = rows(wire);
-      const sum = sums.get(c[9]); // by run id (see exampleParams)
-      if (!sum) sums.set(c[9], c.slice());
-      else for (let k = 0; k < 9; k++) (sum[k] as number) += c[k] as number;
-    }
-    for (const sum of sums.values()) counters.run(sum);
-  });
-  return (group) => {
-    try {
-      many.immediate(group);
-      return group.map(() => null);
-    } catch {
-      return group.map((w) => {
-        try {
-          single.immediate(w);
-          return null;
-        } catch (err) {
-          return err instanceof Error ? err.message : String(err);
-        }
-      });
-    }
-  };
-}
-
-/** Stores answered examples: `write` resolves once the example has committed. */
-export interface ExampleWriter {
-  /** Resolves once the example is committed (in the write-ahead log); rejects with the database's error. */
-  write(write: ExampleWire): Promise<void>;
-  /** Commits what is queued, then stops taking writes. */
-  close(): Promise<void>;
-}
-
-export type Waiting = { write: ExampleWire; resolve: () => void; reject: (e: Error) => void };
-
-/** Settles each waiting write with its outcome. */
-export function settle(group: Waiting[], outcome: GroupOutcome): void {
-  group.forEach((w, i) => {
-    const error = outcome[i];
-    if (error === null || error === undefined) w.resolve();
-    else w.reject(new Error(error));
-  });
-}
+type Waiting = { write: ExampleResult; resolve: () => void; reject: (e: Error) => void };
 
 /**
  * Gathers writes into groups of at most GROUP_COMMIT_MAX and hands each to `commit`: at once while its allowance
@@ -236,7 +266,7 @@ export class GroupQueue {
     this.allowance = burst;
   }
 
-  push(write: ExampleWire): Promise<void> {
+  push(write: ExampleResult): Promise<void> {
     if (this.closed) return Promise.reject(new Error("the storage is closed: nothing more can be written"));
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ write, resolve, reject });
@@ -270,23 +300,29 @@ export class GroupQueue {
   }
 }
 
-/** Commits on the caller's own connection, on the event loop (also for in-memory databases, which no thread can share). */
-export class InlineWriter implements ExampleWriter {
+/** Stores answered examples on `db`: `write` resolves once the example has committed (in the write-ahead log). */
+export class AnswerWriter {
   private readonly groups: GroupQueue;
 
   constructor(db: Database.Database) {
-    const commit = groupCommitter(db, RECORD_SQL, exampleParams);
-    this.groups = new GroupQueue(
-      (group) => settle(group, commit(group.map((g) => g.write))),
-      COMMIT_WINDOW_MS,
-    );
+    const commit = groupCommitter(db);
+    this.groups = new GroupQueue((group) => {
+      const outcome = commit(group.map((g) => g.write));
+      group.forEach((w, i) => {
+        const error = outcome[i];
+        if (error === null || error === undefined) w.resolve();
+        else w.reject(new Error(error));
+      });
+    }, COMMIT_WINDOW_MS);
   }
 
-  write(write: ExampleWire): Promise<void> {
-    return this.groups.push(write);
+  /** Resolves once the example is committed; rejects with the database's error. */
+  write(result: ExampleResult): Promise<void> {
+    return this.groups.push(result);
   }
 
-  async close(): Promise<void> {
+  /** Commits what is queued, then stops taking writes. */
+  close(): void {
     this.groups.close();
   }
 }

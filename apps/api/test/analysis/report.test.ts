@@ -3,7 +3,6 @@ import type { Task } from "@decision-workbench/datasets";
 import { itemOptionNames } from "@decision-workbench/datasets";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { headlineMetrics } from "../../src/analysis/headline.js";
-import { decodeItemData, encodeItemData } from "../../src/analysis/item-codec.js";
 import { taskSpecs } from "../../src/analysis/item-spec.js";
 import { itemData, restrictSplits } from "../../src/analysis/matrix.js";
 import { type ItemReport, itemReport, reportBase } from "../../src/analysis/report.js";
@@ -45,34 +44,6 @@ function rightByRow(r: PredictionRow): boolean {
   }
   return r.answer === r.gold;
 }
-
-describe("stored item data", () => {
-  it("reads back exactly what was stored: every typed array, text, note and the usable rows", () => {
-    for (const [set, item] of [
-      [penguins, "sex"],
-      [penguins, "body_mass"],
-      [spam, "properties"],
-      [spam, "is_spam"],
-    ] as const) {
-      const { d } = reportOf(set, item, "all", [escalatedRow(set.rows.find((r) => r.item === item)!, "zz")]);
-      expect(d.notes.size).toBeGreaterThan(0);
-      const back = decodeItemData(encodeItemData(d), d.spec);
-      expect(back).toEqual(d);
-      expect(itemReport(back!, "all")).toEqual(itemReport(d, "all"));
-    }
-  });
-
-  it("refuses bytes of another item spec or a truncated copy, and reads a copy at any alignment", () => {
-    const { d } = reportOf(penguins, "species", "all");
-    const bytes = encodeItemData(d);
-    expect(decodeItemData(bytes, { ...d.spec, options: [...d.spec.options].reverse() })).toBeUndefined();
-    expect(decodeItemData(bytes.subarray(0, bytes.length - 8), d.spec)).toBeUndefined();
-    expect(decodeItemData(bytes.subarray(0, 3), d.spec)).toBeUndefined();
-    const shifted = Buffer.alloc(bytes.length + 3);
-    bytes.copy(shifted, 3);
-    expect(decodeItemData(shifted.subarray(3), d.spec)).toEqual(d);
-  });
-});
 
 describe("headlineMetrics", () => {
   it("is the accuracy and 15-bin ECE of every usable decision of every item", () => {

@@ -18,4 +18,3 @@ export const analysisRoutes: FastifyPluginAsync<{ storage: Storage }> = async (a
 };
 
 /** Precomputes a finished run's default reports into the routes' cache (call it when a run finishes). */
-export { warmReports } from "../../analysis/data.js";

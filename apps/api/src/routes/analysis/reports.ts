@@ -1,7 +1,9 @@
 /** Reports, the items endpoint and report.json. */
 
+import { NOT_STATED } from "@decision-workbench/datasets";
 import type { FastifyInstance } from "fastify";
 import { type AnalysisData, defaultSplit, type ReportQuery, type SplitChoice } from "../../analysis/data.js";
+import { reasoningText } from "../../analysis/export.js";
 import { correctness, type ItemsFilter, selectRows } from "../../analysis/items.js";
 import { rowProbabilities, SPLIT_NAMES } from "../../analysis/matrix.js";
 import type { ItemReport } from "../../analysis/report.js";
@@ -123,23 +125,27 @@ export function reportRoutes(app: FastifyInstance, data: AnalysisData): void {
       const limit = q.limit ?? 50;
       const page = selected.slice(offset, offset + limit);
       const ids = page.map((i) => d.exampleIds[i]);
-      const states = await data.storage.getStates(loaded.run.dataset, ids);
+      const [states, stored] = await Promise.all([
+        data.storage.getStates(loaded.run.dataset, ids),
+        data.storage.predictionsFor(loaded.run.id, spec.name, ids),
+      ]);
       const rows: ItemRow[] = page.map((i) => {
         const status = STATUS[d.status[i]];
-        const note = d.notes.get(i);
+        const p = stored.get(d.exampleIds[i]);
+        const reason = p?.reason && p.reason !== NOT_STATED ? p.reason : null;
         const served = d.served[i];
         return {
           exampleId: d.exampleIds[i],
           split: SPLIT_NAMES[d.split[i]],
           state: states.get(d.exampleIds[i]) ?? null,
-          gold: d.golds[i],
+          gold: p ? p.gold : d.golds[i],
           status,
-          answer: d.answers[i],
+          answer: p ? p.answer : d.answers[i],
           confidence: Number.isNaN(d.confidence[i]) ? null : d.confidence[i],
           probabilities: rowProbabilities(d, i),
           correct: correct[i] < 0 ? null : correct[i] === 1,
-          reason: status === "unknown" ? "not stated" : (note?.reason ?? null),
-          reasoning: note?.reasoning ?? null,
+          reason: status === "unknown" ? "not stated" : reason,
+          reasoning: reasoningText(p?.record),
           servedBy: served >= 0 ? d.servedNames[served] : null,
         };
       });
