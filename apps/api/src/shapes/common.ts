@@ -1,0 +1,74 @@
+/** The building blocks of every shape: nullable values, string enums, open maps, ids and the error body. */
+
+import { type Static, type TSchema, Type } from "typebox";
+import { NAME_MAX } from "./limits.js";
+
+/** A value or null. */
+export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+
+/** One of a few strings, as `{type: "string", enum}` (the serializer writes it as a plain string). */
+export const StringEnum = <const T extends readonly string[]>(values: T, description?: string) =>
+  Type.Unsafe<T[number]>({ type: "string", enum: [...values], ...(description ? { description } : {}) });
+
+/** An object with any keys, each value of one shape. */
+export const Dict = <T extends TSchema>(value: T, description?: string) =>
+  Type.Unsafe<Record<string, Static<T>>>({
+    type: "object",
+    additionalProperties: value,
+    ...(description ? { description } : {}),
+  });
+
+/** A JSON object with anything inside, typed as `T` (a document whose own validator lives elsewhere). */
+export const OpenObject = <T = Record<string, unknown>>(description?: string) =>
+  Type.Unsafe<T>({ type: "object", additionalProperties: true, ...(description ? { description } : {}) });
+
+/** Any JSON value. */
+export const AnyValue = Type.Unknown();
+
+/** A name or id. */
+export const Name = (description?: string) =>
+  Type.String({ minLength: 1, maxLength: NAME_MAX, ...(description ? { description } : {}) });
+
+/** Path `:id`. */
+export const IdParams = Type.Object({ id: Name() }, { additionalProperties: false });
+
+/** `?force=true`. */
+export const ForceQuery = Type.Object(
+  { force: Type.Optional(Type.Boolean({ description: "true or false" })) },
+  { additionalProperties: false },
+);
+
+/** The three splits. */
+export const SPLITS = ["train", "calibration", "test"] as const;
+export const SplitSchema = StringEnum(SPLITS);
+export type Split = Static<typeof SplitSchema>;
+
+/** A split, or all of the run's. */
+export const SplitChoiceSchema = StringEnum([...SPLITS, "all"], "a split, or all");
+
+/** The error body. */
+export const ErrorBody = Type.Object({
+  error: Type.Object({
+    code: Type.String(),
+    message: Type.String(),
+    details: Type.Optional(Type.Array(OpenObject())),
+  }),
+});
+export type ErrorBody = Static<typeof ErrorBody>;
+
+/** Error answers of every route (4xx/5xx). */
+export const errorResponses = { "4xx": ErrorBody, "5xx": ErrorBody } as const;
+
+/** A 204's empty body. */
+export const NoContent = Type.Null();
+
+/** A number with its interval: [point, low, high]. */
+export const CISchema = Type.Tuple([Type.Number(), Type.Number(), Type.Number()]);
+export type CI = Static<typeof CISchema>;
+/** A secondary number: low and high null when it was not resampled. */
+export const MaybeCISchema = Type.Tuple([Type.Number(), Nullable(Type.Number()), Nullable(Type.Number())]);
+export type MaybeCI = Static<typeof MaybeCISchema>;
+
+/** A number or null as `{type: ["number", "null"]}` (the validator's message names both types). */
+export const NumberOrNull = (description?: string) =>
+  Type.Unsafe<number | null>({ type: ["number", "null"], ...(description ? { description } : {}) });
