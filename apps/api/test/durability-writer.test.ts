@@ -6,7 +6,8 @@
 import { performance } from "node:perf_hooks";
 import { describe, expect, it } from "vitest";
 import { maxUnstored, UnstoredAnswers } from "../src/engine/job.js";
-import { COMMIT_BURST, type ExampleWire, GROUP_COMMIT_MAX, GroupQueue } from "../src/storage/writer.js";
+import type { ExampleResult } from "../src/storage/types.js";
+import { COMMIT_BURST, GROUP_COMMIT_MAX, GroupQueue } from "../src/storage/writer.js";
 
 /** A queue whose groups are recorded (size, time) and settled at once. */
 function recorded(windowMs: number, burst?: number) {
@@ -22,7 +23,7 @@ function recorded(windowMs: number, burst?: number) {
   return { groups, queue };
 }
 
-const wire = {} as ExampleWire;
+const wire = {} as ExampleResult;
 
 describe("the writer's queue", () => {
   it("hands each write over in the call that brings it, as long as its allowance lasts", async () => {

@@ -3,13 +3,12 @@
 import { randomBytes } from "node:crypto";
 import { validateCalibrationFile } from "@decision-workbench/calibration";
 import { type DecisionServerHandle, startDecisionServer } from "@decision-workbench/decision-server";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AnalysisData } from "../../src/analysis/data.js";
 import { taskSpecs } from "../../src/analysis/item-spec.js";
 import { itemData, restrictSplits } from "../../src/analysis/matrix.js";
 import { itemReport } from "../../src/analysis/report.js";
 import type { RunSummary } from "../../src/engine/types.js";
-import { warmReports } from "../../src/routes/analysis/index.js";
 import type { PredictionRow } from "../../src/storage/types.js";
 import { parseCsv } from "./csv.js";
 import { startWorkbench, type Workbench } from "./harness.js";
@@ -141,64 +140,57 @@ describe("GET /api/runs/:id/report", () => {
   });
 });
 
-describe("warmReports", () => {
-  it("computes every item's default report so the first views read nothing from storage", async () => {
-    await warmReports(wb.storage, runB.id);
-    const spy = vi.spyOn(wb.storage, "listPredictions");
-    try {
-      for (const item of ["species", "body_mass", "sex"]) {
-        const r = await get<{ item: { name: string } }>(`/api/runs/${runB.id}/report?item=${item}`);
-        expect(r.body.item.name).toBe(item);
-      }
-      expect(spy).not.toHaveBeenCalled();
-    } finally {
-      spy.mockRestore();
-    }
-  });
-});
-
-describe("stored analysis", () => {
-  /** A fresh AnalysisData (as after a restart) over the same storage, counting prediction reads. */
+describe("reports read the stored analysis columns", () => {
+  /** A fresh AnalysisData (as after a restart) over the same storage, counting what it reads. */
   function restarted() {
-    const calls = { pages: 0, list: 0 };
+    const calls = { values: 0, predictions: 0 };
     const inner = wb.storage;
     const proxy = Object.create(inner) as typeof inner;
+    proxy.itemValues = (...args: Parameters<typeof inner.itemValues>) => {
+      calls.values++;
+      return inner.itemValues(...args);
+    };
     proxy.listPredictions = (...args: Parameters<typeof inner.listPredictions>) => {
-      calls.list++;
+      calls.predictions++;
       return inner.listPredictions(...args);
     };
-    proxy.analysisPages = (...args: Parameters<typeof inner.analysisPages>) => {
-      calls.pages++;
-      return inner.analysisPages(...args);
+    proxy.predictionPages = (...args: Parameters<typeof inner.predictionPages>) => {
+      calls.predictions++;
+      return inner.predictionPages(...args);
     };
     return { data: new AnalysisData(proxy), calls };
   }
 
-  it("serves a finished run's reports after a restart from what the engine stored, without reading predictions", async () => {
+  it("after a restart: one read of an item's columns, no stored decision parsed, the same report", async () => {
     const { data, calls } = restarted();
     const loaded = await data.run(runA.id);
-    expect(loaded.settled).toBe(true);
-    const stored = await data.report(loaded, { item: "body_mass" });
+    const first = await data.report(loaded, { item: "body_mass" });
     const other = await data.report(loaded, { item: "body_mass", bins: 7, binning: "mass" });
-    expect(calls).toEqual({ pages: 0, list: 0 });
-    expect((await get(`/api/runs/${runA.id}/report?item=body_mass`)).body).toEqual(stored);
-    expect((await get(`/api/runs/${runA.id}/report?item=body_mass&bins=7&binning=mass`)).body).toEqual(other);
+    expect(calls).toEqual({ values: 1, predictions: 0 });
+    expect((await get(`/api/runs/${runA.id}/report?item=body_mass`)).body).toEqual(
+      JSON.parse(JSON.stringify(first)),
+    );
+    expect((await get(`/api/runs/${runA.id}/report?item=body_mass&bins=7&binning=mass`)).body).toEqual(
+      JSON.parse(JSON.stringify(other)),
+    );
     const rows = await wb.storage.listPredictions(runA.id, { item: "body_mass" });
     const spec = taskSpecs((await wb.storage.getTask("penguins"))!).find((x) => x.name === "body_mass")!;
     const fresh = itemReport(restrictSplits(itemData(spec, rows), ["test"]), "test", {
       bins: 7,
       binning: "mass",
     });
-    expect(other).toEqual(JSON.parse(JSON.stringify(fresh)));
+    expect(other).toEqual(fresh);
   });
 
-  it("stores nothing for a run that is still changing", async () => {
+  it("a report asked again is served from the cache; a new split reads the columns again", async () => {
     const { data, calls } = restarted();
-    const loaded = { ...(await data.run(runB.id)), settled: false, version: "running|1" };
+    const loaded = await data.run(runB.id);
     await data.report(loaded, { item: "species" });
-    await data.report({ ...loaded }, { item: "species", bins: 9 });
-    expect(calls.pages).toBe(1);
-    expect(await wb.storage.getAnalysisCache(runB.id, "item:1:species", "running|1")).toBeUndefined();
+    await data.report(loaded, { item: "species" });
+    await data.report(loaded, { item: "species", bins: 9 });
+    expect(calls.values).toBe(1);
+    await data.report(loaded, { item: "species", split: "calibration" });
+    expect(calls).toEqual({ values: 2, predictions: 0 });
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Lru } from "../../src/analysis/data.js";
+import { itemValues } from "../../src/storage/item-values.js";
 import {
   csvCell,
   csvHeader,
@@ -128,19 +128,6 @@ describe("small pieces", () => {
       notStated: true,
     });
   });
-
-  it("evicts the least recently used entries by weight", () => {
-    const lru = new Lru<string>(10);
-    lru.set("a", "A", 4);
-    lru.set("b", "B", 4);
-    expect(lru.get("a")).toBe("A");
-    lru.set("c", "C", 4);
-    expect(lru.get("b")).toBeUndefined();
-    expect(lru.get("a")).toBe("A");
-    lru.weigh("c", 9);
-    expect(lru.get("a")).toBeUndefined();
-    expect(lru.get("c")).toBe("C");
-  });
 });
 
 describe("ci=all", () => {
@@ -199,7 +186,7 @@ describe("ItemDataBuilder", () => {
       const rows = rowsOf(spec, 300);
       const built = (size: number) => {
         const b = new ItemDataBuilder(spec, size);
-        for (const r of rows) b.add(r);
+        rows.forEach((r, ordinal) => b.add(itemValues(spec, { ...r, ordinal }, r)));
         return b.finish();
       };
       const grown = built(0);
@@ -218,10 +205,11 @@ describe("ItemDataBuilder", () => {
     const spec = specs[0];
     const rows = rowsOf(spec, 120);
     const b = new ItemDataBuilder(spec, 100);
-    for (const r of rows.slice(0, 100)) b.add(r);
+    const add = (r: (typeof rows)[number], ordinal: number) => b.add(itemValues(spec, { ...r, ordinal }, r));
+    rows.slice(0, 100).forEach(add);
     const d = b.finish();
     const before = [d.status, d.confidence, d.rowProbs, d.probs, d.gold].map((a) => a.slice());
-    for (const r of rows.slice(100)) b.add(r);
+    rows.slice(100).forEach((r, i) => add(r, 100 + i));
     expect([d.status, d.confidence, d.rowProbs, d.probs, d.gold]).toEqual(before);
     expect(b.finish().status.length).toBe(120);
   });
