@@ -30,7 +30,7 @@ const ownerText = (pid: number, start: number) => JSON.stringify({ pid, start, u
 async function emptyFile(name: string): Promise<string> {
   mkdirSync(join(tmp.dir, name));
   const path = join(tmp.dir, name, DB_FILE);
-  await openStorage(path, { writerThread: false }).close();
+  await openStorage(path).close();
   return path;
 }
 
@@ -68,7 +68,7 @@ describe("whose owner is gone", () => {
     const path = await emptyFile("startup");
     await halfStored(path, "dead", 30_000, ownerText(deadPid(), Date.now() - 5_000));
     await halfStored(path, "alive", 50, newOwner());
-    const storage = openStorage(path, { writerThread: false });
+    const storage = openStorage(path);
     try {
       await storage.insertUpload(...uploadRows("whole", 10));
       expect(await storage.abandoned).toEqual(["dead"]);
@@ -117,7 +117,7 @@ describe("whose owner is gone", () => {
     const left = stored(path, "killed");
     expect(left.examples).toBeGreaterThan(0);
     expect(left.examples).toBeLessThan(300_000);
-    const storage = openStorage(path, { writerThread: false });
+    const storage = openStorage(path);
     try {
       expect(await storage.listUploads()).toEqual([]);
       expect(await storage.abandoned).toEqual(["killed"]);
