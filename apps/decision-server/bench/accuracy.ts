@@ -6,11 +6,14 @@
  */
 
 import { listDatasets, loadDataset } from "@decision-workbench/datasets";
+import { recordResults } from "../../../scripts/bench-results.mjs";
 import { loadCheckpoints } from "../src/bayes/checkpoints.js";
 import { targetsOf } from "../src/bayes/targets.js";
 import { buildRegistry } from "../src/models/registry.js";
 import { StateView } from "../src/models/state-view.js";
 import type { Question } from "../src/request/types.js";
+
+recordResults(import.meta.url, "accuracy and calibration of every model");
 
 const NS =
   "The input does not state it: the facts this question needs are missing, and nothing given settles it.";

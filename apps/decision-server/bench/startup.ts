@@ -8,6 +8,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { recordResults } from "../../../scripts/bench-results.mjs";
+
+recordResults(import.meta.url, "start-up time");
 
 const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 

@@ -11,7 +11,10 @@
 
 import { Worker } from "node:worker_threads";
 import Fastify from "fastify";
+import { recordResults } from "../../../scripts/bench-results.mjs";
 import { startDecisionServer } from "../src/index.js";
+
+recordResults(import.meta.url, "requests per second");
 
 const CONCURRENCY = 64;
 const ROUNDS = Number(process.argv[2] ?? 5);

@@ -8,8 +8,11 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { build } from "vite";
+import { recordResults } from "../../../scripts/bench-results.mjs";
 import { launchChromium } from "./browser";
 import { startBenchServer } from "./server";
+
+recordResults(import.meta.url, "first-page JavaScript");
 
 const WEB = join(dirname(fileURLToPath(import.meta.url)), "..");
 const DIST = join(WEB, "dist");

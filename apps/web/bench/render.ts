@@ -10,8 +10,11 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Browser } from "playwright-core";
 import { build } from "vite";
+import { recordResults } from "../../../scripts/bench-results.mjs";
 import { launchChromium } from "./browser";
 import { startBenchServer } from "./server";
+
+recordResults(import.meta.url, "render time per view");
 
 const WEB = join(dirname(fileURLToPath(import.meta.url)), "..");
 const DIST = join(WEB, "dist");

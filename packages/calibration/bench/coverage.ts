@@ -3,7 +3,11 @@
 // that hold the population's value, their mean width, and the consistency test's rejection rate at 0.05.
 //
 //   node --import tsx bench/coverage.ts [--trials 200] [--n 1000]   (from packages/calibration)
+
+import { recordResults } from "../../../scripts/bench-results.mjs";
 import { SIMULATED, simulate } from "../test/coverage-sim.js";
+
+recordResults(import.meta.url, "interval coverage");
 
 const option = (name: string, fallback: string): string =>
   process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback;

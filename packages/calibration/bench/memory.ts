@@ -1,7 +1,10 @@
 // Child process of bench/run.ts: peak resident memory a full report adds on top of its input, for one N x K.
 import { readFileSync } from "node:fs";
+import { recordResults } from "../../../scripts/bench-results.mjs";
 import { calibrationReport } from "../src/index.js";
 import { multiclassData } from "./data.js";
+
+recordResults(import.meta.url, "report memory");
 
 function peakRss(): number {
   const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync("/proc/self/status", "utf8"));

@@ -18,8 +18,11 @@ import { cpus, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { recordResults } from "../../../scripts/bench-results.mjs";
 import { compileLibrary, PKG, transpileBench } from "./compile.js";
 import { binaryData, multiclassData } from "./data.js";
+
+recordResults(import.meta.url, "calibration library against scikit-learn");
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const PYTHON = "/usr/bin/python3";

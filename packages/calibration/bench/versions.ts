@@ -11,7 +11,10 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
+import { recordResults } from "../../../scripts/bench-results.mjs";
 import { compileLibrary, PKG, transpileBench } from "./compile.js";
+
+recordResults(import.meta.url, "CPU time against an older revision");
 
 const option = (name: string, fallback: string): string =>
   process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback;

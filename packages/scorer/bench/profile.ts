@@ -6,9 +6,13 @@
  *   node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/profile.ts scorer constant [seconds] [concurrency]
  *   node --trace-gc --import tsx bench/profile.ts dispatch reference 5 64
  */
+
+import { recordResults } from "../../../scripts/bench-results.mjs";
 import { measure } from "./measure.js";
 import { constantServer, referenceServer } from "./servers.js";
 import { rawAgent, rawDispatchSide, rawRequestSide, scorerSide } from "./sides.js";
+
+recordResults(import.meta.url, "one side of the throughput benchmark");
 
 const [side = "scorer", which = "constant", seconds = "5", concurrency = "64"] = process.argv.slice(2);
 if (!["request", "dispatch", "scorer"].includes(side) || !["constant", "reference"].includes(which)) {

@@ -8,8 +8,11 @@
  */
 import { loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
+import { recordResults } from "../../../scripts/bench-results.mjs";
 import { DecisionScorer, type Opener, type ScorerOptions, undiciOpener } from "../dist/index.js";
 import { referenceServer } from "./servers.js";
+
+recordResults(import.meta.url, "runs against a rate-limited server");
 
 const N = Number(process.env.BENCH_N ?? 1000);
 const C = Number(process.env.BENCH_C ?? 32);

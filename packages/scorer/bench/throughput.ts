@@ -18,6 +18,7 @@
  *     BENCH_ROUNDS rounds, default 24; BENCH_ONLY: some of nonet,reference,constant; BENCH_SRC=1: src/)
  */
 import { loadavg } from "node:os";
+import { recordResults } from "../../../scripts/bench-results.mjs";
 import { measure, median, quantile, type Sample } from "./measure.js";
 import { DecisionScorer } from "./scorer.js";
 import { CONSTANT_REPLY, constantServer, referenceServer, type Server } from "./servers.js";
@@ -30,6 +31,8 @@ import {
   rawRequestSide,
   scorerSide,
 } from "./sides.js";
+
+recordResults(import.meta.url, "scorer throughput against raw undici");
 
 const MS = Number(process.env.BENCH_MS ?? 300);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 24);
