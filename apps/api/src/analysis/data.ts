@@ -10,7 +10,7 @@ import { ApiError, notFound } from "../errors.js";
 import type { RunRow, Storage } from "../storage/types.js";
 import { type Headline, headlineOf } from "./headline.js";
 import type { ItemSpec } from "./item-spec.js";
-import { type ItemData, ItemDataBuilder } from "./matrix.js";
+import { type ItemData, itemDataOf } from "./matrix.js";
 import { TooLargeError } from "./metrics.js";
 import { baseKey, type ItemReport, itemReport, type ReportOptions, reportBase } from "./report.js";
 import { topView } from "./views.js";
@@ -108,10 +108,8 @@ export class AnalysisData {
   itemSplit(loaded: LoadedRun, spec: ItemSpec, split: SplitChoice): Promise<ItemData> {
     return this.cached(`item|${loaded.run.id}|${loaded.version}|${spec.name}|${split}`, async () => {
       const index = loaded.specs.findIndex((s) => s.name === spec.name);
-      const values = await this.storage.itemValues(loaded.run.id, index, splitsOf(split) ?? undefined);
-      const b = new ItemDataBuilder(spec, values.length);
-      for (const v of values) b.add(v);
-      return b.finish();
+      const columns = await this.storage.itemColumns(loaded.run.id, index, splitsOf(split) ?? undefined);
+      return itemDataOf(spec, columns);
     });
   }
 

@@ -1,5 +1,6 @@
 import { NOT_STATED, type Split } from "@decision-workbench/datasets";
-import { type ItemValues, itemValues, labelNames, labelOf, SPLIT_NAMES } from "../storage/item-values.js";
+import { columnsOf, type ItemColumns, labelAt } from "../storage/item-columns.js";
+import { itemValues, labelNames, SPLIT_NAMES, valueColumns } from "../storage/item-values.js";
 import type { AnalysisRow } from "../storage/types.js";
 import type { ItemSpec } from "./item-spec.js";
 
@@ -62,205 +63,102 @@ export interface ItemData {
 
 /** Converts one item's decisions (in the order given) into typed arrays, as if stored and read back. */
 export function itemData(spec: ItemSpec, rows: Iterable<AnalysisRow>): ItemData {
-  const b = new ItemDataBuilder(spec);
-  let ordinal = 0;
-  for (const r of rows) b.add(itemValues(spec, { ...r, ordinal: ordinal++ }, r));
-  return b.finish();
+  const values = [...rows].map((r, ordinal) => itemValues(spec, { ...r, ordinal }, r));
+  return itemDataOf(spec, columnsOf(valueColumns(spec).length, values));
 }
 
-function grow<T extends Float64Array | Int32Array | Uint8Array | Int16Array>(
-  a: T,
-  need: number,
-  fill?: number,
-): T {
-  if (need <= a.length) return a;
-  const bigger = new (a.constructor as new (n: number) => T)(Math.max(need, a.length * 2, 64));
-  if (fill !== undefined) bigger.fill(fill, a.length);
-  bigger.set(a);
-  return bigger;
-}
-
-/** Builds an item's typed arrays one row at a time (so rows can be read in pages and dropped). */
-export class ItemDataBuilder {
-  private readonly multi: boolean;
-  private readonly columns: string[];
-  /** What a stored label code indexes. */
-  private readonly names: string[];
-  private readonly k: number;
-  private readonly rowK: number;
-  private n = 0;
-  private m = 0;
-  private status = new Uint8Array(0);
-  private split = new Uint8Array(0);
-  private readonly exampleIds: string[] = [];
-  private readonly answers: (string | string[] | null)[] = [];
-  private readonly golds: (string | string[] | null)[] = [];
-  private confidence = new Float64Array(0);
-  private served = new Int16Array(0);
-  private readonly servedNames: string[] = [];
-  private use = new Uint8Array(0);
-  private rowProbs = new Float64Array(0);
-  private rowOf = new Int32Array(0);
-  private probs = new Float64Array(0);
-  private gold = new Int32Array(0);
-  private labels = new Uint8Array(0);
-  private goldUnknown = new Uint8Array(0);
-  private predUnknown = new Uint8Array(0);
-  private notStatedP = new Float64Array(0);
-
-  /**
-   * `rows`: how many rows will be added, when known (a run's answered examples, for one item on every split). The
-   * arrays are then made that size at once, instead of growing by doubling and being copied again by `finish`:
-   * about 20 MB less memory in use at once while 100,000 rows are converted.
-   */
-  constructor(
-    private readonly spec: ItemSpec,
-    rows = 0,
-  ) {
-    this.multi = spec.kind === "multi";
-    this.columns = this.multi || !spec.notStated ? [...spec.options] : [...spec.options, NOT_STATED];
-    this.names = labelNames(spec);
-    this.k = this.columns.length;
-    this.rowK = this.multi && spec.notStated ? this.k + 1 : this.k;
-    if (rows > 0) {
-      this.reserveRows(rows);
-      this.reserveUsable(rows);
-    }
+/**
+ * An item's data from its stored columns: every row keeps its status and split; the usable rows (not escalated,
+ * probabilities present and in [0, 1], gold an option) also get their probability matrix and gold.
+ */
+export function itemDataOf(spec: ItemSpec, c: ItemColumns): ItemData {
+  const multi = spec.kind === "multi";
+  const columns = multi || !spec.notStated ? [...spec.options] : [...spec.options, NOT_STATED];
+  const names = labelNames(spec);
+  const k = columns.length;
+  const rowK = multi && spec.notStated ? k + 1 : k;
+  const n = c.n;
+  const rowProbs = c.rowK === rowK ? c.probs : new Float64Array(n * rowK).fill(Number.NaN);
+  const use = new Uint8Array(n);
+  const rowOf = new Int32Array(n);
+  const golds: (string | string[] | null)[] = new Array(n);
+  const answers: (string | string[] | null)[] = new Array(n);
+  const goldOf = (i: number) => labelAt(c.gold, c.goldLists, i);
+  let m = 0;
+  for (let i = 0; i < n; i++) {
+    golds[i] = labelText(names, goldOf(i));
+    answers[i] = labelText(names, labelAt(c.answer, c.answerLists, i));
+    use[i] = rowUse(i);
+    if (use[i] === USABLE) rowOf[m++] = i;
   }
-
-  /** Makes room for `rows` rows in the arrays of every row. */
-  private reserveRows(rows: number): void {
-    this.status = grow(this.status, rows);
-    this.split = grow(this.split, rows);
-    this.confidence = grow(this.confidence, rows);
-    this.served = grow(this.served, rows);
-    this.use = grow(this.use, rows);
-    this.rowProbs = grow(this.rowProbs, rows * this.rowK, Number.NaN);
-  }
-
-  /** Makes room for `usable` rows in the arrays of the usable rows. */
-  private reserveUsable(usable: number): void {
-    const k = this.k;
-    this.rowOf = grow(this.rowOf, usable);
-    this.probs = grow(this.probs, usable * k);
-    this.goldUnknown = grow(this.goldUnknown, usable);
-    this.predUnknown = grow(this.predUnknown, usable);
-    if (this.multi) {
-      this.labels = grow(this.labels, usable * k);
-      if (this.spec.notStated) this.notStatedP = grow(this.notStatedP, usable);
-    } else this.gold = grow(this.gold, usable);
-  }
-
-  /** Adds one stored decision. */
-  add(v: ItemValues): void {
-    const { k, rowK, multi, spec, names } = this;
-    const i = this.n++;
-    this.reserveRows(i + 1);
-    this.exampleIds.push(v.exampleId);
-    this.answers.push(labelOf(names, v.answer));
-    this.golds.push(labelOf(names, v.gold));
-    this.confidence[i] = v.confidence ?? Number.NaN;
-    if (v.servedBy) {
-      let c = this.servedNames.indexOf(v.servedBy);
-      if (c < 0) c = this.servedNames.push(v.servedBy) - 1;
-      this.served[i] = c;
-    } else this.served[i] = -1;
-    const s = v.status;
-    this.status[i] = s;
-    this.split[i] = v.split;
-    const p = v.probs;
-    const at = i * rowK;
-    if (p && p.byteLength === rowK * 8) {
-      const view = new DataView(p.buffer, p.byteOffset, p.byteLength);
-      for (let j = 0; j < rowK; j++) this.rowProbs[at + j] = view.getFloat64(j * 8, true);
-    }
-    if (s === ESCALATED) {
-      this.use[i] = ESCALATED_ROW;
-      return;
-    }
-    if (!p || p.byteLength !== rowK * 8) {
-      this.use[i] = INVALID;
-      return;
-    }
-    // a usable row has every probability (NaN where the decision had none) in [0, 1]
+  function rowUse(i: number): number {
+    if (c.status[i] === ESCALATED) return ESCALATED_ROW;
+    if (!c.hasProbs[i] || c.rowK !== rowK) return INVALID;
     for (let j = 0; j < rowK; j++) {
-      const x = this.rowProbs[at + j];
-      if (!(x >= 0 && x <= 1)) {
-        this.use[i] = INVALID;
-        return;
-      }
+      const x = rowProbs[i * rowK + j];
+      if (!(x >= 0 && x <= 1)) return INVALID;
     }
-    const gold = v.gold;
-    if (gold === null) {
-      this.use[i] = UNLABELLED;
-      return;
-    }
-    let goldIdx = 0;
-    let goldNs = 0;
-    let applies: ArrayLike<number> = [];
+    const g = goldOf(i);
+    if (g === null) return UNLABELLED;
+    if (typeof g === "number") {
+      // multi-label: an option, or `not stated` (index k); single-label: one of the columns
+      if (multi ? g > k : g >= k) return UNLABELLED;
+    } else if (!multi) return UNLABELLED;
+    return USABLE;
+  }
+  const probs = new Float64Array(m * k);
+  const gold = new Int32Array(multi ? 0 : m);
+  const labels = new Uint8Array(multi ? m * k : 0);
+  const goldUnknown = new Uint8Array(m);
+  const predUnknown = new Uint8Array(m);
+  const notStatedP = new Float64Array(multi && spec.notStated ? m : 0);
+  for (let u = 0; u < m; u++) {
+    const i = rowOf[u];
+    for (let j = 0; j < k; j++) probs[u * k + j] = rowProbs[i * rowK + j];
+    const g = goldOf(i) as number | number[];
     if (multi) {
-      if (typeof gold !== "number") applies = gold;
-      else if (gold === k)
-        goldNs = 1; // `not stated` follows the options
-      else if (gold >= 0 && gold < k) applies = [gold];
-      else {
-        this.use[i] = UNLABELLED;
-        return;
-      }
+      if (typeof g !== "number") for (const j of g) labels[u * k + j] = 1;
+      else if (g < k) labels[u * k + g] = 1;
+      goldUnknown[u] = g === k ? 1 : 0;
+      if (notStatedP.length) notStatedP[u] = rowProbs[i * rowK + k];
     } else {
-      goldIdx = typeof gold === "number" && gold >= 0 && gold < k ? gold : -1;
-      if (goldIdx < 0) {
-        this.use[i] = UNLABELLED;
-        return;
-      }
-      goldNs = names[goldIdx] === NOT_STATED ? 1 : 0;
+      gold[u] = g as number;
+      goldUnknown[u] = names[g as number] === NOT_STATED ? 1 : 0;
     }
-    const u = this.m++;
-    this.reserveUsable(u + 1);
-    for (let j = 0; j < k; j++) this.probs[u * k + j] = this.rowProbs[at + j];
-    if (multi) {
-      for (let t = 0; t < applies.length; t++) this.labels[u * k + applies[t]] = 1;
-      if (spec.notStated) this.notStatedP[u] = this.rowProbs[at + k];
-    } else this.gold[u] = goldIdx;
-    this.goldUnknown[u] = goldNs;
-    this.predUnknown[u] = s === UNKNOWN ? 1 : 0;
-    this.rowOf[u] = i;
+    predUnknown[u] = c.status[i] === UNKNOWN ? 1 : 0;
   }
+  return {
+    spec,
+    multi,
+    columns,
+    k,
+    exampleIds: c.exampleIds,
+    answers,
+    golds,
+    confidence: c.confidence,
+    served: c.served,
+    servedNames: c.servedNames,
+    status: c.status,
+    split: c.split,
+    rowProbs,
+    rowK,
+    use,
+    m,
+    rowOf: rowOf.slice(0, m),
+    probs,
+    gold,
+    labels,
+    goldUnknown,
+    predUnknown,
+    notStatedP,
+  };
+}
 
-  /**
-   * The item data of the rows added so far. An array filled exactly is handed over as it is (rows are only ever
-   * appended, and the next add past its end replaces it); any other is copied to its length.
-   */
-  finish(): ItemData {
-    const { n, m, k, rowK, multi } = this;
-    const fit = <T extends Float64Array | Int32Array | Uint8Array | Int16Array>(a: T, length: number): T =>
-      a.length === length ? a : (a.slice(0, length) as T);
-    return {
-      spec: this.spec,
-      multi,
-      columns: this.columns,
-      k,
-      exampleIds: this.exampleIds,
-      answers: this.answers,
-      golds: this.golds,
-      confidence: fit(this.confidence, n),
-      served: fit(this.served, n),
-      servedNames: this.servedNames,
-      status: fit(this.status, n),
-      split: fit(this.split, n),
-      rowProbs: fit(this.rowProbs, n * rowK),
-      rowK,
-      use: fit(this.use, n),
-      m,
-      rowOf: fit(this.rowOf, m),
-      probs: fit(this.probs, m * k),
-      gold: multi ? new Int32Array(0) : fit(this.gold, m),
-      labels: multi ? fit(this.labels, m * k) : new Uint8Array(0),
-      goldUnknown: fit(this.goldUnknown, m),
-      predUnknown: fit(this.predUnknown, m),
-      notStatedP: multi && this.spec.notStated ? fit(this.notStatedP, m) : new Float64Array(0),
-    };
-  }
+/** A label code as the label's text (a list of option names for a list). */
+function labelText(names: readonly string[], code: number | number[] | null): string | string[] | null {
+  if (code === null) return null;
+  if (typeof code === "number") return names[code] ?? null;
+  return code.map((j) => names[j]);
 }
 
 /** The rows of `d` whose split is one of `splits` (all rows when null), as a new ItemData. */

@@ -5,7 +5,7 @@ import { type ItemSpec, inferSpec, taskSpecs } from "../analysis/item-spec.js";
 import { bundledTaskOf } from "../catalog/bundled.js";
 import { itemValues } from "./item-values.js";
 import type { PredictionRow, Split } from "./types.js";
-import { ITEM_VALUES_INSERT, itemValuesParams, storedItemsOf } from "./writer.js";
+import { ITEM_VALUES_INSERT, itemValuesParams, packer, storedItemsOf } from "./writer.js";
 
 /** One schema change. Never edit a released migration: add the next number. */
 export interface Migration {
@@ -195,11 +195,19 @@ export const MIGRATIONS: Migration[] = [
   },
   {
     version: 8,
-    name: "item values: each decision's analysis columns, read by every report; a run's item specs; no analysis cache",
+    name: "item values: each decision's analysis columns (loose rows, packed in chunks), read by every report; a run's item specs; no analysis cache",
     // gold / answer: an option index (or -1, a text that is no option); gold_list / answer_list: a list's option
     // indices, one byte each; probs: little-endian doubles in the run's item spec order (storage/item-values.ts)
     sql: `
       ALTER TABLE runs ADD COLUMN items TEXT NOT NULL DEFAULT '[]';
+      ALTER TABLE runs ADD COLUMN packed INTEGER NOT NULL DEFAULT 0;
+      CREATE TABLE item_chunks (
+        run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        item_index INTEGER NOT NULL,
+        chunk INTEGER NOT NULL,
+        data BLOB NOT NULL,
+        PRIMARY KEY (run_id, item_index, chunk)
+      ) WITHOUT ROWID;
       CREATE TABLE item_values (
         run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
         item_index INTEGER NOT NULL,
@@ -256,6 +264,8 @@ function fillItemValues(db: Database.Database): void {
       }
     },
   );
+  const pack = packer(db);
+  for (const run of runs) pack(run.id);
 }
 
 /** The item specs of a run whose dataset is gone, read from its decisions. */

@@ -5,9 +5,10 @@ import { dirname } from "node:path";
 import type { State, Task } from "@decision-workbench/datasets";
 import type { DecisionRecord, State as WireState } from "@decision-workbench/scorer";
 import Database from "better-sqlite3";
-import { taskSpecs } from "../analysis/item-spec.js";
+import { type ItemSpec, taskSpecs } from "../analysis/item-spec.js";
 import { bundledStates, bundledTaskOf } from "../catalog/bundled.js";
-import { type ItemValues, SPLIT_NAMES } from "./item-values.js";
+import { columnsOf, decodeColumns, type ItemColumns, joinColumns } from "./item-columns.js";
+import { SPLIT_NAMES, valueColumns } from "./item-values.js";
 import { migrate } from "./migrations.js";
 import {
   type AnswerRow,
@@ -49,7 +50,7 @@ import {
   UPLOAD_COMPLETE,
   writeUpload,
 } from "./upload-sql.js";
-import { AnswerWriter, storedItemsOf } from "./writer.js";
+import { AnswerWriter, LOOSE_VALUES_SELECT, storedItemsOf } from "./writer.js";
 
 /** Options of openStorage. */
 export interface StorageOptions {
@@ -217,13 +218,28 @@ export class SqliteStorage implements WorkbenchStorage {
     return out;
   }
 
-  async itemValues(runId: string, itemIndex: number, splits?: readonly Split[]): Promise<ItemValues[]> {
-    const { where, args } = splitSql(splits?.map((s) => SPLIT_NAMES.indexOf(s)));
-    const rows = this.stmt(
-      `SELECT ordinal, example_id, split, status, served_by, confidence, gold, gold_list, answer, answer_list, probs
-       FROM item_values WHERE run_id = ? AND item_index = ?${where} ORDER BY ordinal`,
-    ).all(runId, itemIndex, ...args) as Raw[];
-    return rows.map(itemValuesFromRaw);
+  async itemColumns(runId: string, itemIndex: number, splits?: readonly Split[]): Promise<ItemColumns> {
+    // one read transaction: a commit that packs rows meanwhile is seen whole or not at all
+    const read = this.db.transaction(() => {
+      const specs = JSON.parse(
+        (this.stmt("SELECT items FROM runs WHERE id = ?").pluck().get(runId) as string | undefined) ?? "[]",
+      ) as ItemSpec[];
+      const spec = specs[itemIndex];
+      const rowK = spec ? valueColumns(spec).length : 0;
+      const chunks = this.stmt(
+        "SELECT data FROM item_chunks WHERE run_id = ? AND item_index = ? ORDER BY chunk",
+      )
+        .pluck()
+        .all(runId, itemIndex) as Buffer[];
+      const loose = (this.stmt(LOOSE_VALUES_SELECT).all(runId, itemIndex) as Raw[]).map(itemValuesFromRaw);
+      const parts = [...chunks.map(decodeColumns), columnsOf(rowK, loose)].filter((p) => p.n > 0);
+      return joinColumns(
+        rowK,
+        parts,
+        splits?.map((s) => SPLIT_NAMES.indexOf(s)),
+      );
+    });
+    return read();
   }
 
   async predictionsFor(
@@ -476,6 +492,7 @@ export class SqliteStorage implements WorkbenchStorage {
   async deleteRun(id: string): Promise<void> {
     this.db.transaction(() => {
       this.stmt("DELETE FROM item_values WHERE run_id = ?").run(id);
+      this.stmt("DELETE FROM item_chunks WHERE run_id = ?").run(id);
       this.stmt("DELETE FROM run_examples WHERE run_id = ?").run(id);
       this.stmt("DELETE FROM calibrations WHERE run_id = ?").run(id);
       this.stmt("DELETE FROM runs WHERE id = ?").run(id);

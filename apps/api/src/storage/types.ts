@@ -1,7 +1,7 @@
 import type { Split, State, Task } from "@decision-workbench/datasets";
 import type { DecisionRecord, State as WireState } from "@decision-workbench/scorer";
 import type { ItemSpec } from "../analysis/item-spec.js";
-import type { ItemValues } from "./item-values.js";
+import type { ItemColumns } from "./item-columns.js";
 
 export type { Split };
 
@@ -120,7 +120,7 @@ export interface Storage {
    * The analysis columns of one item of a run (its index in the run's `items`), in run order, on the given
    * splits (all when none): what every report reads.
    */
-  itemValues(runId: string, itemIndex: number, splits?: readonly Split[]): Promise<ItemValues[]>;
+  itemColumns(runId: string, itemIndex: number, splits?: readonly Split[]): Promise<ItemColumns>;
   /** The stored decisions of one item for some examples of a run, by example id (the items endpoint's page). */
   predictionsFor(runId: string, item: string, exampleIds: string[]): Promise<Map<string, PredictionRow>>;
   /** The run with its counters (their sum is the prediction count that versions the computed reports). */

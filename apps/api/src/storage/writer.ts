@@ -11,7 +11,9 @@ import { performance } from "node:perf_hooks";
 import type { DecisionRecord } from "@decision-workbench/scorer";
 import type Database from "better-sqlite3";
 import { type ItemSpec, inferSpec } from "../analysis/item-spec.js";
-import { type ItemValues, itemValues } from "./item-values.js";
+import { CHUNK_ROWS, columnsOf, encodeColumns } from "./item-columns.js";
+import { type ItemValues, itemValues, valueColumns } from "./item-values.js";
+import { itemValuesFromRaw, type Raw } from "./rows.js";
 import type { ExampleResult, PredictionRow } from "./types.js";
 
 const SQL = {
@@ -29,6 +31,38 @@ const SQL = {
 export const ITEM_VALUES_INSERT = `INSERT INTO item_values
   (run_id, item_index, ordinal, example_id, split, status, served_by, confidence, gold, gold_list, answer, answer_list, probs)
   VALUES (@runId, @itemIndex, @ordinal, @exampleId, @split, @status, @servedBy, @confidence, @gold, @goldList, @answer, @answerList, @probs)`;
+
+/** The loose rows of one item of a run, in run order. */
+export const LOOSE_VALUES_SELECT = `SELECT ordinal, example_id, split, status, served_by, confidence, gold, gold_list,
+  answer, answer_list, probs FROM item_values WHERE run_id = ? AND item_index = ? ORDER BY ordinal`;
+
+/**
+ * Packs every loose row of a run's items into chunks (item-columns.ts) and marks the run's stored examples as
+ * packed. Run by the commit that brings a run's loose rows to CHUNK_ROWS per item, and by the migration.
+ */
+export function packer(db: Database.Database): (runId: string) => void {
+  const specs = db.prepare(SQL.specs).pluck();
+  const loose = db.prepare(LOOSE_VALUES_SELECT);
+  const next = db
+    .prepare("SELECT coalesce(max(chunk) + 1, 0) FROM item_chunks WHERE run_id = ? AND item_index = ?")
+    .pluck();
+  const insert = db.prepare("INSERT INTO item_chunks (run_id, item_index, chunk, data) VALUES (?, ?, ?, ?)");
+  const drop = db.prepare("DELETE FROM item_values WHERE run_id = ? AND item_index = ?");
+  const packed = db.prepare("UPDATE runs SET packed = done WHERE id = ?");
+  return (runId) => {
+    const items = JSON.parse((specs.get(runId) as string | undefined) ?? "[]") as ItemSpec[];
+    items.forEach((spec, index) => {
+      const rows = (loose.all(runId, index) as Raw[]).map(itemValuesFromRaw);
+      let chunk = next.get(runId, index) as number;
+      for (let at = 0; at < rows.length; at += CHUNK_ROWS) {
+        const columns = columnsOf(valueColumns(spec).length, rows.slice(at, at + CHUNK_ROWS));
+        insert.run(runId, index, chunk++, encodeColumns(columns));
+      }
+      drop.run(runId, index);
+    });
+    packed.run(runId);
+  };
+}
 
 /** The named parameters of ITEM_VALUES_INSERT. */
 export function itemValuesParams(runId: string, itemIndex: number, v: ItemValues): Record<string, unknown> {
@@ -161,6 +195,12 @@ export function groupCommitter(db: Database.Database): (group: ExampleResult[]) 
   const values = db.prepare(ITEM_VALUES_INSERT);
   const counters = db.prepare(SQL.counters);
   const readSpecs = db.prepare(SQL.specs).pluck();
+  const loose = db.prepare("SELECT done - packed FROM runs WHERE id = ?").pluck();
+  const pack = packer(db);
+  /** Packs a run's loose rows once CHUNK_ROWS examples of it are loose (after its counters are updated). */
+  const packFull = (runId: string) => {
+    if ((loose.get(runId) as number) >= CHUNK_ROWS) pack(runId);
+  };
   const writeSpecs = db.prepare(SQL.setSpecs);
   const specsOf = (r: ExampleResult): ItemSpec[] => {
     const specs = JSON.parse((readSpecs.get(r.runId) as string | undefined) ?? "[]") as ItemSpec[];
@@ -196,6 +236,7 @@ export function groupCommitter(db: Database.Database): (group: ExampleResult[]) 
   const single = db.transaction((r: ExampleResult) => {
     rows(r);
     counters.run(countersOf(r));
+    packFull(r.runId);
   });
   const many = db.transaction((group: ExampleResult[]) => {
     const sums = new Map<string, Record<string, number | string>>();
@@ -207,6 +248,7 @@ export function groupCommitter(db: Database.Database): (group: ExampleResult[]) 
       else for (const key of Object.keys(c)) if (key !== "runId") (sum[key] as number) += c[key] as number;
     }
     for (const sum of sums.values()) counters.run(sum);
+    for (const runId of sums.keys()) packFull(runId);
   });
   return (group) => {
     try {

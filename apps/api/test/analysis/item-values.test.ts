@@ -4,9 +4,10 @@ import { join } from "node:path";
 import type { Task } from "@decision-workbench/datasets";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AnalysisData } from "../../src/analysis/data.js";
-import { taskSpecs } from "../../src/analysis/item-spec.js";
+import { type ItemSpec, taskSpecs } from "../../src/analysis/item-spec.js";
 import { itemData, rowProbabilities, SPLIT_NAMES } from "../../src/analysis/matrix.js";
 import { itemReport } from "../../src/analysis/report.js";
+import { CHUNK_ROWS } from "../../src/storage/item-columns.js";
 import { openStorage, type SqliteStorage } from "../../src/storage/sqlite.js";
 import type { ExampleResult, PredictionRow } from "../../src/storage/types.js";
 import { storedRun } from "../fixtures.js";
@@ -62,6 +63,72 @@ afterAll(async () => {
   await storage?.close();
   await close?.();
   rmSync(dir, { recursive: true, force: true });
+});
+
+/** Decisions of every kind: answered, Unknown, escalated, invalid probabilities, unlabelled, on two splits. */
+function rowsOf(spec: ItemSpec, n: number): PredictionRow[] {
+  const multi = spec.kind === "multi";
+  const keys = [...spec.options, "not stated"];
+  return Array.from({ length: n }, (_, i) => {
+    const p: Record<string, number> = {};
+    keys.forEach((key, j) => {
+      p[key] = ((i * 7 + j * 3) % 10) / 10 + 0.05;
+    });
+    if (i % 11 === 0) p[spec.options[0]] = 1.5; // invalid
+    const top = keys[i % keys.length];
+    return {
+      runId: "run_many",
+      exampleId: `ex${i}`,
+      split: i % 3 ? "test" : "calibration",
+      item: spec.name,
+      gold: i % 13 === 0 ? null : multi ? spec.options.filter((_, j) => (i + j) % 2 === 0) : keys[i % 4],
+      status: i % 17 === 0 ? "escalated" : top === "not stated" ? "unknown" : "answered",
+      answer: top === "not stated" ? null : multi ? [top] : top,
+      confidence: p[top],
+      probabilities: i % 17 === 0 ? null : p,
+      logits: [],
+      unknown: null,
+      reason: i % 19 === 0 ? "because" : null,
+      record: { model: "m" } as PredictionRow["record"],
+      servedBy: i % 2 ? "m-1" : "m-2",
+    } satisfies PredictionRow;
+  });
+}
+
+describe("packed chunks", () => {
+  it("a run past CHUNK_ROWS examples reads back in run order, whatever order its answers were stored in", async () => {
+    const specs: ItemSpec[] = [
+      { name: "one", kind: "choice", options: ["a", "b", "c"], notStated: true },
+      { name: "many", kind: "multi", options: ["p", "q", "r"], notStated: true },
+    ];
+    const n = 2 * CHUNK_ROWS + 500;
+    const rows = specs.map((spec) => rowsOf(spec, n));
+    await storage.insertRun(
+      storedRun("run_many", { dataset: "gone", splits: ["calibration", "test"], items: specs }),
+    );
+    // answers arrive out of order: ordinal i is stored at position (i * 7919) mod n
+    const order = Array.from({ length: n }, (_, i) => (i * 7919) % n);
+    for (let at = 0; at < n; at += 500) {
+      await Promise.all(
+        order.slice(at, at + 500).map((i) =>
+          storage.recordExample({
+            ...examplesOf("run_many", [rows[0][i], rows[1][i]])[0],
+            ordinal: i,
+            split: rows[0][i].split,
+          }),
+        ),
+      );
+    }
+    const data = new AnalysisData(storage);
+    const loaded = await data.run("run_many");
+    for (const [index, spec] of specs.entries()) {
+      expect(await data.itemData(loaded, spec)).toEqual(itemData(spec, rows[index]));
+      const test = await data.itemSplit(loaded, spec, "test");
+      expect(test.exampleIds).toEqual(rows[index].filter((r) => r.split === "test").map((r) => r.exampleId));
+    }
+    const packed = await storage.itemColumns("run_many", 0);
+    expect(packed.n).toBe(n);
+  });
 });
 
 describe("stored analysis columns", () => {

@@ -146,9 +146,9 @@ describe("reports read the stored analysis columns", () => {
     const calls = { values: 0, predictions: 0 };
     const inner = wb.storage;
     const proxy = Object.create(inner) as typeof inner;
-    proxy.itemValues = (...args: Parameters<typeof inner.itemValues>) => {
+    proxy.itemColumns = (...args: Parameters<typeof inner.itemColumns>) => {
       calls.values++;
-      return inner.itemValues(...args);
+      return inner.itemColumns(...args);
     };
     proxy.listPredictions = (...args: Parameters<typeof inner.listPredictions>) => {
       calls.predictions++;

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { itemValues } from "../../src/storage/item-values.js";
 import {
   csvCell,
   csvHeader,
@@ -8,11 +7,10 @@ import {
   exportRow,
   reasoningText,
 } from "../../src/analysis/export.js";
-import { type ItemSpec, inferSpec } from "../../src/analysis/item-spec.js";
-import { ItemDataBuilder } from "../../src/analysis/matrix.js";
+import { inferSpec } from "../../src/analysis/item-spec.js";
 import { autoResamples } from "../../src/analysis/metrics.js";
 import { sampleIndices } from "../../src/analysis/selective.js";
-import type { AnalysisRow, PredictionRow } from "../../src/storage/types.js";
+import type { PredictionRow } from "../../src/storage/types.js";
 import { parseCsv } from "./csv.js";
 
 const base: PredictionRow = {
@@ -147,70 +145,5 @@ describe("ci=all", () => {
     const d = itemData({ name: "x", kind: "choice", options, notStated: false }, rows);
     expect(() => itemReport(d, "test", { ci: "all" })).toThrow(TooLargeError);
     expect(() => itemReport(d, "test", { ci: "all" })).toThrow(/use ci=auto or ci=headline/);
-  });
-});
-
-describe("ItemDataBuilder", () => {
-  /** Rows of every kind: answered, Unknown, escalated, invalid probabilities, unlabelled, on two splits. */
-  function rowsOf(spec: ItemSpec, n: number): AnalysisRow[] {
-    const multi = spec.kind === "multi";
-    const keys = [...spec.options, "not stated"];
-    return Array.from({ length: n }, (_, i) => {
-      const p: Record<string, number> = {};
-      keys.forEach((key, j) => {
-        p[key] = ((i * 7 + j * 3) % 10) / 10 + 0.05;
-      });
-      if (i % 11 === 0) p[spec.options[0]] = 1.5; // invalid
-      const top = keys[i % keys.length];
-      return {
-        exampleId: `ex${i}`,
-        split: i % 3 ? "test" : "calibration",
-        item: spec.name,
-        gold: i % 13 === 0 ? null : multi ? spec.options.filter((_, j) => (i + j) % 2 === 0) : keys[i % 4],
-        status: i % 17 === 0 ? "escalated" : top === "not stated" ? "unknown" : "answered",
-        answer: top === "not stated" ? null : multi ? [top] : top,
-        confidence: p[top],
-        probabilities: i % 17 === 0 ? null : p,
-        reason: i % 19 === 0 ? "because" : null,
-        servedBy: i % 2 ? "m-1" : "m-2",
-      };
-    });
-  }
-  const specs: ItemSpec[] = [
-    { name: "one", kind: "choice", options: ["a", "b", "c"], notStated: true },
-    { name: "many", kind: "multi", options: ["p", "q", "r"], notStated: true },
-  ];
-
-  it("builds the same data whether told the row count or not, right or wrong", () => {
-    for (const spec of specs) {
-      const rows = rowsOf(spec, 300);
-      const built = (size: number) => {
-        const b = new ItemDataBuilder(spec, size);
-        rows.forEach((r, ordinal) => b.add(itemValues(spec, { ...r, ordinal }, r)));
-        return b.finish();
-      };
-      const grown = built(0);
-      expect(grown.m).toBeGreaterThan(150);
-      expect(grown.m).toBeLessThan(300);
-      for (const size of [300, 290, 310, 1]) {
-        const d = built(size);
-        expect(d).toEqual(grown);
-        expect(d.status.length).toBe(300);
-        expect(d.probs.length).toBe(grown.m * grown.k);
-      }
-    }
-  });
-
-  it("leaves finished data alone when rows are added afterwards", () => {
-    const spec = specs[0];
-    const rows = rowsOf(spec, 120);
-    const b = new ItemDataBuilder(spec, 100);
-    const add = (r: (typeof rows)[number], ordinal: number) => b.add(itemValues(spec, { ...r, ordinal }, r));
-    rows.slice(0, 100).forEach(add);
-    const d = b.finish();
-    const before = [d.status, d.confidence, d.rowProbs, d.probs, d.gold].map((a) => a.slice());
-    rows.slice(100).forEach((r, i) => add(r, 100 + i));
-    expect([d.status, d.confidence, d.rowProbs, d.probs, d.gold]).toEqual(before);
-    expect(b.finish().status.length).toBe(120);
   });
 });
