@@ -1,13 +1,21 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { bundledTask, NOT_STATED, type Task } from "@decision-workbench/datasets";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
+import { AnalysisData } from "../src/analysis/data.js";
+import { type ItemSpec, inferSpec, taskSpecs } from "../src/analysis/item-spec.js";
+import { itemData } from "../src/analysis/matrix.js";
+import { itemReport } from "../src/analysis/report.js";
+import { columnsOf } from "../src/storage/item-columns.js";
+import { itemValues, valueColumns } from "../src/storage/item-values.js";
 import { MIGRATIONS, migrate } from "../src/storage/migrations.js";
 import { runToParams } from "../src/storage/rows.js";
 import { openStorage } from "../src/storage/sqlite.js";
 import type { PredictionRow } from "../src/storage/types.js";
-import { storedRun } from "./fixtures.js";
+import { storedRun, syntheticTask } from "./fixtures.js";
 import { tempDir } from "./helpers.js";
+import { rowsOf } from "./storage-contract.js";
 
 const tmp = tempDir();
 /** The schema version of this code. */
@@ -80,8 +88,9 @@ function versionTwoFile(path: string, runs: [string, number][]): PredictionRow[]
       max_cost: _c,
       max_input_tokens: _t,
       stop_reason: _s,
+      items: _i,
       ...r
-    } = runToParams(storedRun(runId, { total: count }));
+    } = runToParams(storedRun(runId, { total: count, dataset: "vanished" }));
     db.prepare(
       `INSERT INTO runs (${Object.keys(r).join(", ")}) VALUES (${Object.keys(r)
         .map((c) => `@${c}`)
@@ -139,7 +148,7 @@ describe("migration 3: one row per answered example", () => {
       ["run_small", 40],
     ];
     const expected = versionTwoFile(path, runs);
-    const storage = openStorage(path, { writerThread: false });
+    const storage = openStorage(path);
     try {
       const db = new Database(path, { readonly: true });
       expect(db.pragma("user_version", { simple: true })).toBe(LATEST);
@@ -154,15 +163,23 @@ describe("migration 3: one row per answered example", () => {
         const listed = await storage.listPredictions(runId);
         expect(listed).toEqual(expected.filter((p) => p.runId === runId));
       }
-      // the analysis reader on one item and split
-      const lean = [];
-      for await (const page of storage.analysisPages("run_big", { item: "topics", split: "test" }))
-        lean.push(...page);
+      // one item and split, as listed and as its analysis columns (specs read from the decisions: no dataset)
       const wanted = expected.filter(
         (p) => p.runId === "run_big" && p.item === "topics" && p.split === "test",
       );
-      expect(lean.map((r) => [r.exampleId, r.gold, r.answer, r.confidence, r.servedBy])).toEqual(
-        wanted.map((r) => [r.exampleId, r.gold, r.answer, r.confidence, r.servedBy]),
+      expect(await storage.listPredictions("run_big", { item: "topics", split: "test" })).toEqual(wanted);
+      const specs = (await storage.getRun("run_big"))?.items ?? [];
+      expect(specs.map((s) => [s.name, s.kind])).toEqual([
+        ['tone "quoted" é', "choice"],
+        ["topics", "multi"],
+      ]);
+      const columns = await storage.itemColumns("run_big", 1, ["test"]);
+      expect(columns.exampleIds).toEqual(wanted.map((r) => r.exampleId));
+      expect(Array.from(columns.confidence, (c) => (Number.isNaN(c) ? null : c))).toEqual(
+        wanted.map((r) => r.confidence),
+      );
+      expect(Array.from(columns.served, (c) => (c < 0 ? null : columns.servedNames[c]))).toEqual(
+        wanted.map((r) => r.servedBy),
       );
       expect((await storage.doneExampleIds("run_small")).size).toBe(40);
       expect(await storage.servedModels("run_small")).toEqual(["m", "m-2", "m-3"]);
@@ -234,7 +251,7 @@ describe("migration 4: each answer's logits in a column of their own", () => {
       expect(JSON.parse(items)).toEqual(old.map((i) => i.map((v, j) => (j === 6 ? null : v))));
       expect(JSON.parse(logits as string)).toEqual(old.map((i) => i[6]));
     });
-    const storage = openStorage(path, { writerThread: false });
+    const storage = openStorage(path);
     try {
       expect(await storage.listPredictions("run_small")).toEqual(
         expected.filter((p) => p.runId === "run_small"),
@@ -306,7 +323,7 @@ describe("migration 5: a pending upload's owner", () => {
     example.run(1, "b", "test", JSON.stringify("beta"));
     db.close();
 
-    const storage = openStorage(path, { writerThread: false });
+    const storage = openStorage(path);
     try {
       const raw = new Database(path, { readonly: true });
       expect(raw.pragma("user_version", { simple: true })).toBe(LATEST);
@@ -322,6 +339,253 @@ describe("migration 5: a pending upload's owner", () => {
       expect(await storage.getUpload("old")).toBeUndefined();
       expect(await storage.allExamples("old")).toEqual([]);
       expect(await storage.integrityCheck()).toBe("ok");
+    } finally {
+      await storage.close();
+    }
+  });
+});
+
+/** A deterministic random number generator (mulberry32). */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * The decisions of example k of a run on items `specs`, as a run engine stores them: every status, golds that
+ * are options, `not stated`, none or (multi-label) lists, some examples not answered at all.
+ */
+function decisionsOf(
+  runId: string,
+  specs: readonly ItemSpec[],
+  k: number,
+  rand: () => number,
+): PredictionRow[] {
+  const exampleId = `x${(k * 7919) % 10007}`;
+  const split = (["train", "calibration", "test"] as const)[k % 3];
+  const servedBy = k % 5 === 0 ? null : k % 2 ? "m-2" : "m-3";
+  const escalated = k % 17 === 0;
+  const record = { endpoint: "http://x/v1/decision", model: "m", ms: 5 + k, questions: specs.length };
+  return specs.map((spec) => {
+    const columns = valueColumns(spec);
+    const base = { runId, exampleId, split, item: spec.name, record: { ...record }, servedBy, unknown: null };
+    if (escalated) {
+      const gold = spec.kind === "multi" ? [spec.options[0]] : spec.options[0];
+      const reason = "the decision service did not answer after 3 attempts: HTTP 503";
+      return {
+        ...base,
+        gold,
+        status: "escalated",
+        answer: null,
+        confidence: null,
+        probabilities: null,
+        logits: [],
+        reason,
+      };
+    }
+    const p = columns.map(() => rand());
+    if (spec.kind === "multi") {
+      const probabilities = Object.fromEntries(columns.map((c, j) => [c, p[j]]));
+      const gold = k % 9 === 0 ? null : spec.options.filter(() => rand() < 0.4);
+      const answer = spec.options.filter((_, j) => p[j] >= 0.5);
+      const confidence = Math.max(...p);
+      return {
+        ...base,
+        gold,
+        status: "answered",
+        answer,
+        confidence,
+        probabilities,
+        logits: p.map(Math.log),
+        reason: null,
+      };
+    }
+    const sum = p.reduce((a, b) => a + b, 0);
+    const probabilities = Object.fromEntries(columns.map((c, j) => [c, p[j] / sum]));
+    const top = columns.reduce((a, c) => (probabilities[c] > probabilities[a] ? c : a));
+    const gold = k % 11 === 0 ? null : columns[Math.floor(rand() * columns.length)];
+    const unknown = top === NOT_STATED;
+    return {
+      ...base,
+      gold,
+      status: unknown ? "unknown" : "answered",
+      answer: unknown ? null : top,
+      confidence: probabilities[top],
+      probabilities,
+      logits: columns.map((c) => Math.log(probabilities[c])),
+      reason: unknown ? "not stated" : null,
+    };
+  });
+}
+
+/** How version 4 to 7 stored an answered example (writer.ts: items packed, logits apart). */
+const V7_EXAMPLE = `INSERT INTO run_examples (run_id, ordinal, example_id, split, ms, served_by, failed, record, items, logits)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+
+/** Writes a version-7 file with runs of the given datasets and items; returns each run's decisions by example. */
+function versionSevenFile(
+  path: string,
+  runs: { id: string; dataset: string; specs: ItemSpec[]; count: number }[],
+  upload: Task,
+): Map<string, PredictionRow[][]> {
+  const db = new Database(path);
+  db.pragma("journal_mode = WAL");
+  migrate(db, MIGRATIONS.slice(0, 7));
+  db.prepare(
+    "INSERT INTO datasets (name, task, hash, examples, splits, created_at, pending) VALUES (?, ?, 'h', 0, ?, 't', NULL)",
+  ).run(upload.name, JSON.stringify(upload), JSON.stringify({ train: 0, calibration: 0, test: 0 }));
+  const example = db.prepare(V7_EXAMPLE);
+  const out = new Map<string, PredictionRow[][]>();
+  runs.forEach((run, r) => {
+    const { items: _items, ...params } = runToParams(
+      storedRun(run.id, { dataset: run.dataset, total: run.count }),
+    );
+    db.prepare(
+      `INSERT INTO runs (${Object.keys(params).join(", ")}) VALUES (${Object.keys(params)
+        .map((c) => `@${c}`)
+        .join(", ")})`,
+    ).run(params);
+    db.prepare(
+      "INSERT INTO analysis_cache (run_id, key, version, data) VALUES (?, 'item:0', 'done|1', x'00')",
+    ).run(run.id);
+    const rand = random(r + 1);
+    const examples = Array.from({ length: run.count }, (_, k) => decisionsOf(run.id, run.specs, k, rand));
+    db.transaction(() => {
+      // written in reverse: run order is the ordinal all the same
+      for (let k = run.count - 1; k >= 0; k--) {
+        const rows = examples[k];
+        const items = rows.map((p) => [
+          p.item,
+          p.gold,
+          p.status,
+          p.answer,
+          p.confidence,
+          p.probabilities,
+          null,
+          p.unknown,
+          p.reason,
+          null,
+        ]);
+        const failed = rows.every((p) => p.status === "escalated") ? 1 : 0;
+        example.run(
+          run.id,
+          k,
+          rows[0].exampleId,
+          rows[0].split,
+          rows[0].record.ms,
+          rows[0].servedBy,
+          failed,
+          JSON.stringify(rows[0].record),
+          JSON.stringify(items),
+          JSON.stringify(rows.map((p) => p.logits)),
+        );
+      }
+    })();
+    out.set(run.id, examples);
+  });
+  db.close();
+  return out;
+}
+
+describe("migration 8: each decision's analysis columns", () => {
+  const upload = syntheticTask("tickets-v7");
+  const gone: ItemSpec[] = [
+    { name: "mood", kind: "choice", options: ["calm", "angry"], notStated: true },
+    { name: "tags", kind: "multi", options: ["x", "y", "z"], notStated: false },
+  ];
+  const runs = [
+    { id: "run_penguins", dataset: "penguins", specs: taskSpecs(bundledTask("penguins")), count: 1200 },
+    { id: "run_spam", dataset: "spam-assassin", specs: taskSpecs(bundledTask("spam-assassin")), count: 300 },
+    { id: "run_upload", dataset: upload.name, specs: taskSpecs(upload as Task), count: 200 },
+    { id: "run_gone", dataset: "deleted-long-ago", specs: gone, count: 400 },
+  ];
+
+  it("gives every stored decision its row, each run its items, and reports equal to the decisions' own", async () => {
+    mkdirSync(join(tmp.dir, "v7"));
+    const path = join(tmp.dir, "v7", "workbench.sqlite");
+    const stored = versionSevenFile(path, runs, upload as Task);
+    const storage = openStorage(path);
+    try {
+      const raw = new Database(path, { readonly: true });
+      expect(raw.pragma("user_version", { simple: true })).toBe(LATEST);
+      const tables = raw.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all();
+      expect(tables).not.toContain("analysis_cache");
+      expect(tables).toContain("item_values");
+      raw.close();
+      const data = new AnalysisData(storage);
+      for (const run of runs) {
+        const examples = stored.get(run.id) ?? [];
+        const items = (await storage.getRun(run.id))?.items;
+        // the dataset's task; for a dataset that is gone, read from the decisions (the same specs here)
+        expect(items).toEqual(run.specs);
+        if (run.id === "run_gone") {
+          const of = (name: string) => examples.flat().filter((p) => p.item === name);
+          expect(items).toEqual(gone.map((s) => inferSpec(s.name, of(s.name))));
+        }
+        expect(await storage.listPredictions(run.id)).toEqual(examples.flat());
+        const loaded = await data.run(run.id);
+        for (const [index, spec] of run.specs.entries()) {
+          const decisions = examples.map((rows) => rows[index]);
+          const values = decisions.map((p, k) => itemValues(spec, { ...p, ordinal: k }, p));
+          expect(rowsOf(await storage.itemColumns(run.id, index))).toEqual(
+            rowsOf(columnsOf(valueColumns(spec).length, values)),
+          );
+          for (const split of ["all", "test"] as const) {
+            const rows = split === "all" ? decisions : decisions.filter((p) => p.split === split);
+            const report = await data.report(loaded, { item: spec.name, split, resamples: 100 });
+            expect(report).toEqual(itemReport(itemData(spec, rows), split, { resamples: 100 }));
+            expect(report.counts.total).toBe(rows.length);
+          }
+        }
+      }
+      // a new answer to a migrated run is stored beside the migrated ones
+      const next = decisionsOf("run_spam", runs[1].specs, 300, random(9)).map((p) => ({
+        ...p,
+        exampleId: "new",
+      }));
+      await storage.recordExample({
+        runId: "run_spam",
+        exampleId: "new",
+        ordinal: 300,
+        split: next[0].split,
+        ms: 1,
+        servedBy: next[0].servedBy,
+        inputTokens: 0,
+        outputTokens: 0,
+        reasoningTokens: 0,
+        cost: 0,
+        failed: false,
+        predictions: next,
+      });
+      const columns = await storage.itemColumns("run_spam", 1);
+      expect(columns.n).toBe(301);
+      expect(columns.exampleIds.at(-1)).toBe("new");
+      expect(await storage.integrityCheck()).toBe("ok");
+    } finally {
+      await storage.close();
+    }
+  });
+
+  it("gives an item its run's dataset does not name a spec read from its decisions, and keeps them", async () => {
+    mkdirSync(join(tmp.dir, "v7-extra"));
+    const path = join(tmp.dir, "v7-extra", "workbench.sqlite");
+    const specs = [...taskSpecs(bundledTask("penguins")), gone[1]];
+    const stored = versionSevenFile(
+      path,
+      [{ id: "run_extra", dataset: "penguins", specs, count: 50 }],
+      upload as Task,
+    );
+    const storage = openStorage(path);
+    try {
+      const decisions = (stored.get("run_extra") ?? []).map((rows) => rows[3]);
+      const items = (await storage.getRun("run_extra"))?.items ?? [];
+      expect(items).toEqual([...taskSpecs(bundledTask("penguins")), inferSpec("tags", decisions)]);
+      expect((await storage.itemColumns("run_extra", 3)).n).toBe(50);
     } finally {
       await storage.close();
     }

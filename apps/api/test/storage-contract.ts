@@ -91,7 +91,7 @@ function placed(r: ExampleResult, split: ExampleResult["split"], servedBy: strin
 }
 
 /** Each stored decision's analysis columns as plain values, row by row (what a test compares). */
-function rowsOf(c: ItemColumns) {
+export function rowsOf(c: ItemColumns) {
   return Array.from({ length: c.n }, (_, i) => ({
     ordinal: c.ordinal[i],
     exampleId: c.exampleIds[i],
