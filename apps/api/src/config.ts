@@ -14,7 +14,6 @@ export const ENV = {
   logLevel: "WORKBENCH_LOG_LEVEL",
   allowHosts: "WORKBENCH_ALLOW_HOSTS",
   allowPrivateServers: "WORKBENCH_ALLOW_PRIVATE_SERVERS",
-  writerThread: "WORKBENCH_WRITER_THREAD",
 } as const;
 
 /** The default API port. */

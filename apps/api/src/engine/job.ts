@@ -272,7 +272,7 @@ export class RunJob extends EventEmitter {
 
   /**
    * One slot of the pool. A slot asks its next example as soon as it has handed an answer to the storage: the
-   * commit (at once, or with the others of its window; perhaps on the writer thread) costs no request time. At
+   * commit (at once, or with the others of its window) costs no request time. At
    * most `maxUnstored` answers wait for their commit, counting those being asked; a slot that would exceed it
    * waits first.
    */
