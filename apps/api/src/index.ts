@@ -50,7 +50,7 @@ export { ApiError, badRequest, conflict, type ErrorBody, notFound } from "./erro
 /** A stored or returned calibration, the fit request, and a run checked against a calibration. */
 export type { Calibration, FitRequest, RunCheck } from "./routes/analysis/fit-run.js";
 /** One row of GET /api/runs/:id/items. */
-export type { ItemRow } from "./routes/analysis/reports.js";
+export type { ItemRow } from "./shapes/reports.js";
 /** Secrets at rest: AES-256-GCM with a key from WORKBENCH_SECRET_KEY or a 0600 key file. */
 export { KEY_FILE, loadSecretKey, SECRET_KEY_ENV, SecretBox, SecretError } from "./secrets/index.js";
 /** POST /api/servers/:id/check. */

@@ -3,45 +3,19 @@
  * see upload.ts), examples, counts.
  */
 
-import type { FastifyPluginAsync } from "fastify";
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { Type } from "typebox";
 import { datasetDetail, deleteDataset, examplesPage, listDatasetSummaries } from "../catalog/catalog.js";
-import type { Split } from "../storage/types.js";
+import { errorResponses, ForceQuery, NoContent } from "../shapes/common.js";
+import { DatasetDetail, DatasetSummary, ExamplePage, ExamplesQuery, NameParams } from "../shapes/datasets.js";
+import { EXAMPLES_PAGE } from "../shapes/limits.js";
 import type { AppContext } from "./context.js";
-import {
-  datasetDetailSchema,
-  datasetSummarySchema,
-  errorResponses,
-  exampleSchema,
-  forceQuery,
-  splitSchema,
-} from "./schemas.js";
 import { uploadRoute } from "./upload.js";
 
 const tags = ["datasets"];
 
-/** Largest page of examples. */
-export const EXAMPLES_PAGE_MAX = 500;
-
-const nameParams = {
-  type: "object",
-  properties: { name: { type: "string", minLength: 1, maxLength: 200 } },
-  required: ["name"],
-  additionalProperties: false,
-} as const;
-
-const examplesQuery = {
-  type: "object",
-  properties: {
-    split: splitSchema,
-    offset: { type: "integer", minimum: 0 },
-    limit: { type: "integer", minimum: 1, maximum: EXAMPLES_PAGE_MAX },
-    q: { type: "string", maxLength: 500 },
-  },
-  additionalProperties: false,
-} as const;
-
 /** The datasets routes. */
-export const datasetRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
+export const datasetRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   const { storage, engine } = ctx;
 
   app.get(
@@ -50,68 +24,58 @@ export const datasetRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app
       schema: {
         tags,
         summary: "List datasets (bundled, then uploads)",
-        response: { 200: { type: "array", items: datasetSummarySchema }, ...errorResponses },
+        response: { 200: Type.Array(DatasetSummary), ...errorResponses },
       },
     },
     async () => listDatasetSummaries(storage),
   );
 
-  app.get<{ Params: { name: string } }>(
+  app.get(
     "/api/datasets/:name",
     {
       schema: {
         tags,
         summary: "One dataset: summary, task and label counts per split",
-        params: nameParams,
-        response: { 200: datasetDetailSchema, ...errorResponses },
+        params: NameParams,
+        response: { 200: DatasetDetail, ...errorResponses },
       },
     },
     async (req) => datasetDetail(storage, req.params.name),
   );
 
-  app.get<{
-    Params: { name: string };
-    Querystring: { split?: Split; offset?: number; limit?: number; q?: string };
-  }>(
+  app.get(
     "/api/datasets/:name/examples",
     {
       schema: {
         tags,
         summary: "A page of examples",
-        params: nameParams,
-        querystring: examplesQuery,
-        response: {
-          200: {
-            type: "object",
-            properties: { total: { type: "integer" }, examples: { type: "array", items: exampleSchema } },
-            required: ["total", "examples"],
-          },
-          ...errorResponses,
-        },
+        params: NameParams,
+        querystring: ExamplesQuery,
+        response: { 200: ExamplePage, ...errorResponses },
       },
     },
     async (req) => {
-      const { split, offset = 0, limit = 50, q } = req.query;
+      const { split, offset = 0, limit = EXAMPLES_PAGE.default, q } = req.query;
       return examplesPage(storage, req.params.name, { split, offset, limit, q: q || undefined });
     },
   );
 
   await app.register(uploadRoute, { ctx });
 
-  app.delete<{ Params: { name: string }; Querystring: { force?: boolean } }>(
+  app.delete(
     "/api/datasets/:name",
     {
       schema: {
         tags,
         summary: "Delete an upload (409 while runs use it, unless ?force=true, which deletes them too)",
-        params: nameParams,
-        querystring: forceQuery,
-        response: { 204: { type: "null" }, ...errorResponses },
+        params: NameParams,
+        querystring: ForceQuery,
+        response: { 204: NoContent, ...errorResponses },
       },
     },
     async (req, reply) => {
       await deleteDataset(storage, req.params.name, req.query.force === true, (id) => engine.delete(id));
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 };

@@ -1,143 +1,126 @@
 /** /api/runs: start, list, follow (SSE), cancel, resume, delete and replay runs. */
 
-import type { FastifyPluginAsync } from "fastify";
-import type { ResumeInput, RunInput } from "../engine/types.js";
-import type { RunStatus } from "../storage/types.js";
-import type { AppContext } from "./context.js";
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { Type } from "typebox";
+import { errorResponses, IdParams, NoContent } from "../shapes/common.js";
 import {
-  errorResponses,
-  idParams,
-  replaySchema,
-  resumeInputSchema,
-  runEstimateSchema,
-  runInputSchema,
-  runSummarySchema,
-} from "./schemas.js";
+  EventsQuery,
+  ReplayResult,
+  ResumeInput,
+  RunEstimate,
+  RunInput,
+  RunSummary,
+  RunsQuery,
+} from "../shapes/runs.js";
+import type { AppContext } from "./context.js";
 import { streamRun } from "./sse.js";
 
 const tags = ["runs"];
 
-const listQuery = {
-  type: "object",
-  properties: {
-    dataset: { type: "string", minLength: 1, maxLength: 200 },
-    status: { type: "string", enum: ["queued", "running", "done", "cancelled", "failed", "stopped"] },
-  },
-  additionalProperties: false,
-} as const;
-
-const eventsQuery = {
-  type: "object",
-  properties: { token: { type: "string", description: "the bearer token, for EventSource (no headers)" } },
-  additionalProperties: false,
-} as const;
-
 /** The runs routes. */
-export const runRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
+export const runRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   const { engine } = ctx;
-  const one = { params: idParams, response: { 200: runSummarySchema, ...errorResponses } };
+  const one = { params: IdParams, response: { 200: RunSummary, ...errorResponses } };
 
-  app.post<{ Body: RunInput }>(
+  app.post(
     "/api/runs",
     {
       schema: {
         tags,
         summary: "Start a run (one request per example, all of its items)",
-        body: runInputSchema,
-        response: { 201: runSummarySchema, ...errorResponses },
+        body: RunInput,
+        response: { 201: RunSummary, ...errorResponses },
       },
     },
     async (req, reply) => reply.code(201).send(await engine.create(req.body)),
   );
 
-  app.post<{ Body: RunInput }>(
+  app.post(
     "/api/runs/estimate",
     {
       schema: {
         tags,
         summary: "Estimate a run before it starts: examples, input and output tokens, cost (nothing is sent)",
-        body: runInputSchema,
-        response: { 200: runEstimateSchema, ...errorResponses },
+        body: RunInput,
+        response: { 200: RunEstimate, ...errorResponses },
       },
     },
     async (req) => engine.estimate(req.body),
   );
 
-  app.get<{ Querystring: { dataset?: string; status?: RunStatus } }>(
+  app.get(
     "/api/runs",
     {
       schema: {
         tags,
         summary: "List runs, newest first",
-        querystring: listQuery,
-        response: { 200: { type: "array", items: runSummarySchema }, ...errorResponses },
+        querystring: RunsQuery,
+        response: { 200: Type.Array(RunSummary), ...errorResponses },
       },
     },
     async (req) => engine.list(req.query),
   );
 
-  app.get<{ Params: { id: string } }>(
-    "/api/runs/:id",
-    { schema: { tags, summary: "One run", ...one } },
-    async (req) => engine.summary(req.params.id),
+  app.get("/api/runs/:id", { schema: { tags, summary: "One run", ...one } }, async (req) =>
+    engine.summary(req.params.id),
   );
 
-  app.post<{ Params: { id: string } }>(
+  app.post(
     "/api/runs/:id/cancel",
     { schema: { tags, summary: "Cancel a run (answers in flight are still stored)", ...one } },
     async (req) => engine.cancel(req.params.id),
   );
 
-  app.post<{ Params: { id: string }; Body: ResumeInput | null }>(
+  app.post(
     "/api/runs/:id/resume",
     {
       schema: {
         tags,
         summary: "Resume a cancelled, failed, stopped or interrupted run (optionally with new caps)",
-        body: resumeInputSchema,
+        body: ResumeInput,
         ...one,
       },
     },
     async (req) => engine.resume(req.params.id, req.body ?? {}),
   );
 
-  app.delete<{ Params: { id: string } }>(
+  app.delete(
     "/api/runs/:id",
     {
       schema: {
         tags,
         summary: "Delete a run, its predictions and calibrations",
-        params: idParams,
-        response: { 204: { type: "null" }, ...errorResponses },
+        params: IdParams,
+        response: { 204: NoContent, ...errorResponses },
       },
     },
     async (req, reply) => {
       await engine.delete(req.params.id);
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 
-  app.post<{ Params: { id: string } }>(
+  app.post(
     "/api/runs/:id/replay",
     {
       schema: {
         tags,
         summary: "Re-check a run: recorded outputs, or new requests for a deterministic server",
-        params: idParams,
-        response: { 200: replaySchema, ...errorResponses },
+        params: IdParams,
+        response: { 200: ReplayResult, ...errorResponses },
       },
     },
     async (req) => engine.replay(req.params.id),
   );
 
-  app.get<{ Params: { id: string } }>(
+  app.get(
     "/api/runs/:id/events",
     {
       schema: {
         tags,
         summary: "Server-Sent Events: progress (at most ~5 a second), then done with the final summary",
-        params: idParams,
-        querystring: eventsQuery,
+        params: IdParams,
+        querystring: EventsQuery,
         response: errorResponses,
       },
     },

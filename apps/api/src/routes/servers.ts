@@ -1,30 +1,17 @@
 /** /api/servers: decision servers (the key is write-only), and the check action. */
 
-import type { FastifyPluginAsync } from "fastify";
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { Type } from "typebox";
 import { newId } from "../engine/engine.js";
 import { ApiError, badRequest, conflict, notFound } from "../errors.js";
 import { checkServer } from "../servers/check.js";
 import { secretContext } from "../servers/connect.js";
 import { checkOutbound, rulesFor } from "../servers/outbound.js";
-import {
-  changedLimits,
-  checkServerInput,
-  displayBaseUrl,
-  type ServerInput,
-  serverRow,
-  serverView,
-} from "../servers/view.js";
+import { changedLimits, checkServerInput, displayBaseUrl, serverRow, serverView } from "../servers/view.js";
+import { errorResponses, ForceQuery, IdParams, NoContent } from "../shapes/common.js";
+import { Server, ServerCheck, ServerInput, ServerPatch } from "../shapes/servers.js";
 import type { ServerRow } from "../storage/types.js";
 import type { AppContext } from "./context.js";
-import {
-  checkSchema,
-  errorResponses,
-  forceQuery,
-  idParams,
-  serverInputSchema,
-  serverPatchSchema,
-  serverSchema,
-} from "./schemas.js";
 
 const tags = ["servers"];
 
@@ -65,7 +52,7 @@ function refuseBaseUrlChange(
   }
 }
 
-export const serverRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
+export const serverRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   const { storage, secrets, engine, outbound } = ctx;
 
   async function mustGet(id: string): Promise<ServerRow> {
@@ -80,20 +67,20 @@ export const serverRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app,
       schema: {
         tags,
         summary: "List servers",
-        response: { 200: { type: "array", items: serverSchema }, ...errorResponses },
+        response: { 200: Type.Array(Server), ...errorResponses },
       },
     },
     async () => (await storage.listServers()).map(serverView),
   );
 
-  app.post<{ Body: ServerInput }>(
+  app.post(
     "/api/servers",
     {
       schema: {
         tags,
         summary: "Add a server",
-        body: serverInputSchema,
-        response: { 201: serverSchema, ...errorResponses },
+        body: ServerInput,
+        response: { 201: Server, ...errorResponses },
       },
     },
     async (req, reply) => {
@@ -105,28 +92,28 @@ export const serverRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app,
     },
   );
 
-  app.get<{ Params: { id: string } }>(
+  app.get(
     "/api/servers/:id",
     {
       schema: {
         tags,
         summary: "One server",
-        params: idParams,
-        response: { 200: serverSchema, ...errorResponses },
+        params: IdParams,
+        response: { 200: Server, ...errorResponses },
       },
     },
     async (req) => serverView(await mustGet(req.params.id)),
   );
 
-  app.patch<{ Params: { id: string }; Body: Partial<ServerInput> }>(
+  app.patch(
     "/api/servers/:id",
     {
       schema: {
         tags,
         summary: "Change a server (apiKey: null clears the key; an omitted field is kept)",
-        params: idParams,
-        body: serverPatchSchema,
-        response: { 200: serverSchema, ...errorResponses },
+        params: IdParams,
+        body: ServerPatch,
+        response: { 200: Server, ...errorResponses },
       },
     },
     async (req) => {
@@ -185,15 +172,15 @@ export const serverRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app,
     },
   );
 
-  app.delete<{ Params: { id: string }; Querystring: { force?: boolean } }>(
+  app.delete(
     "/api/servers/:id",
     {
       schema: {
         tags,
         summary: "Delete a server (409 while runs use it, unless ?force=true)",
-        params: idParams,
-        querystring: forceQuery,
-        response: { 204: { type: "null" }, ...errorResponses },
+        params: IdParams,
+        querystring: ForceQuery,
+        response: { 204: NoContent, ...errorResponses },
       },
     },
     async (req, reply) => {
@@ -216,18 +203,18 @@ export const serverRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app,
       }
       await storage.deleteServer(row.id);
       engine.lanes.remove(row.id);
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 
-  app.post<{ Params: { id: string } }>(
+  app.post(
     "/api/servers/:id/check",
     {
       schema: {
         tags,
         summary: "List the server's models and send one probe question",
-        params: idParams,
-        response: { 200: checkSchema, ...errorResponses },
+        params: IdParams,
+        response: { 200: ServerCheck, ...errorResponses },
       },
     },
     async (req) => {

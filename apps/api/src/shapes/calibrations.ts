@@ -5,8 +5,10 @@ import { type Static, Type } from "typebox";
 import {
   CISchema,
   Dict,
+  InOrder,
   Name,
   Nullable,
+  NumberOrNull,
   OpenObject,
   SplitChoiceSchema,
   SplitSchema,
@@ -43,54 +45,62 @@ export const Candidate = Type.Object({
   against: Nullable(methodName),
   accepted: Type.Boolean(),
   chosen: Type.Boolean(),
-  unknownRate: Nullable(num),
+  unknownRate: NumberOrNull(),
   warnings: Type.Array(Type.String()),
   error: Type.Optional(Type.String()),
 });
 export type Candidate = Static<typeof Candidate>;
 
 /** How one item's method was selected. */
-export const Selection = Type.Object({
-  by: StringEnum(["user", "cross-fit", "selection-split"]),
-  on: Type.String(),
-  folds: Type.Optional(Type.Integer()),
-  criterion: StringEnum(SELECT),
-  verdict: StringEnum(["forced", "improvement", "indistinguishable", "identity", "degenerate"]),
-  note: Type.String(),
-});
+export const Selection = InOrder(
+  Type.Object({
+    by: StringEnum(["user", "cross-fit", "selection-split"]),
+    on: Type.String(),
+    folds: Type.Optional(Type.Integer()),
+    criterion: StringEnum(SELECT),
+    verdict: StringEnum(["forced", "improvement", "indistinguishable", "identity", "degenerate"]),
+    note: Type.String(),
+  }),
+);
 export type Selection = Static<typeof Selection>;
 
 /** A stored or returned calibration (fitted, or imported: then without selection, warnings and fit). */
-export const Calibration = Type.Object({
-  id: Type.String(),
-  runId: Nullable(Type.String()),
-  createdAt: Type.String(),
-  file: CalibrationFileSchema,
-  candidates: Dict(Type.Array(Candidate)),
-  before: Dict(Type.Array(Bin)),
-  after: Dict(Type.Array(Bin)),
-  selection: Type.Optional(Dict(Selection)),
-  warnings: Type.Optional(Dict(Type.Array(Type.String()))),
-  fit: Type.Optional(
-    Type.Object({
-      fitSplit: SplitSchema,
-      evalSplit: StringEnum(EVAL_SPLITS),
-      selectionSplit: Nullable(SplitSchema),
-      method: StringEnum(["auto", ...METHODS]),
-      select: StringEnum(SELECT),
-      folds: Type.Integer(),
-      estimatedBy: StringEnum(["evaluation split", "cross-fit"]),
-      caveat: Nullable(Type.String()),
-      targetRisk: Nullable(num),
-      conservative: Type.Boolean(),
-      n: Dict(
-        Type.Object({ fit: Type.Integer(), eval: Type.Integer(), selection: Type.Optional(Type.Integer()) }),
-      ),
-    }),
-  ),
-  skipped: Type.Array(Type.Object({ item: Type.String(), reason: Type.String() })),
-  imported: Type.Boolean(),
-});
+export const Calibration = InOrder(
+  Type.Object({
+    id: Type.String(),
+    runId: Nullable(Type.String()),
+    createdAt: Type.String(),
+    file: CalibrationFileSchema,
+    candidates: Dict(Type.Array(Candidate)),
+    before: Dict(Type.Array(Bin)),
+    after: Dict(Type.Array(Bin)),
+    selection: Type.Optional(Dict(Selection)),
+    warnings: Type.Optional(Dict(Type.Array(Type.String()))),
+    fit: Type.Optional(
+      Type.Object({
+        fitSplit: SplitSchema,
+        evalSplit: StringEnum(EVAL_SPLITS),
+        selectionSplit: Nullable(SplitSchema),
+        method: StringEnum(["auto", ...METHODS]),
+        select: StringEnum(SELECT),
+        folds: Type.Integer(),
+        estimatedBy: StringEnum(["evaluation split", "cross-fit"]),
+        caveat: Nullable(Type.String()),
+        targetRisk: NumberOrNull(),
+        conservative: Type.Boolean(),
+        n: Dict(
+          Type.Object({
+            fit: Type.Integer(),
+            eval: Type.Integer(),
+            selection: Type.Optional(Type.Integer()),
+          }),
+        ),
+      }),
+    ),
+    skipped: Type.Array(Type.Object({ item: Type.String(), reason: Type.String() })),
+    imported: Type.Boolean(),
+  }),
+);
 export type Calibration = Static<typeof Calibration>;
 
 /** POST /api/runs/:id/calibrations body. */
@@ -157,17 +167,19 @@ export const RunCheck = Type.Object({
   ok: Type.Boolean(),
   reasons: Type.Array(Type.String()),
   details: Type.Array(
-    Type.Object({
-      code: StringEnum([
-        "fingerprint-changed",
-        "served-by-changed",
-        "ece-outside",
-        "answered-error-outside",
-        "nothing-checked",
-      ]),
-      question: Type.Optional(Type.String()),
-      message: Type.String(),
-    }),
+    InOrder(
+      Type.Object({
+        code: StringEnum([
+          "fingerprint-changed",
+          "served-by-changed",
+          "ece-outside",
+          "answered-error-outside",
+          "nothing-checked",
+        ]),
+        question: Type.Optional(Type.String()),
+        message: Type.String(),
+      }),
+    ),
   ),
   questions: Dict(
     Type.Object({
@@ -175,7 +187,7 @@ export const RunCheck = Type.Object({
       ece: num,
       ecePlugin: num,
       eceInterval: Nullable(Type.Tuple([num, num])),
-      answeredError: Nullable(num),
+      answeredError: NumberOrNull(),
       answeredErrorInterval: Nullable(Type.Tuple([num, num])),
       coverage: num,
       ok: Type.Boolean(),
@@ -232,7 +244,7 @@ export const CompareQuery = Type.Object(
       minLength: 3,
       maxLength: 2000,
       pattern: "^[^,]+(,[^,]+)+$",
-      description: `${COMPARE_RUNS.min} to ${COMPARE_RUNS.max} run ids separated by commas, e.g. run_a,run_b`,
+      description: `two or more run ids separated by commas (at most ${COMPARE_RUNS.max}), e.g. run_a,run_b`,
     }),
     item: Type.Optional(ItemName),
     split: Type.Optional(SplitChoiceSchema),

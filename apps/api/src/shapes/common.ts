@@ -1,6 +1,6 @@
 /** The building blocks of every shape: nullable values, string enums, open maps, ids and the error body. */
 
-import { type Static, type TSchema, Type } from "typebox";
+import { type Static, type TObject, type TSchema, Type } from "typebox";
 import { NAME_MAX } from "./limits.js";
 
 /** A value or null. */
@@ -9,6 +9,10 @@ export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]
 /** One of a few strings, as `{type: "string", enum}` (the serializer writes it as a plain string). */
 export const StringEnum = <const T extends readonly string[]>(values: T, description?: string) =>
   Type.Unsafe<T[number]>({ type: "string", enum: [...values], ...(description ? { description } : {}) });
+
+/** A number or null as `{type: ["number", "null"]}` (the validator's message names both types). */
+export const NumberOrNull = (description?: string) =>
+  Type.Unsafe<number | null>({ type: ["number", "null"], ...(description ? { description } : {}) });
 
 /** An object with any keys, each value of one shape. */
 export const Dict = <T extends TSchema>(value: T, description?: string) =>
@@ -66,9 +70,20 @@ export const NoContent = Type.Null();
 export const CISchema = Type.Tuple([Type.Number(), Type.Number(), Type.Number()]);
 export type CI = Static<typeof CISchema>;
 /** A secondary number: low and high null when it was not resampled. */
-export const MaybeCISchema = Type.Tuple([Type.Number(), Nullable(Type.Number()), Nullable(Type.Number())]);
+export const MaybeCISchema = Type.Tuple([Type.Number(), NumberOrNull(), NumberOrNull()]);
 export type MaybeCI = Static<typeof MaybeCISchema>;
 
-/** A number or null as `{type: ["number", "null"]}` (the validator's message names both types). */
-export const NumberOrNull = (description?: string) =>
-  Type.Unsafe<number | null>({ type: ["number", "null"], ...(description ? { description } : {}) });
+/**
+ * An object the serializer writes in the order its properties are listed. fast-json-stringify writes required
+ * properties before optional ones, so a required property listed after an optional one is left out of the JSON
+ * schema's `required` (the TypeScript type still requires it).
+ */
+export const InOrder = <T extends TObject>(t: T) => {
+  const keys = Object.keys(t.properties);
+  const required: readonly string[] = t.required ?? [];
+  const firstOptional = keys.findIndex((k) => !required.includes(k));
+  return Type.Unsafe<Static<T>>({
+    ...t,
+    required: firstOptional < 0 ? required : keys.slice(0, firstOptional),
+  });
+};

@@ -8,9 +8,11 @@ import {
   AnyValue,
   CISchema,
   Dict,
+  InOrder,
   MaybeCISchema,
   Name,
   Nullable,
+  NumberOrNull,
   SplitChoiceSchema,
   StringEnum,
 } from "./common.js";
@@ -19,7 +21,7 @@ import { BINS, ITEMS_PAGE, RESAMPLES } from "./limits.js";
 import { RunStatusSchema } from "./runs.js";
 
 const num = Type.Number();
-const maybeNum = Nullable(Type.Number());
+const maybeNum = NumberOrNull();
 
 /** One reliability bin: mean confidence, accuracy and its Wilson or Jeffreys interval (null when empty). */
 export const Bin = Type.Object({
@@ -56,23 +58,25 @@ const RateCount = Type.Object({
 });
 
 /** Per-option reliability, scores and rates. */
-export const OptionReport = Type.Object({
-  option: Type.String(),
-  bins: Type.Array(Bin),
-  precision: num,
-  recall: num,
-  f1: num,
-  support: Type.Integer(),
-  predicted: Type.Integer(),
-  counts: Type.Optional(Type.Object({ precision: RateCount, recall: RateCount })),
-  rates: Type.Object({ precision: Rate, recall: Rate }),
-  ece: Type.Optional(
-    Type.Object(
-      { estimate: MaybeCISchema, plain: num, resamples: Type.Integer() },
-      { description: "classwise view only: the option's one-vs-rest ECE" },
+export const OptionReport = InOrder(
+  Type.Object({
+    option: Type.String(),
+    bins: Type.Array(Bin),
+    precision: num,
+    recall: num,
+    f1: num,
+    support: Type.Integer(),
+    predicted: Type.Integer(),
+    counts: Type.Optional(Type.Object({ precision: RateCount, recall: RateCount })),
+    rates: Type.Object({ precision: Rate, recall: Rate }),
+    ece: Type.Optional(
+      Type.Object(
+        { estimate: MaybeCISchema, plain: num, resamples: Type.Integer() },
+        { description: "classwise view only: the option's one-vs-rest ECE" },
+      ),
     ),
-  ),
-});
+  }),
+);
 export type OptionReport = Static<typeof OptionReport>;
 
 /** An item's metrics: headline ones with intervals, secondary ones with intervals when resampled. */
@@ -324,3 +328,41 @@ export const ExportQuery = Type.Object(
   { item: Type.Optional(ItemName), split: Type.Optional(SplitChoiceSchema) },
   { additionalProperties: false },
 );
+
+const maybeStr = Nullable(Type.String());
+/** One exported decision (example x item): a row of export.csv, an element of export.json. Never a key. */
+export const ExportRow = Type.Object({
+  runId: Type.String(),
+  exampleId: Type.String(),
+  split: Type.String(),
+  item: Type.String(),
+  gold: answer,
+  status: Type.String(),
+  answer,
+  confidence: maybeNum,
+  unknown: maybeNum,
+  probabilities: Nullable(Dict(num)),
+  reason: maybeStr,
+  servedBy: maybeStr,
+  model: maybeStr,
+  endpoint: maybeStr,
+  ms: maybeNum,
+  inputTokens: maybeNum,
+  outputTokens: maybeNum,
+  reasoningTokens: maybeNum,
+  cost: maybeNum,
+  reasoning: Nullable(Type.Union([Type.String(), Dict(Type.String())])),
+});
+export type ExportRow = Static<typeof ExportRow>;
+
+/** The streamed exports as the OpenAPI document shows them (streams are never re-serialised). */
+export const exportResponses = {
+  csv: {
+    description: "one row per example x item, the columns of ExportRow in order",
+    content: { "text/csv": { schema: Type.String() } },
+  },
+  json: {
+    description: "a JSON array of ExportRow",
+    content: { "application/json": { schema: Type.Array(ExportRow) } },
+  },
+} as const;

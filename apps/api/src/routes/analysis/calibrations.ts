@@ -1,11 +1,20 @@
 /** Calibrations: fit (every candidate compared), list, get, the file download, import, and checking a run. */
 
 import { type CalibrationFile, validateCalibrationFile } from "@decision-workbench/calibration";
-import type { FastifyInstance } from "fastify";
-import type { AnalysisData, SplitChoice } from "../../analysis/data.js";
+import { Type } from "typebox";
+import type { AnalysisData } from "../../analysis/data.js";
 import { ApiError, badRequest, notFound } from "../../errors.js";
-import { type Calibration, checkLoadedRun, type FitRequest, fitRun, newCalibrationId } from "./fit-run.js";
-import { calibrationsQuery, checkBody, errors, fitBody, payload, runParams } from "./schemas.js";
+import {
+  CalibrationFileSchema,
+  Calibration as CalibrationSchema,
+  CalibrationsQuery,
+  CheckRequest,
+  FitRequest,
+  RunCheck,
+} from "../../shapes/calibrations.js";
+import { errorResponses, IdParams } from "../../shapes/common.js";
+import type { TypedApp } from "../context.js";
+import { type Calibration, checkLoadedRun, fitRun, newCalibrationId } from "./fit-run.js";
 
 const tags = ["calibrations"];
 
@@ -22,25 +31,25 @@ function invalidFile(errs: { path: string; message: string }[]): ApiError {
 }
 
 /** Registers the calibration routes. */
-export function calibrationRoutes(app: FastifyInstance, data: AnalysisData): void {
+export function calibrationRoutes(app: TypedApp, data: AnalysisData): void {
   const { storage } = data;
 
   async function mustGetCalibration(id: string): Promise<Calibration> {
     const row = await storage.getCalibration(id);
     if (!row) throw notFound("calibration", id, "list them with GET /api/calibrations");
-    return row.payload as unknown as Calibration;
+    return row.payload as Calibration;
   }
 
-  app.post<{ Params: { id: string }; Body: FitRequest }>(
+  app.post(
     "/api/runs/:id/calibrations",
     {
       schema: {
         tags,
         summary:
           "Fit calibrators on one split and evaluate on another (or cross-fit), every candidate compared",
-        params: runParams,
-        body: fitBody,
-        response: { 201: payload("Calibration (API.md)"), ...errors },
+        params: IdParams,
+        body: FitRequest,
+        response: { 201: CalibrationSchema, ...errorResponses },
       },
     },
     async (req, reply) => {
@@ -50,46 +59,47 @@ export function calibrationRoutes(app: FastifyInstance, data: AnalysisData): voi
         id: calibration.id,
         runId: loaded.run.id,
         createdAt: calibration.createdAt,
-        payload: calibration as unknown as Record<string, unknown>,
+        payload: calibration,
       });
       return reply.code(201).send(calibration);
     },
   );
 
-  app.get<{ Querystring: { runId?: string } }>(
+  app.get(
     "/api/calibrations",
     {
       schema: {
         tags,
         summary: "List calibrations, newest first",
-        querystring: calibrationsQuery,
-        response: { 200: { type: "array", items: payload("Calibration") }, ...errors },
+        querystring: CalibrationsQuery,
+        response: { 200: Type.Array(CalibrationSchema), ...errorResponses },
       },
     },
-    async (req) => (await storage.listCalibrations({ runId: req.query.runId })).map((r) => r.payload),
+    async (req) =>
+      (await storage.listCalibrations({ runId: req.query.runId })).map((r) => r.payload as Calibration),
   );
 
-  app.get<{ Params: { id: string } }>(
+  app.get(
     "/api/calibrations/:id",
     {
       schema: {
         tags,
         summary: "One calibration",
-        params: runParams,
-        response: { 200: payload("Calibration"), ...errors },
+        params: IdParams,
+        response: { 200: CalibrationSchema, ...errorResponses },
       },
     },
     async (req) => mustGetCalibration(req.params.id),
   );
 
-  app.get<{ Params: { id: string } }>(
+  app.get(
     "/api/calibrations/:id/file",
     {
       schema: {
         tags,
         summary: "The calibration file (decision-workbench/calibration@1), as a download",
-        params: runParams,
-        response: { 200: payload("CalibrationFile"), ...errors },
+        params: IdParams,
+        response: { 200: CalibrationFileSchema, ...errorResponses },
       },
     },
     async (req, reply) => {
@@ -99,18 +109,14 @@ export function calibrationRoutes(app: FastifyInstance, data: AnalysisData): voi
     },
   );
 
-  app.post<{ Body: unknown }>(
+  app.post(
     "/api/calibrations/import",
     {
       schema: {
         tags,
         summary: "Import a calibration file",
-        body: {
-          type: "object",
-          additionalProperties: true,
-          description: "a decision-workbench/calibration@1 file",
-        },
-        response: { 201: payload("Calibration"), ...errors },
+        body: CalibrationFileSchema,
+        response: { 201: CalibrationSchema, ...errorResponses },
       },
     },
     async (req, reply) => {
@@ -132,25 +138,22 @@ export function calibrationRoutes(app: FastifyInstance, data: AnalysisData): voi
         id: calibration.id,
         runId: null,
         createdAt,
-        payload: calibration as unknown as Record<string, unknown>,
+        payload: calibration,
       });
       return reply.code(201).send(calibration);
     },
   );
 
-  app.post<{
-    Params: { id: string };
-    Body: { calibrationId?: string; file?: unknown; split?: SplitChoice; bins?: number };
-  }>(
+  app.post(
     "/api/runs/:id/check",
     {
       schema: {
         tags,
         summary:
           "Check a run against a calibration: served model unchanged, calibrated ECE and answered error in their intervals",
-        params: runParams,
-        body: checkBody,
-        response: { 200: payload("CheckReport"), ...errors },
+        params: IdParams,
+        body: CheckRequest,
+        response: { 200: RunCheck, ...errorResponses },
       },
     },
     async (req) => {

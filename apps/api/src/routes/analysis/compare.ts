@@ -1,33 +1,25 @@
 /** GET /api/compare: two or more runs on the same dataset. */
 
-import type { FastifyInstance } from "fastify";
 import { type CompareRun, compareItem } from "../../analysis/compare.js";
-import { type AnalysisData, type LoadedRun, type SplitChoice, splitsOf } from "../../analysis/data.js";
+import { type AnalysisData, type LoadedRun, splitsOf } from "../../analysis/data.js";
 import { servedModels } from "../../analysis/matrix.js";
 import { badRequest } from "../../errors.js";
-import { compareQuery, errors, payload } from "./schemas.js";
-
-interface CompareQuery {
-  runs: string;
-  item?: string;
-  split?: SplitChoice;
-  bins?: number;
-  resamples?: number;
-  offset?: number;
-  limit?: number;
-}
+import { CompareQuery, Comparison } from "../../shapes/calibrations.js";
+import { errorResponses } from "../../shapes/common.js";
+import { COMPARE_RUNS } from "../../shapes/limits.js";
+import type { TypedApp } from "../context.js";
 
 /** Registers GET /api/compare. */
-export function compareRoutes(app: FastifyInstance, data: AnalysisData): void {
-  app.get<{ Querystring: CompareQuery }>(
+export function compareRoutes(app: TypedApp, data: AnalysisData): void {
+  app.get(
     "/api/compare",
     {
       schema: {
         tags: ["compare"],
         summary:
           "Compare runs on one item: each run's metrics and their changes with CIs (methods named), overlaid bins, flipped answers",
-        querystring: compareQuery,
-        response: { 200: payload("Comparison (API.md)"), ...errors },
+        querystring: CompareQuery,
+        response: { 200: Comparison, ...errorResponses },
       },
     },
     async (req) => {
@@ -35,7 +27,8 @@ export function compareRoutes(app: FastifyInstance, data: AnalysisData): void {
       const ids = q.runs.split(",").map((s) => s.trim());
       if (new Set(ids).size !== ids.length)
         throw badRequest(`runs lists a run twice (${q.runs}); name each run once`);
-      if (ids.length > 10) throw badRequest(`compare at most 10 runs at once, got ${ids.length}`);
+      if (ids.length > COMPARE_RUNS.max)
+        throw badRequest(`compare at most ${COMPARE_RUNS.max} runs at once, got ${ids.length}`);
       const loaded: LoadedRun[] = [];
       for (const id of ids) loaded.push(await data.run(id));
       const datasets = new Set(loaded.map((l) => l.run.dataset));

@@ -1,21 +1,26 @@
 /** Per-decision exports: CSV and JSON, streamed (one row per example x item; never a key). */
 
 import { Readable } from "node:stream";
-import type { FastifyInstance } from "fastify";
-import { type AnalysisData, type SplitChoice, splitsOf } from "../../analysis/data.js";
+import type { Static } from "typebox";
+import { type AnalysisData, splitsOf } from "../../analysis/data.js";
 import { csvHeader, csvLine, exportRow } from "../../analysis/export.js";
+import { errorResponses, IdParams } from "../../shapes/common.js";
+import { ExportQuery, type ExportRow, exportResponses } from "../../shapes/reports.js";
 import type { PredictionFilter, PredictionRow } from "../../storage/types.js";
-import { errors, exportQuery, runParams } from "./schemas.js";
+import type { TypedApp } from "../context.js";
 
-interface ExportQuery {
-  item?: string;
-  split?: SplitChoice;
-}
+/** A stream of text sent as it is: the documented shape is what its lines hold (never re-serialised). */
+const streamed = (chunks: AsyncGenerator<string>) => Readable.from(chunks) as never;
+/** A stored decision as exported, checked against the documented row. */
+const rowOf = (r: PredictionRow): ExportRow => exportRow(r);
 
 /** Registers GET /api/runs/:id/export.csv and /api/runs/:id/export.json. */
-export function exportRoutes(app: FastifyInstance, data: AnalysisData): void {
+export function exportRoutes(app: TypedApp, data: AnalysisData): void {
   /** The run, the filter of its rows to export (every item unless one is named) and the split. */
-  async function rowsOf(id: string, q: ExportQuery): Promise<{ runId: string; filter: PredictionFilter }> {
+  async function rowsOf(
+    id: string,
+    q: Static<typeof ExportQuery>,
+  ): Promise<{ runId: string; filter: PredictionFilter }> {
     const loaded = await data.run(id);
     const item = q.item === undefined ? undefined : data.spec(loaded, q.item).name;
     const splits = splitsOf(q.split ?? "all");
@@ -53,34 +58,34 @@ export function exportRoutes(app: FastifyInstance, data: AnalysisData): void {
     yield tail;
   }
 
-  app.get<{ Params: { id: string }; Querystring: ExportQuery }>(
+  app.get(
     "/api/runs/:id/export.csv",
     {
       schema: {
         tags: ["exports"],
         summary: "Every decision as CSV (one row per example x item)",
-        params: runParams,
-        querystring: exportQuery,
-        response: { "4xx": errors["4xx"], "5xx": errors["5xx"] },
+        params: IdParams,
+        querystring: ExportQuery,
+        response: { 200: exportResponses.csv, ...errorResponses },
       },
     },
     async (req, reply) => {
       const { runId, filter } = await rowsOf(req.params.id, req.query);
       reply.header("content-type", "text/csv; charset=utf-8");
       reply.header("content-disposition", `attachment; filename="${runId}.csv"`);
-      return reply.send(Readable.from(stream(runId, filter, (r) => csvLine(exportRow(r)), csvHeader(), "")));
+      return reply.send(streamed(stream(runId, filter, (r) => csvLine(rowOf(r)), csvHeader(), "")));
     },
   );
 
-  app.get<{ Params: { id: string }; Querystring: ExportQuery }>(
+  app.get(
     "/api/runs/:id/export.json",
     {
       schema: {
         tags: ["exports"],
         summary: "Every decision as a JSON array (one object per example x item)",
-        params: runParams,
-        querystring: exportQuery,
-        response: { "4xx": errors["4xx"], "5xx": errors["5xx"] },
+        params: IdParams,
+        querystring: ExportQuery,
+        response: { 200: exportResponses.json, ...errorResponses },
       },
     },
     async (req, reply) => {
@@ -88,11 +93,11 @@ export function exportRoutes(app: FastifyInstance, data: AnalysisData): void {
       reply.header("content-type", "application/json; charset=utf-8");
       reply.header("content-disposition", `attachment; filename="${runId}.json"`);
       return reply.send(
-        Readable.from(
+        streamed(
           stream(
             runId,
             filter,
-            (r, first) => `${first ? "" : ",\n"}${JSON.stringify(exportRow(r))}`,
+            (r, first) => `${first ? "" : ",\n"}${JSON.stringify(rowOf(r))}`,
             "[\n",
             "\n]\n",
           ),

@@ -3,14 +3,11 @@
 import {
   type CalibrationFile,
   type CalibrationSource,
-  type Method,
   NOTHING_LEARNED,
   NothingLearnedError,
 } from "@decision-workbench/calibration";
-import type { Split } from "@decision-workbench/datasets";
-import type { Bin } from "../../analysis/bins.js";
-import { type Candidate, calibrationFile, fitItem, type ItemFit } from "../../analysis/calibrate.js";
-import { type CheckReport, checkRun } from "../../analysis/check.js";
+import { calibrationFile, fitItem, type ItemFit } from "../../analysis/calibrate.js";
+import { checkRun } from "../../analysis/check.js";
 import {
   type AnalysisData,
   defaultSplit,
@@ -19,64 +16,12 @@ import {
   splitsOf,
 } from "../../analysis/data.js";
 import { type ItemData, restrictSplits, servedModels } from "../../analysis/matrix.js";
-import { crossFitCost, type EstimatedBy, type Selection } from "../../analysis/selection.js";
+import { crossFitCost, type EstimatedBy } from "../../analysis/selection.js";
 import { ApiError, badRequest } from "../../errors.js";
+import type { Calibration, FitRequest, RunCheck } from "../../shapes/calibrations.js";
 
-/** The stored and returned calibration (API.md `Calibration`). */
-export interface Calibration {
-  id: string;
-  runId: string | null;
-  createdAt: string;
-  file: CalibrationFile;
-  candidates: Record<string, Candidate[]>;
-  before: Record<string, Bin[]>;
-  after: Record<string, Bin[]>;
-  /** How each item's method was selected (absent for an imported file). */
-  selection?: Record<string, Selection>;
-  /** Per item: degenerate fit data, too few items, fits at their bounds (absent for an imported file). */
-  warnings?: Record<string, string[]>;
-  /** How it was fitted (absent for an imported file). */
-  fit?: {
-    fitSplit: Split;
-    evalSplit: Split | "crossfit";
-    /** The separate split candidates were compared on; null: cross-fitting inside fitSplit (or a forced method). */
-    selectionSplit: Split | null;
-    /** "auto", or the method the user forced. */
-    method: Method | "auto";
-    select: "nll" | "brier";
-    folds: number;
-    targetRisk: number | null;
-    conservative: boolean;
-    /** Where the after-metrics come from: "evaluation split", or "cross-fit" (out-of-fold on fitSplit). */
-    estimatedBy: EstimatedBy;
-    /** What a one-split fit costs, in words; null with an evaluation split. */
-    caveat: string | null;
-    n: Record<string, { fit: number; eval: number; selection?: number }>;
-  };
-  /** Items that could not be fitted, and why. */
-  skipped: { item: string; reason: string }[];
-  imported: boolean;
-}
-
-/** What to fit (the body of POST /api/runs/:id/calibrations). */
-export interface FitRequest {
-  item?: string;
-  /** Default: calibration when the run has it, else its first split. */
-  fitSplit?: Split;
-  /** Default: test when the run has it (and it is not fitSplit), else "crossfit". */
-  evalSplit?: Split | "crossfit";
-  /** A third split to compare candidates on, instead of cross-fitting inside fitSplit. */
-  selectionSplit?: Split;
-  /** "auto" (default): chosen among `methods`; a method name: forced, no selection. */
-  method?: Method | "auto";
-  /** Candidates of "auto" (identity is always one). */
-  methods?: Method[] | "auto";
-  targetRisk?: number;
-  conservative?: boolean;
-  select?: "nll" | "brier";
-  bins?: number;
-  resamples?: number;
-}
+/** The stored and returned calibration, and what to fit: their shapes are the routes' schemas. */
+export type { Calibration, FitRequest, RunCheck } from "../../shapes/calibrations.js";
 
 /** Folds of the cross-fitting that compares candidates (and estimates one-split metrics). */
 export const FOLDS = 5;
@@ -210,12 +155,6 @@ export async function fitRun(data: AnalysisData, loaded: LoadedRun, b: FitReques
     skipped,
     imported: false,
   };
-}
-
-/** The outcome of checking a stored run against a file. */
-export interface RunCheck extends CheckReport {
-  runId: string;
-  split: SplitChoice;
 }
 
 /** Checks a stored run (on `split`, default test when it has it) against a calibration file. */

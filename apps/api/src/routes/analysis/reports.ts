@@ -1,65 +1,57 @@
 /** Reports, the items endpoint and report.json. */
 
 import { NOT_STATED } from "@decision-workbench/datasets";
-import type { FastifyInstance } from "fastify";
-import { type AnalysisData, defaultSplit, type ReportQuery, type SplitChoice } from "../../analysis/data.js";
+import { type AnalysisData, defaultSplit, type ReportQuery } from "../../analysis/data.js";
 import { reasoningText } from "../../analysis/export.js";
-import { correctness, type ItemsFilter, selectRows } from "../../analysis/items.js";
+import { correctness, selectRows } from "../../analysis/items.js";
 import { rowProbabilities, SPLIT_NAMES } from "../../analysis/matrix.js";
 import type { ItemReport } from "../../analysis/report.js";
-import { errors, itemsQuery, payload, reportAllQuery, reportQuery, runParams } from "./schemas.js";
+import { errorResponses, IdParams } from "../../shapes/common.js";
+import { ITEMS_PAGE } from "../../shapes/limits.js";
+import {
+  ItemReport as ItemReportSchema,
+  type ItemRow,
+  ItemsPage,
+  ItemsQuery,
+  ReportQuery as ReportQuerySchema,
+  RunReport,
+  RunReportQuery,
+} from "../../shapes/reports.js";
+import type { TypedApp } from "../context.js";
 
 const tags = ["reports"];
 
 const STATUS = ["answered", "unknown", "escalated"] as const;
 
-/** One row of the items endpoint. */
-export interface ItemRow {
-  exampleId: string;
-  split: string;
-  state: unknown;
-  gold: string | string[] | null;
-  status: string;
-  answer: string | string[] | null;
-  confidence: number | null;
-  probabilities: Record<string, number> | null;
-  /** 1 right, 0 wrong, null not measured (escalated, no output or no gold). */
-  correct: boolean | null;
-  reason: string | null;
-  /** The reasoning text (multi-label: one "option: text" paragraph per option), or null. */
-  reasoning: string | null;
-  servedBy: string | null;
-}
-
 /** Registers GET /api/runs/:id/report, /api/runs/:id/report.json and /api/runs/:id/items. */
-export function reportRoutes(app: FastifyInstance, data: AnalysisData): void {
+export function reportRoutes(app: TypedApp, data: AnalysisData): void {
   const report = async (runId: string, q: ReportQuery): Promise<ItemReport> =>
     data.report(await data.run(runId), q);
 
-  app.get<{ Params: { id: string }; Querystring: ReportQuery }>(
+  app.get(
     "/api/runs/:id/report",
     {
       schema: {
         tags,
         summary:
           "One item's report: metrics with bias-aware CIs and their methods, the consistency p-value, every rate as x of n with a Wilson interval, bins, per-option scores, histogram, curves",
-        params: runParams,
-        querystring: reportQuery,
-        response: { 200: payload("ItemReport (API.md)"), ...errors },
+        params: IdParams,
+        querystring: ReportQuerySchema,
+        response: { 200: ItemReportSchema, ...errorResponses },
       },
     },
     async (req) => report(req.params.id, req.query),
   );
 
-  app.get<{ Params: { id: string }; Querystring: ReportQuery }>(
+  app.get(
     "/api/runs/:id/report.json",
     {
       schema: {
         tags: ["exports"],
         summary: "Every item's report, as a download",
-        params: runParams,
-        querystring: reportAllQuery,
-        response: { 200: payload("{ run, split, items: ItemReport[] }"), ...errors },
+        params: IdParams,
+        querystring: RunReportQuery,
+        response: { 200: RunReport, ...errorResponses },
       },
     },
     async (req, reply) => {
@@ -87,26 +79,16 @@ export function reportRoutes(app: FastifyInstance, data: AnalysisData): void {
     },
   );
 
-  app.get<{
-    Params: { id: string };
-    Querystring: {
-      item?: string;
-      split?: SplitChoice;
-      filter?: ItemsFilter;
-      label?: string;
-      offset?: number;
-      limit?: number;
-    };
-  }>(
+  app.get(
     "/api/runs/:id/items",
     {
       schema: {
         tags,
         summary:
           "The run's decisions on one item, filtered and paged, with state, probabilities and reasoning",
-        params: runParams,
-        querystring: itemsQuery,
-        response: { 200: payload("{ total, offset, rows: ItemRow[] }"), ...errors },
+        params: IdParams,
+        querystring: ItemsQuery,
+        response: { 200: ItemsPage, ...errorResponses },
       },
     },
     async (req) => {
@@ -122,7 +104,7 @@ export function reportRoutes(app: FastifyInstance, data: AnalysisData): void {
         selectRows(d, { filter, label: q.label, correct }),
       );
       const offset = q.offset ?? 0;
-      const limit = q.limit ?? 50;
+      const limit = q.limit ?? ITEMS_PAGE.default;
       const page = selected.slice(offset, offset + limit);
       const ids = page.map((i) => d.exampleIds[i]);
       const [states, stored] = await Promise.all([
