@@ -1,7 +1,9 @@
-// API.md is the contract the web app is written against: every error code the routes can answer is listed there.
+// API.md and the OpenAPI document are the contract clients are written against: every error code the routes can
+// answer is listed in API.md, and every route has a response schema in the document.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type TestBench, testBench } from "./helpers.js";
 
 const root = join(import.meta.dirname, "..");
 
@@ -26,5 +28,56 @@ describe("API.md", () => {
     const doc = readFileSync(join(root, "API.md"), "utf8");
     const missing = [...codes].filter((c) => !doc.includes(`\`${c}\``));
     expect(missing).toEqual([]);
+  });
+});
+
+interface Operation {
+  responses?: Record<string, { content?: Record<string, { schema?: Record<string, unknown> }> }>;
+}
+
+describe("the OpenAPI document", () => {
+  let bench: TestBench;
+  let paths: Record<string, Record<string, Operation>>;
+  beforeAll(async () => {
+    bench = await testBench();
+    const res = await bench.app.inject({ method: "GET", url: "/docs/json" });
+    expect(res.statusCode).toBe(200);
+    paths = (JSON.parse(res.body) as { paths: typeof paths }).paths;
+  });
+  afterAll(async () => bench?.close());
+
+  /** "GET /api/x" of every operation whose success answer has no schema (204 has no body to describe). */
+  function undescribed(): string[] {
+    const out: string[] = [];
+    for (const [path, ops] of Object.entries(paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        const ok = Object.entries(op.responses ?? {}).filter(([code]) => /^2/.test(code));
+        const described = ok.some(
+          ([code, r]) => code === "204" || Object.values(r.content ?? {}).some((c) => c.schema !== undefined),
+        );
+        if (!described) out.push(`${method.toUpperCase()} ${path}`);
+      }
+    }
+    return out;
+  }
+
+  it("gives every route a success response schema", () => {
+    expect(Object.keys(paths).length).toBeGreaterThan(20);
+    expect(undescribed()).toEqual([]);
+  });
+
+  it("describes the analysis payloads property by property, not as open objects", () => {
+    const schemaOf = (path: string, method: string, code: string) =>
+      JSON.stringify(paths[path][method].responses?.[code]?.content?.["application/json"]?.schema);
+    for (const [path, method, code, field] of [
+      ["/api/runs/{id}/report", "get", "200", "riskCoverage"],
+      ["/api/runs/{id}/report.json", "get", "200", "perOption"],
+      ["/api/runs/{id}/items", "get", "200", "probabilities"],
+      ["/api/runs/{id}/calibrations", "post", "201", "candidates"],
+      ["/api/runs/{id}/check", "post", "200", "answeredErrorInterval"],
+      ["/api/compare", "get", "200", "flipped"],
+    ] as const) {
+      expect(schemaOf(path, method, code), `${method} ${path}`).toContain(`"${field}"`);
+    }
   });
 });

@@ -121,7 +121,13 @@ export const runRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
         summary: "Server-Sent Events: progress (at most ~5 a second), then done with the final summary",
         params: IdParams,
         querystring: EventsQuery,
-        response: errorResponses,
+        response: {
+          200: {
+            description: "text/event-stream: `progress` events (Progress), then `done` (RunSummary)",
+            content: { "text/event-stream": { schema: Type.String() } },
+          },
+          ...errorResponses,
+        },
       },
     },
     async (req, reply) => {
