@@ -243,7 +243,10 @@ function fillItemValues(db: Database.Database): void {
   for (const run of runs) {
     const text = uploadTask.get(run.dataset) as string | undefined;
     const task = bundledTaskOf(run.dataset) ?? (text ? JSON.parse(text) : undefined);
-    specs.set(run.id, task ? taskSpecs(task) : inferredSpecs(db, run.id));
+    // an item the task does not name (any more) gets a spec read from the run's decisions, as the writer does
+    const named = task ? taskSpecs(task) : [];
+    const read = inferredSpecs(db, run.id).filter((s) => !named.some((n) => n.name === s.name));
+    specs.set(run.id, [...named, ...read]);
     setSpecs.run(JSON.stringify(specs.get(run.id)), run.id);
   }
   forEachExample(
@@ -268,7 +271,7 @@ function fillItemValues(db: Database.Database): void {
   for (const run of runs) pack(run.id);
 }
 
-/** The item specs of a run whose dataset is gone, read from its decisions. */
+/** The item specs of a run read from its decisions (for a dataset that is gone or does not name them). */
 function inferredSpecs(db: Database.Database, runId: string): ItemSpec[] {
   const byItem = new Map<string, Pick<PredictionRow, "gold" | "answer" | "probabilities">[]>();
   const texts = db.prepare("SELECT items FROM run_examples WHERE run_id = ? ORDER BY ordinal").pluck();

@@ -309,8 +309,7 @@ export interface WorkbenchStorage extends Storage {
   /** Every example of an upload, in file order. */
   allExamples(name: string): Promise<ExampleRow[]>;
   /**
-   * An upload and every example of it, in file order, read together. The examples of the last uploads read so are
-   * kept (frozen, shared by every caller) until the upload is replaced or deleted.
+   * An upload and every example of it, in file order, read together (one read transaction).
    */
   uploadWithExamples(
     name: string,
