@@ -12,7 +12,7 @@ import type {
   ItemRow,
   RunSummary,
   Server,
-} from "../src/api/types";
+} from "@decision-workbench/api/shapes";
 import { rate } from "../test/fixtures";
 
 /** Mulberry32: a small seeded generator. */

@@ -1,6 +1,6 @@
+import type { RunInput } from "@decision-workbench/api/shapes";
 import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { RunInput } from "../src/api/types";
 import { RunForm } from "../src/components/RunForm";
 import { defaultRunForm } from "../src/transforms/runForm";
 import { dataset, server } from "./fixtures";

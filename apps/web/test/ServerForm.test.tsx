@@ -1,7 +1,7 @@
+import type { ServerInput } from "@decision-workbench/api/shapes";
 import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ApiError } from "../src/api/client";
-import type { ServerInput } from "../src/api/types";
 import { ServerForm } from "../src/components/ServerForm";
 import { server } from "./fixtures";
 

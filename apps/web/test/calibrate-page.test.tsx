@@ -1,8 +1,8 @@
+import type { Calibration, RunSummary } from "@decision-workbench/api/shapes";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { Calibration, RunSummary } from "../src/api/types";
 import { BeforeAfter } from "../src/pages/calibrate/BeforeAfter";
 import { FitForm } from "../src/pages/calibrate/FitForm";
 import { LabelThresholds } from "../src/pages/calibrate/LabelThresholds";

@@ -1,6 +1,7 @@
 // @vitest-environment node
+
+import type { Calibration, Candidate } from "@decision-workbench/api/shapes";
 import { describe, expect, it } from "vitest";
-import type { Calibration, Candidate } from "../src/api/types";
 import {
   answeredSentence,
   calibrationItems,

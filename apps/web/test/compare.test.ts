@@ -1,6 +1,7 @@
 // @vitest-environment node
+
+import type { Comparison } from "@decision-workbench/api/shapes";
 import { describe, expect, it } from "vitest";
-import type { Comparison } from "../src/api/types";
 import { compareRows, sameServedModels, servedBy, servedModelBanner } from "../src/transforms/compare";
 
 function comparison(over: Partial<Comparison> = {}): Comparison {

@@ -1,6 +1,7 @@
 // @vitest-environment node
+
+import type { Progress, RunEstimate } from "@decision-workbench/api/shapes";
 import { describe, expect, it } from "vitest";
-import type { Progress, RunEstimate } from "../src/api/types";
 import { budgetText, costText, estimateText } from "../src/transforms/cost";
 
 const ESTIMATE: RunEstimate = {

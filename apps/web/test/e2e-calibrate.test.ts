@@ -6,8 +6,9 @@
  * per-label thresholds with n and F1 intervals and the share answered alone next to its error; at 1440 and 420 px.
  * Screenshots go to apps/web/screenshots/calibrate-*.png.
  */
+
+import type { Calibration } from "@decision-workbench/api/shapes";
 import { describe, expect, it } from "vitest";
-import type { Calibration } from "../src/api/types";
 import { chromiumWorkbench, finishedRun, STEP, shot } from "./e2e-harness";
 
 let penguins = "";

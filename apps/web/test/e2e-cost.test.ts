@@ -6,8 +6,9 @@
  * stopping with its spend shown against the cap, at 1440 and 420 px. Screenshots go to
  * apps/web/screenshots/cost-*.png.
  */
+
+import type { RunEstimate, RunSummary, Server } from "@decision-workbench/api/shapes";
 import { describe, expect, it } from "vitest";
-import type { RunEstimate, RunSummary, Server } from "../src/api/types";
 import { estimateText } from "../src/transforms/cost";
 import { addServerForm, chromiumWorkbench, STEP, shot } from "./e2e-harness";
 

@@ -5,8 +5,9 @@
  * shows "waiting for rate limit, N s" in its progress panel, at 1440 and 420 px. Screenshots go to
  * apps/web/screenshots/rate-limit-*.png.
  */
+
+import type { RunSummary, Server } from "@decision-workbench/api/shapes";
 import { describe, expect, it } from "vitest";
-import type { RunSummary, Server } from "../src/api/types";
 import { addServerForm, chromiumWorkbench, STEP, shot } from "./e2e-harness";
 
 const e2e = chromiumWorkbench("e2e-rate-limit");

@@ -5,8 +5,9 @@
  * rate with its n (Unknowns, per-option precision and recall, small multiples), at 1440 and 420 px. Screenshots go
  * to apps/web/screenshots/report-*.png.
  */
+
+import type { ItemReport } from "@decision-workbench/api/shapes";
 import { describe, expect, it } from "vitest";
-import type { ItemReport } from "../src/api/types";
 import { chromiumWorkbench, finishedRun, STEP, shot } from "./e2e-harness";
 
 let runId = "";

@@ -1,5 +1,12 @@
 /** Small hand-made API payloads for the transform and component tests. */
-import type { Bin, Calibration, DatasetSummary, Rate, RunCheck, Server } from "../src/api/types";
+import type {
+  Bin,
+  Calibration,
+  DatasetSummary,
+  Rate,
+  RunCheck,
+  Server,
+} from "@decision-workbench/api/shapes";
 import { SPARSE_BIN } from "../src/transforms/reliability";
 
 /** A bin from its edges, count and accuracy/confidence (interval ±0.1 clipped to [0, 1]; sparse as the API flags it). */

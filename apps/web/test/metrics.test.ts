@@ -1,6 +1,7 @@
 // @vitest-environment node
+
+import type { Metrics } from "@decision-workbench/api/shapes";
 import { describe, expect, it } from "vitest";
-import type { ReportMetrics } from "../src/api/types";
 import {
   consistencyVerdict,
   intervalSummary,
@@ -10,7 +11,7 @@ import {
 } from "../src/transforms/metrics";
 
 const ci = (x: number): [number, number, number] => [x, x - 0.01, x + 0.01];
-const BASE: ReportMetrics = {
+const BASE: Metrics = {
   accuracy: ci(0.9),
   ece: ci(0.05),
   eceMass: ci(0.04),

@@ -1,6 +1,7 @@
 // @vitest-environment node
+
+import type { Progress } from "@decision-workbench/api/shapes";
 import { describe, expect, it } from "vitest";
-import type { Progress } from "../src/api/types";
 import { progressView } from "../src/transforms/progress";
 
 function progress(over: Partial<Progress>): Progress {

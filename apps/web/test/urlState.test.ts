@@ -1,4 +1,5 @@
 // @vitest-environment node
+import { BINS } from "@decision-workbench/api/limits";
 import { describe, expect, it } from "vitest";
 import {
   RUN_VIEW_DEFAULTS,
@@ -33,7 +34,7 @@ describe("readRunView", () => {
     const v = readRunView(new URLSearchParams("tab=nope&binning=quantile&bins=500&offset=-3&filter=x"));
     expect(v.tab).toBe("reliability");
     expect(v.binning).toBe("width");
-    expect(v.bins).toBe(50);
+    expect(v.bins).toBe(BINS.max);
     expect(v.offset).toBe(0);
     expect(v.filter).toBe(RUN_VIEW_DEFAULTS.filter);
     expect(readRunView(new URLSearchParams("bins=1")).bins).toBe(2);

@@ -22,6 +22,9 @@ const methodName = StringEnum(METHODS);
 const SELECT = ["nll", "brier"] as const;
 const EVAL_SPLITS = ["train", "calibration", "test", "crossfit"] as const;
 
+/** A problem of a calibration file (400 invalid_calibration_file details): the calibration package's own. */
+export type { FileError } from "@decision-workbench/calibration";
+
 /** The calibration file (decision-workbench/calibration@1): the calibration package types and validates it. */
 export const CalibrationFileSchema = OpenObject<CalibrationFile>(
   "a decision-workbench/calibration@1 file (packages/calibration/README.md)",

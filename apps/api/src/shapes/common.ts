@@ -1,7 +1,7 @@
 /** The building blocks of every shape: nullable values, string enums, open maps, ids and the error body. */
 
 import { type Static, type TObject, type TSchema, Type } from "typebox";
-import { NAME_MAX } from "./limits.js";
+import { NAME_MAX, SPLIT_CHOICES, SPLITS } from "./limits.js";
 
 /** A value or null. */
 export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
@@ -43,12 +43,12 @@ export const ForceQuery = Type.Object(
 );
 
 /** The three splits. */
-export const SPLITS = ["train", "calibration", "test"] as const;
 export const SplitSchema = StringEnum(SPLITS);
 export type Split = Static<typeof SplitSchema>;
 
 /** A split, or all of the run's. */
-export const SplitChoiceSchema = StringEnum([...SPLITS, "all"], "a split, or all");
+export const SplitChoiceSchema = StringEnum(SPLIT_CHOICES, "a split, or all");
+export type SplitChoice = Static<typeof SplitChoiceSchema>;
 
 /** The error body. */
 export const ErrorBody = Type.Object({

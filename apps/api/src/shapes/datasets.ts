@@ -7,6 +7,9 @@ import { EXAMPLES_PAGE } from "./limits.js";
 
 const SplitCounts = Type.Object({ train: Type.Integer(), calibration: Type.Integer(), test: Type.Integer() });
 
+/** A task definition, and a located dataset error (400 invalid_dataset details): the datasets package's own. */
+export type { Task, ValidationError as DatasetError } from "@decision-workbench/datasets";
+
 /** An item of a dataset as summaries and reports show it: kind, option names, whether Unknown is allowed. */
 export const ItemSpec = Type.Object({
   name: Type.String(),
@@ -44,9 +47,9 @@ export type DatasetDetail = Static<typeof DatasetDetail>;
 export const Example = Type.Object({
   id: Type.String(),
   state: AnyValue,
-  labels: OpenObject(),
+  labels: OpenObject<Record<string, string | string[]>>("gold labels by item"),
   meta: Type.Optional(OpenObject()),
-  split: Type.String(),
+  split: SplitSchema,
 });
 
 /** GET /api/datasets/:name/examples. */

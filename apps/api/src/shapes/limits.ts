@@ -1,5 +1,5 @@
 /**
- * The API's input limits as plain numbers: the route schemas are built from them and the web app imports them
+ * The API's input limits and enumerations as plain constants: the route schemas are built from them and the web app imports them
  * (`@decision-workbench/api/limits`). No imports, so a browser bundles this file as it is.
  */
 
@@ -19,3 +19,7 @@ export const EXAMPLES_PAGE = { default: 50, max: 500 } as const;
 export const COMPARE_RUNS = { min: 2, max: 10 } as const;
 /** Longest name or id in a path, query or body. */
 export const NAME_MAX = 200;
+/** The splits of a dataset. */
+export const SPLITS = ["train", "calibration", "test"] as const;
+/** A split, or "all" of a run's splits. */
+export const SPLIT_CHOICES = [...SPLITS, "all"] as const;

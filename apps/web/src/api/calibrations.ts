@@ -1,7 +1,8 @@
 /** Calibrations: fit, list, one, the file's download address, import a file, check a run against one. */
+
+import type { Calibration, CheckRequest, FitRequest, RunCheck } from "@decision-workbench/api/shapes";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { API_BASE, api, query } from "./client";
-import type { Calibration, CalibrationInput, RunCheck } from "./types";
 
 /** A run's calibrations, newest last as the API lists them. */
 export function useCalibrations(runId: string | undefined) {
@@ -25,7 +26,7 @@ export function useCalibration(id: string | undefined) {
 export function useFitCalibration(runId: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (input: CalibrationInput) =>
+    mutationFn: (input: FitRequest) =>
       api<Calibration>(`/runs/${encodeURIComponent(runId)}/calibrations`, { method: "POST", body: input }),
     onSuccess: (cal) => {
       qc.setQueryData(["calibration", cal.id], cal);
@@ -60,17 +61,11 @@ export function useImportCalibration() {
   });
 }
 
-/** What a run is checked against, and on which split (the API's default when absent). */
-export interface CheckParams {
-  calibrationId?: string;
-  split?: string;
-}
-
 /**
  * Checks a run against a stored calibration: served model unchanged, calibrated ECE and answered-alone error inside
  * the file's intervals. A read (nothing is stored), so it is a query: the link alone brings the verdict back.
  */
-export function useRunCheck(runId: string, p: CheckParams) {
+export function useRunCheck(runId: string, p: Pick<CheckRequest, "calibrationId" | "split">) {
   return useQuery({
     queryKey: ["check", runId, p.calibrationId, p.split],
     queryFn: () =>

@@ -1,7 +1,8 @@
 /** Comparison of two or more runs on their shared examples. */
+
+import type { Comparison } from "@decision-workbench/api/shapes";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { api, query } from "./client";
-import type { Comparison } from "./types";
 
 /** Compares runs (paired bootstrap); disabled until two are chosen. */
 export function useCompare(runs: string[], p: { item?: string; split?: string }) {

@@ -1,7 +1,8 @@
 /** Datasets: bundled and uploaded, detail, examples, upload. */
+
+import type { DatasetDetail, DatasetSummary, ExamplePage, Task } from "@decision-workbench/api/shapes";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, query } from "./client";
-import type { DatasetDetail, DatasetSummary, ExamplePage, Task } from "./types";
 
 /** Every dataset. */
 export function useDatasets() {

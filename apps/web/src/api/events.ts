@@ -1,9 +1,10 @@
 /** Live progress of a run over Server-Sent Events. */
+
+import type { Progress, RunSummary } from "@decision-workbench/api/shapes";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { API_BASE } from "./client";
 import { getToken } from "./token";
-import type { Progress, RunSummary } from "./types";
 
 /** What the progress stream has told so far. */
 export interface RunEvents {

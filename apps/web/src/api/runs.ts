@@ -1,7 +1,16 @@
 /** Runs: list, one, start, cancel, resume, delete, report, items. */
+
+import type {
+  ItemReport,
+  ItemsPage,
+  ItemsQuery,
+  ReportQuery,
+  RunEstimate,
+  RunInput,
+  RunSummary,
+} from "@decision-workbench/api/shapes";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, query } from "./client";
-import type { ItemFilter, ItemReport, ItemRow, RunEstimate, RunInput, RunSummary } from "./types";
 
 const ACTIVE = new Set(["queued", "running"]);
 
@@ -73,17 +82,8 @@ export function useRunAction() {
   });
 }
 
-/** Parameters of an item report. */
-export interface ReportParams {
-  item?: string;
-  split?: string;
-  bins?: number;
-  binning?: "width" | "mass";
-  view?: "top" | "classwise";
-}
-
 /** One item's aggregated report; keeps showing the previous one while a new binning loads. */
-export function useReport(id: string | undefined, p: ReportParams, enabled = true) {
+export function useReport(id: string | undefined, p: ReportQuery, enabled = true) {
   return useQuery({
     queryKey: ["report", id, p],
     queryFn: () => api<ItemReport>(`/runs/${encodeURIComponent(id ?? "")}/report${query({ ...p })}`),
@@ -93,24 +93,11 @@ export function useReport(id: string | undefined, p: ReportParams, enabled = tru
   });
 }
 
-/** Parameters of the items table. */
-export interface ItemsParams {
-  item?: string;
-  split?: string;
-  filter?: ItemFilter;
-  label?: string;
-  offset?: number;
-  limit?: number;
-}
-
 /** A page of a run's predictions for one item. */
-export function useItems(id: string | undefined, p: ItemsParams, enabled = true) {
+export function useItems(id: string | undefined, p: ItemsQuery, enabled = true) {
   return useQuery({
     queryKey: ["items", id, p],
-    queryFn: () =>
-      api<{ total: number; rows: ItemRow[] }>(
-        `/runs/${encodeURIComponent(id ?? "")}/items${query({ ...p })}`,
-      ),
+    queryFn: () => api<ItemsPage>(`/runs/${encodeURIComponent(id ?? "")}/items${query({ ...p })}`),
     enabled: !!id && enabled,
     placeholderData: keepPreviousData,
   });

@@ -1,7 +1,8 @@
 /** Decision servers: list, add, edit, delete, check. */
+
+import type { Server, ServerCheck, ServerInput } from "@decision-workbench/api/shapes";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "./client";
-import type { Server, ServerCheck, ServerInput } from "./types";
 
 /** Every registered server. */
 export function useServers() {

@@ -1,6 +1,7 @@
 /** Histogram of confidence for right and wrong answers. */
+
+import type { ItemReport } from "@decision-workbench/api/shapes";
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import type { ItemReport } from "../api/types";
 import { count, pct } from "../transforms/format";
 import { confidenceHistogram, type HistogramBar } from "../transforms/histogram";
 import { ChartFrame } from "./ChartFrame";

@@ -2,7 +2,7 @@
  * A small reliability diagram drawn as plain SVG (no chart library), for small multiples: fifteen of them render
  * in a few milliseconds. Diagonal, gap shading, points (hollow when sparse) with a tooltip each, 0/50/100 axes.
  */
-import type { Bin } from "../api/types";
+import type { Bin } from "@decision-workbench/api/shapes";
 import { count } from "../transforms/format";
 import { gapAreas, reliabilityPoints } from "../transforms/reliability";
 import { COLORS } from "./colors";

@@ -1,4 +1,6 @@
 /** Reliability diagram: diagonal, per-bin accuracy with intervals, gap shading, count histogram under it, overlays. */
+
+import type { Bin } from "@decision-workbench/api/shapes";
 import {
   CartesianGrid,
   ComposedChart,
@@ -13,7 +15,6 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
-import type { Bin } from "../api/types";
 import { count, pct } from "../transforms/format";
 import {
   type CountBar,

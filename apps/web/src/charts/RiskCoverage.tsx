@@ -11,11 +11,11 @@ import {
   YAxis,
 } from "recharts";
 import { count, pct, rateCount, rateInterval } from "../transforms/format";
-import { escalationSummary, type RiskPoint } from "../transforms/riskCoverage";
+import { escalationSummary, type PercentPoint } from "../transforms/riskCoverage";
 import { ChartFrame } from "./ChartFrame";
 import { AXIS_LABEL, COLORS, TICK } from "./colors";
 
-function RcTooltip({ active, payload }: { active?: boolean; payload?: { payload?: RiskPoint }[] }) {
+function RcTooltip({ active, payload }: { active?: boolean; payload?: { payload?: PercentPoint }[] }) {
   const p = payload?.[0]?.payload;
   if (!active || !p) return null;
   return (
@@ -39,7 +39,7 @@ export function RiskCoverage({
   ready,
   usable,
 }: {
-  points: RiskPoint[];
+  points: PercentPoint[];
   n: number;
   /** Measured rows the curve is over: gives the answered-alone error its x of n and interval. */
   usable?: number;

@@ -1,5 +1,5 @@
 /** The verdict of checking a run against a calibration: pass or fail, why, and each question against the file. */
-import type { RunCheck } from "../api/types";
+import type { RunCheck } from "@decision-workbench/api/shapes";
 import { type CheckRow, checkVerdict, type Place } from "../transforms/check";
 import { count } from "../transforms/format";
 

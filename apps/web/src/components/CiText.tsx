@@ -1,9 +1,9 @@
 /** A value with its interval on a second, smaller line (for dense tables). */
-import type { CI, Rate } from "../api/types";
+import type { MaybeCI, Rate } from "@decision-workbench/api/shapes";
 import { formatInterval, formatValue, pct, rateCount, rateInterval, type Unit } from "../transforms/format";
 
 /** The cell content. */
-export function CiText({ ci, unit }: { ci: CI | undefined; unit: Unit }) {
+export function CiText({ ci, unit }: { ci: MaybeCI | undefined; unit: Unit }) {
   if (!ci) return <>—</>;
   const interval = formatInterval(ci, unit);
   return (

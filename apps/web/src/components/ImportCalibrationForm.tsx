@@ -1,7 +1,8 @@
 /** Calibration file import: choose or paste the JSON; the API's validation errors listed one a line. */
+
+import type { Calibration } from "@decision-workbench/api/shapes";
 import { type FormEvent, useState } from "react";
 import { ApiError } from "../api/client";
-import type { Calibration } from "../api/types";
 import { fileErrors, formatFileError, parseCalibrationText } from "../transforms/check";
 import { Field } from "./Field";
 import { ErrorState } from "./States";

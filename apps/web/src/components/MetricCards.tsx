@@ -1,5 +1,5 @@
 /** Metric cards: a value with its interval (or a rate with its count), a label and what it means. */
-import type { CI, Consistency, Rate } from "../api/types";
+import type { Consistency, MaybeCI, Rate } from "@decision-workbench/api/shapes";
 import { formatInterval, formatValue, pct, rateCount, rateInterval, type Unit } from "../transforms/format";
 import { consistencyVerdict, type MetricCard } from "../transforms/metrics";
 
@@ -15,7 +15,7 @@ export function Metric({
   note,
 }: {
   label: string;
-  ci?: CI;
+  ci?: MaybeCI;
   rate?: Rate;
   unit: Unit;
   help?: string;

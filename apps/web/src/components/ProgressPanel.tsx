@@ -1,5 +1,5 @@
 /** Live run progress: bar, decision counts, latency, usage and cost. */
-import type { Progress } from "../api/types";
+import type { Progress } from "@decision-workbench/api/shapes";
 import { budgetText } from "../transforms/cost";
 import { count, duration, pct, usd } from "../transforms/format";
 import { progressView } from "../transforms/progress";

@@ -1,6 +1,7 @@
 /** The estimate of a run before it starts: its input and output tokens and, with prices, its cost. */
+
+import type { RunInput } from "@decision-workbench/api/shapes";
 import { useRunEstimate } from "../api/runs";
-import type { RunInput } from "../api/types";
 import { estimateText } from "../transforms/cost";
 
 /** One line under the Start button; quiet while loading, the API's message when the input is refused. */

@@ -1,6 +1,7 @@
 /** The new-run form (presentational): dataset, server, model, splits, concurrency, limit, server options. */
+import { CONCURRENCY } from "@decision-workbench/api/limits";
+import type { DatasetSummary, RunInput, Server, Split } from "@decision-workbench/api/shapes";
 import { type FormEvent, type ReactNode, useState } from "react";
-import type { DatasetSummary, RunInput, Server, Split } from "../api/types";
 import { count } from "../transforms/format";
 import { parseRunForm, type RunFormErrors, type RunFormValues, runSize } from "../transforms/runForm";
 import { Field, FormErrors } from "./Field";
@@ -145,7 +146,11 @@ export function RunForm({
             </div>
           )}
         </fieldset>
-        <Field label="Concurrency" error={errors.concurrency} hint="Requests in flight at once (1 to 256).">
+        <Field
+          label="Concurrency"
+          error={errors.concurrency}
+          hint={`Requests in flight at once (${CONCURRENCY.min} to ${CONCURRENCY.max}).`}
+        >
           {(a) => (
             <input
               {...a}

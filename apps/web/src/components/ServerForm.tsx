@@ -1,6 +1,7 @@
 /** Add or edit a decision server. The API key field is write-only: the stored key is never shown. */
+
+import type { Server, ServerInput } from "@decision-workbench/api/shapes";
 import { type FormEvent, useState } from "react";
-import type { Server, ServerInput } from "../api/types";
 import {
   parseServerForm,
   type ServerFormErrors,

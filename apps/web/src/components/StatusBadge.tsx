@@ -1,5 +1,5 @@
 /** A run's status as a coloured badge with text (colour is never the only signal). */
-import type { RunStatus } from "../api/types";
+import type { RunStatus } from "@decision-workbench/api/shapes";
 
 const TEXT: Record<RunStatus, string> = {
   queued: "Queued",

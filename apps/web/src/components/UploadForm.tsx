@@ -1,12 +1,14 @@
 /** Dataset upload: task JSON and examples (JSONL or CSV); errors listed by line, nothing stored when any. */
+
+import type { Task } from "@decision-workbench/api/shapes";
 import { type ChangeEvent, type FormEvent, useState } from "react";
 import { ApiError } from "../api/client";
-import type { Task, ValidationError } from "../api/types";
 import {
   formatOf,
   formatValidationError,
   parseUpload,
   type UploadValues,
+  type ValidationError,
   validationErrors,
 } from "../transforms/datasets";
 import { Field } from "./Field";

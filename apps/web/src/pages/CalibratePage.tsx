@@ -2,6 +2,8 @@
  * /runs/:id/calibrate?cal=&item=&import=1&check=&checkSplit=: fit calibrators, compare candidates, see before/after,
  * download the file; import a calibration file and check the run against an imported or fitted calibration.
  */
+
+import type { Calibration, MaybeCI } from "@decision-workbench/api/shapes";
 import { Link, useParams, useSearchParams } from "react-router";
 import {
   calibrationFileUrl,
@@ -11,7 +13,6 @@ import {
 } from "../api/calibrations";
 import { useDataset } from "../api/datasets";
 import { useRun } from "../api/runs";
-import type { Calibration, CI } from "../api/types";
 import { ReliabilityOverlay } from "../charts/ReliabilityDiagram";
 import { CiText } from "../components/CiText";
 import { DownloadLink } from "../components/DownloadLink";
@@ -28,7 +29,7 @@ import { SelectionSummary } from "./calibrate/SelectionSummary";
 import { useSearchPatch } from "./useSearchPatch";
 
 /** Lower ECE than identity with an interval below zero is better; above zero worse. */
-function deltaClass(d: CI): string {
+function deltaClass(d: MaybeCI): string {
   if (d[2] !== null && d[2] < 0) return "delta delta-better";
   if (d[1] !== null && d[1] > 0) return "delta delta-worse";
   return "delta delta-same";

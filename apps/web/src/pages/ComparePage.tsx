@@ -1,9 +1,10 @@
 /** /compare?runs=a,b&item=&split=: runs overlaid, metrics with paired deltas, flipped items, served-model banner. */
+
+import type { RunSummary } from "@decision-workbench/api/shapes";
 import { Link, useSearchParams } from "react-router";
 import { useCompare } from "../api/compare";
 import { useDataset } from "../api/datasets";
 import { useRuns } from "../api/runs";
-import type { RunSummary } from "../api/types";
 import { ReliabilityOverlay } from "../charts/ReliabilityDiagram";
 import { Empty, ErrorState, Loading } from "../components/States";
 import { StatusBadge } from "../components/StatusBadge";

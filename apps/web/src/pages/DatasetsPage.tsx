@@ -1,7 +1,8 @@
 /** /datasets/:name?split=&q=&offset=&upload=1: bundled and uploaded datasets, label counts, example browser, upload. */
+
+import type { DatasetDetail } from "@decision-workbench/api/shapes";
 import { Link, useNavigate, useParams, useSearchParams } from "react-router";
 import { useDataset, useDatasets, useDeleteDataset, useExamples, useUploadDataset } from "../api/datasets";
-import type { DatasetDetail } from "../api/types";
 import { Empty, ErrorState, Loading } from "../components/States";
 import { StateView } from "../components/StateView";
 import { UploadForm } from "../components/UploadForm";

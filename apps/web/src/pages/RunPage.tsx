@@ -1,10 +1,11 @@
 /** /runs/:id: live progress while it runs, then one tab per view of the chosen item and split. */
+
+import type { ItemSpec, RunSummary, SplitChoice } from "@decision-workbench/api/shapes";
 import { lazy, Suspense } from "react";
 import { Link, useParams } from "react-router";
 import { useDataset } from "../api/datasets";
 import { useRunEvents } from "../api/events";
 import { useRun, useRunAction } from "../api/runs";
-import type { ItemSummary, RunSummary } from "../api/types";
 import { DownloadLink } from "../components/DownloadLink";
 import { ProgressPanel } from "../components/ProgressPanel";
 import { ErrorState, Loading } from "../components/States";
@@ -37,8 +38,8 @@ const TABS: { id: RunTab; label: string; hint: string }[] = [
 /** Props every tab gets. */
 export interface TabProps {
   run: RunSummary;
-  item: ItemSummary | undefined;
-  split: string;
+  item: ItemSpec | undefined;
+  split: SplitChoice;
 }
 
 /** What the header's accuracy and ECE are: every item pooled, unlike the per-item figures of the tabs. */
@@ -174,8 +175,8 @@ function Selectors({
   split,
 }: {
   run: RunSummary;
-  items: ItemSummary[];
-  item?: ItemSummary;
+  items: ItemSpec[];
+  item?: ItemSpec;
   split: string;
 }) {
   const [, set] = useRunView();
@@ -197,7 +198,10 @@ function Selectors({
       </label>
       <label>
         Split{" "}
-        <select value={split} onChange={(e) => set({ split: e.target.value, offset: 0, example: undefined })}>
+        <select
+          value={split}
+          onChange={(e) => set({ split: e.target.value as SplitChoice, offset: 0, example: undefined })}
+        >
           {[...run.splits, "all"].map((s) => (
             <option key={s} value={s}>
               {s === "all" ? "all splits" : s}

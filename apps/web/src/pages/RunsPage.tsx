@@ -1,8 +1,9 @@
 /** The start page: every run with its headline numbers, or the first-run call to action. */
+
+import type { RunSummary } from "@decision-workbench/api/shapes";
 import { useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { useRuns } from "../api/runs";
-import type { RunSummary } from "../api/types";
 import { NewRunForm } from "../components/NewRunForm";
 import { ErrorState, Loading } from "../components/States";
 import { StatusBadge } from "../components/StatusBadge";

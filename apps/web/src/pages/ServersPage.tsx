@@ -1,7 +1,8 @@
 /** /servers?edit=<id>|new: decision servers, add / edit (write-only key), check, delete. */
+
+import type { Server, ServerCheck } from "@decision-workbench/api/shapes";
 import { useSearchParams } from "react-router";
 import { useCheckServer, useDeleteServer, useSaveServer, useServers } from "../api/servers";
-import type { Server, ServerCheck } from "../api/types";
 import { ServerForm } from "../components/ServerForm";
 import { Empty, ErrorState, Loading } from "../components/States";
 import { duration, pct, when } from "../transforms/format";

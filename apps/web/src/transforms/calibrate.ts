@@ -3,8 +3,8 @@
  * method was selected, where the numbers come from, per-label thresholds and the share answered alone.
  */
 
+import type { Calibration, Candidate } from "@decision-workbench/api/shapes";
 import { SIMPLICITY_ORDER } from "@decision-workbench/calibration";
-import type { Calibration, Candidate } from "../api/types";
 import { pct } from "./format";
 
 /** A calibration method's name. */

@@ -1,6 +1,6 @@
 /** Calibration files in and checks out: reading a pasted or chosen file, the API's file errors, a check's verdict. */
 
-import type { Calibration, FileError, RunCheck } from "../api/types";
+import type { Calibration, FileError, RunCheck } from "@decision-workbench/api/shapes";
 import { lineColumn } from "./datasets";
 import { pct, when } from "./format";
 

@@ -1,13 +1,13 @@
 /** Comparison of runs: metric rows with paired deltas, the served-model banner, flipped items. */
 
-import type { CI, Comparison } from "../api/types";
+import type { Comparison, MaybeCI } from "@decision-workbench/api/shapes";
 import { formatCI, formatDelta, type Unit } from "./format";
 import { metricInfo } from "./metrics";
 
 /** One delta against another run. */
 export interface DeltaCell {
   vs: string;
-  delta: CI;
+  delta: MaybeCI;
   text: string;
   /** The interval excludes zero. */
   significant: boolean;

@@ -1,6 +1,6 @@
 /** Confusion matrix as a table with row shares, and the per-option precision / recall / F1. */
 
-import type { ItemReport, OptionReport } from "../api/types";
+import type { ItemReport, OptionReport } from "@decision-workbench/api/shapes";
 
 /** One cell: gold row x predicted column. */
 export interface ConfusionCell {

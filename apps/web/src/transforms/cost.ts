@@ -1,6 +1,6 @@
 /** The cost guard's read-outs: a run's estimate before it starts, and its spend against its caps. */
 
-import type { Progress, RunEstimate } from "../api/types";
+import type { Progress, RunEstimate } from "@decision-workbench/api/shapes";
 import { count } from "./format";
 
 /** A cost to 4 significant digits ("0.06891"), without a currency: the server's prices name none. */

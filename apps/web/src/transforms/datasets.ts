@@ -1,6 +1,12 @@
 /** Dataset upload checks, validation errors by line, and label counts per split. */
 
-import type { DatasetDetail, Split, Task, ValidationError } from "../api/types";
+import type { DatasetDetail, DatasetError, Split, Task } from "@decision-workbench/api/shapes";
+
+/**
+ * A located error as the upload form lists it: the API's (400 invalid_dataset details), or one the form found
+ * before sending (then without a code).
+ */
+export type ValidationError = Omit<DatasetError, "code"> & { code?: string };
 
 /**
  * "Line 3, column 2 (label): message", or just the message when it has no place. A message that starts with its

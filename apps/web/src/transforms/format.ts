@@ -1,7 +1,7 @@
 /** Number and label formatting shared by charts, tables and cards. */
 
+import type { MaybeCI, Rate } from "@decision-workbench/api/shapes";
 import { wilsonInterval } from "@decision-workbench/calibration";
-import type { CI, Rate } from "../api/types";
 
 /** A share as a percentage: 0.834 -> "83.4%"; null or NaN -> "—". */
 export function pct(x: number | null | undefined, digits = 1): string {
@@ -31,7 +31,7 @@ export function formatValue(x: number | null | undefined, unit: Unit): string {
 }
 
 /** The interval part of a CI: "80.1–86.2%" or "0.081–0.094"; "" when it was not resampled. */
-export function formatInterval(ci: CI, unit: Unit): string {
+export function formatInterval(ci: MaybeCI, unit: Unit): string {
   const [, lo, hi] = ci;
   if (lo === null || hi === null || !Number.isFinite(lo) || !Number.isFinite(hi)) return "";
   if (unit === "percent") return `${(lo * 100).toFixed(1)}–${(hi * 100).toFixed(1)}%`;
@@ -39,7 +39,7 @@ export function formatInterval(ci: CI, unit: Unit): string {
 }
 
 /** A point with its interval: "83.4% (80.1–86.2%)", or just the point when it has no interval. */
-export function formatCI(ci: CI | undefined | null, unit: Unit): string {
+export function formatCI(ci: MaybeCI | undefined | null, unit: Unit): string {
   if (!ci) return "—";
   const interval = formatInterval(ci, unit);
   return interval ? `${formatValue(ci[0], unit)} (${interval})` : formatValue(ci[0], unit);

@@ -1,6 +1,6 @@
 /** Confidence histogram of right and wrong answers. */
 
-import type { ItemReport } from "../api/types";
+import type { ItemReport } from "@decision-workbench/api/shapes";
 
 /** One bar pair of the confidence histogram (percent units). */
 export interface HistogramBar {

@@ -1,13 +1,13 @@
 /** Metric cards: which metrics an item shows, in what unit, and which direction is better. */
 
-import type { CI, Consistency, ItemKind, ReportMetrics } from "../api/types";
+import type { Consistency, ItemSpec, MaybeCI, Metrics } from "@decision-workbench/api/shapes";
 import { formatValue, type Unit } from "./format";
 
 /** One metric card. */
 export interface MetricCard {
-  key: keyof ReportMetrics;
+  key: keyof Metrics;
   label: string;
-  ci: CI;
+  ci: MaybeCI;
   unit: Unit;
   better: "higher" | "lower";
   /** One sentence for the tooltip and the screen reader. */
@@ -22,13 +22,13 @@ export interface MetricCard {
 export type Binning = "width" | "mass";
 
 interface Spec {
-  key: keyof ReportMetrics;
+  key: keyof Metrics;
   /** The card's label; `item` names the item so its figures are not read as the run's (all items pooled). */
   label: (bins: number, item?: string) => string;
   unit: Unit;
   better: "higher" | "lower";
   help: string;
-  kinds?: ItemKind[];
+  kinds?: ItemSpec["kind"][];
 }
 
 const SPECS: Spec[] = [
@@ -137,7 +137,7 @@ const SPECS: Spec[] = [
 ];
 
 /** The MCE of the other binning: the one a report with this binning does not show. */
-const HIDDEN_MCE: Record<Binning, keyof ReportMetrics> = { width: "mceMass", mass: "mce" };
+const HIDDEN_MCE: Record<Binning, keyof Metrics> = { width: "mceMass", mass: "mce" };
 
 /**
  * The cards an item's report has data for, in reading order; `bins` names the bin count in ECE and MCE labels, `item`
@@ -145,13 +145,13 @@ const HIDDEN_MCE: Record<Binning, keyof ReportMetrics> = { width: "mceMass", mas
  * the bins the reliability diagram shows. `methods` (the report's `intervals`) names each interval's method.
  */
 export function metricCards(
-  metrics: ReportMetrics | null,
-  kind: ItemKind,
+  metrics: Metrics | null,
+  kind: ItemSpec["kind"],
   bins: number,
   item?: string,
   binning: Binning = "width",
-  methods?: Partial<Record<keyof ReportMetrics, string>> | null,
-  plain?: Partial<Record<keyof ReportMetrics, number>> | null,
+  methods?: Partial<Record<keyof Metrics, string>> | null,
+  plain?: Partial<Record<keyof Metrics, number>> | null,
 ): MetricCard[] {
   const out: MetricCard[] = [];
   if (!metrics) return out;
@@ -183,9 +183,7 @@ export function metricCards(
  * Which interval method each metric used, grouped, in words: "Accuracy, Brier, NLL: bootstrap percentile …;
  * ECE (equal-width), …: basic bootstrap …". "none" when no metric has an interval.
  */
-export function intervalSummary(
-  methods: Partial<Record<keyof ReportMetrics, string>> | null | undefined,
-): string {
+export function intervalSummary(methods: Partial<Record<keyof Metrics, string>> | null | undefined): string {
   const groups = new Map<string, string[]>();
   for (const s of SPECS) {
     const method = methods?.[s.key];

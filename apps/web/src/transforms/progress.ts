@@ -1,6 +1,6 @@
 /** Run progress read-out. */
 
-import type { Progress } from "../api/types";
+import type { Progress } from "@decision-workbench/api/shapes";
 
 /** What the progress panel shows. */
 export interface ProgressView {

@@ -1,6 +1,6 @@
 /** Reliability diagram data: per-bin points with intervals, gap shading, the count histogram, overlays. */
 
-import type { Bin } from "../api/types";
+import type { Bin } from "@decision-workbench/api/shapes";
 
 /** The API flags bins with fewer items than this as sparse (drawn greyed: their intervals are wide and unreliable). */
 export const SPARSE_BIN = 10;

@@ -1,10 +1,10 @@
 /** Risk-coverage curve and the escalation threshold picker. */
 
-import type { Rate, RiskCoveragePoint } from "../api/types";
+import type { Rate, RiskPoint } from "@decision-workbench/api/shapes";
 import { wilsonRate } from "./format";
 
 /** One point in percent units. */
-export interface RiskPoint {
+export interface PercentPoint {
   threshold: number;
   /** Share answered alone (%). */
   coverage: number;
@@ -15,7 +15,7 @@ export interface RiskPoint {
 }
 
 /** Points sorted by threshold ascending (coverage descending), in percent. */
-export function riskCoverageSeries(points: RiskCoveragePoint[]): RiskPoint[] {
+export function riskCoverageSeries(points: RiskPoint[]): PercentPoint[] {
   return [...points]
     .sort((a, b) => a.threshold - b.threshold)
     .map((p) => ({
@@ -27,8 +27,8 @@ export function riskCoverageSeries(points: RiskCoveragePoint[]): RiskPoint[] {
 }
 
 /** The point whose threshold is nearest to `threshold` (ties: the lower threshold); null for no points. */
-export function pickPoint(points: RiskPoint[], threshold: number): RiskPoint | null {
-  let best: RiskPoint | null = null;
+export function pickPoint(points: PercentPoint[], threshold: number): PercentPoint | null {
+  let best: PercentPoint | null = null;
   for (const p of points) {
     if (!best || Math.abs(p.threshold - threshold) < Math.abs(best.threshold - threshold)) best = p;
   }
@@ -36,7 +36,7 @@ export function pickPoint(points: RiskPoint[], threshold: number): RiskPoint | n
 }
 
 /** The lowest threshold whose answered-alone risk stays at or under `targetRisk` (a share), or null. */
-export function thresholdForRisk(points: RiskPoint[], targetRisk: number): RiskPoint | null {
+export function thresholdForRisk(points: PercentPoint[], targetRisk: number): PercentPoint | null {
   for (const p of points) if (p.coverage > 0 && p.risk <= targetRisk * 100) return p;
   return null;
 }
@@ -56,7 +56,7 @@ export interface EscalationSummary {
  * The picker's read-out for one point, `n` decisions in all; `usable` (the measured rows the curve is over) gives
  * the answered-alone error its count and interval: answered = coverage x usable, wrong = risk x answered.
  */
-export function escalationSummary(p: RiskPoint, n: number, usable?: number): EscalationSummary {
+export function escalationSummary(p: PercentPoint, n: number, usable?: number): EscalationSummary {
   const out: EscalationSummary = {
     threshold: p.threshold,
     answeredShare: p.coverage / 100,

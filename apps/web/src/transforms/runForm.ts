@@ -1,6 +1,7 @@
 /** The new-run form: defaults a newcomer can start from, checks, and the API body. */
 
-import type { DatasetSummary, RunInput, Server, Split } from "../api/types";
+import { CONCURRENCY, MAX_LEN } from "@decision-workbench/api/limits";
+import type { DatasetSummary, RunInput, Server, Split } from "@decision-workbench/api/shapes";
 import { amount } from "./serverForm";
 
 /** What the form holds (strings as typed). */
@@ -52,7 +53,7 @@ export function defaultRunForm(
     serverId: server?.id ?? "",
     model,
     splits: ["calibration", "test"],
-    concurrency: "16",
+    concurrency: String(CONCURRENCY.default),
     limit: "",
     maxLen: "",
     maxThink: "",
@@ -95,11 +96,16 @@ export function parseRunForm(
     const empty = v.splits.filter((s) => dataset.splits[s] === 0);
     if (empty.length) errors.splits = `The ${empty.join(" and ")} split of ${dataset.name} has no examples.`;
   }
-  const concurrency = intField(v.concurrency || "16", "Concurrency", 1, 256);
+  const concurrency = intField(
+    v.concurrency || String(CONCURRENCY.default),
+    "Concurrency",
+    CONCURRENCY.min,
+    CONCURRENCY.max,
+  );
   if (typeof concurrency === "string") errors.concurrency = concurrency;
   const limit = intField(v.limit, "Limit", 1, 1_000_000);
   if (typeof limit === "string") errors.limit = limit;
-  const maxLen = intField(v.maxLen, "Max state length", 1, 10_000_000);
+  const maxLen = intField(v.maxLen, "Max state length", MAX_LEN.min, MAX_LEN.max);
   if (typeof maxLen === "string") errors.maxLen = maxLen;
   const maxThink = intField(v.maxThink, "max_think", 0, 1_000_000);
   if (typeof maxThink === "string") errors.maxThink = maxThink;
@@ -126,7 +132,7 @@ export function parseRunForm(
     serverId: v.serverId,
     model: v.model.trim(),
     splits: v.splits,
-    concurrency: (concurrency as number | undefined) ?? 16,
+    concurrency: (concurrency as number | undefined) ?? CONCURRENCY.default,
   };
   if (limit !== undefined) input.limit = limit as number;
   if (maxLen !== undefined) input.maxLen = maxLen as number;

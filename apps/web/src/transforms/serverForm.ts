@@ -1,6 +1,6 @@
 /** The server form: values as typed, checks, and the write-only API key. */
 
-import type { Server, ServerInput } from "../api/types";
+import type { Server, ServerInput } from "@decision-workbench/api/shapes";
 
 /** What the form holds (strings as typed). */
 export interface ServerFormValues {

@@ -1,6 +1,6 @@
 /** Multi-label threshold curves: precision, recall and F1 against the threshold, per label. */
 
-import type { LabelThresholds } from "../api/types";
+import type { LabelCurve } from "@decision-workbench/api/shapes";
 
 /** One label's curve in percent units, with the marks to draw. */
 export interface ThresholdSeries {
@@ -20,7 +20,7 @@ export interface ThresholdSeries {
 }
 
 /** Curves sorted by threshold, in percent. */
-export function thresholdSeries(t: LabelThresholds): ThresholdSeries {
+export function thresholdSeries(t: LabelCurve): ThresholdSeries {
   const points = [...t.curve]
     .sort((a, b) => a.t - b.t)
     .map((p) => ({ t: p.t * 100, precision: p.precision * 100, recall: p.recall * 100, f1: p.f1 * 100 }));
@@ -41,7 +41,7 @@ export function thresholdSeries(t: LabelThresholds): ThresholdSeries {
  * Every label's series, the labels that gain most from tuning first: by the held-out gain when the API gives it
  * (the in-sample gain flatters tuning), else by the in-sample gain.
  */
-export function thresholdTable(ts: LabelThresholds[]): ThresholdSeries[] {
+export function thresholdTable(ts: LabelCurve[]): ThresholdSeries[] {
   const key = (s: ThresholdSeries) => s.gainHeldOut ?? s.gain;
   return ts.map(thresholdSeries).sort((a, b) => key(b) - key(a) || a.label.localeCompare(b.label));
 }

@@ -1,5 +1,8 @@
 /** The URL holds every view's state (run tab, item, split, binning, bins, example, compared runs). */
 
+import { BINS, SPLIT_CHOICES } from "@decision-workbench/api/limits";
+import type { ItemsFilter, SplitChoice } from "@decision-workbench/api/shapes";
+
 /** Tabs of a run. */
 export const RUN_TABS = [
   "reliability",
@@ -11,20 +14,26 @@ export const RUN_TABS = [
 ] as const;
 /** One tab. */
 export type RunTab = (typeof RUN_TABS)[number];
-/** Filters of the items table. */
-export const ITEM_FILTERS = ["confident-wrong", "wrong", "unknown", "escalated", "all"] as const;
+/** Filters of the items table, in the order the table offers them. */
+export const ITEM_FILTERS: readonly ItemsFilter[] = [
+  "confident-wrong",
+  "wrong",
+  "unknown",
+  "escalated",
+  "all",
+];
 
 /** A run view, as read from its search parameters. */
 export interface RunView {
   tab: RunTab;
   item?: string;
-  split?: string;
+  split?: SplitChoice;
   binning: "width" | "mass";
   bins: number;
   view: "top" | "classwise";
   /** Selected example of the items table. */
   example?: string;
-  filter: (typeof ITEM_FILTERS)[number];
+  filter: ItemsFilter;
   label?: string;
   offset: number;
 }
@@ -33,18 +42,23 @@ export interface RunView {
 export const RUN_VIEW_DEFAULTS: RunView = {
   tab: "reliability",
   binning: "width",
-  bins: 15,
+  bins: BINS.default,
   view: "top",
   filter: "confident-wrong",
   offset: 0,
 };
 
-/** Smallest and largest bin counts offered. */
-export const MIN_BINS = 2;
-export const MAX_BINS = 50;
-
-function oneOf<T extends string>(v: string | null, allowed: readonly T[], d: T): T {
+function oneOf<T extends string, D extends T | undefined>(
+  v: string | null,
+  allowed: readonly T[],
+  d: D,
+): T | D {
   return v !== null && (allowed as readonly string[]).includes(v) ? (v as T) : d;
+}
+
+/** A split named in a link, or undefined (the API's default) when it names none. */
+export function readSplit(v: string | null): SplitChoice | undefined {
+  return oneOf(v, SPLIT_CHOICES, undefined);
 }
 
 /** Reads a run view; unknown or out-of-range values fall back to the defaults (bins are clamped). */
@@ -54,9 +68,9 @@ export function readRunView(sp: URLSearchParams): RunView {
   return {
     tab: oneOf(sp.get("tab"), RUN_TABS, RUN_VIEW_DEFAULTS.tab),
     item: sp.get("item") || undefined,
-    split: sp.get("split") || undefined,
+    split: readSplit(sp.get("split")),
     binning: oneOf(sp.get("binning"), ["width", "mass"] as const, "width"),
-    bins: Number.isFinite(binsRaw) ? Math.min(MAX_BINS, Math.max(MIN_BINS, binsRaw)) : RUN_VIEW_DEFAULTS.bins,
+    bins: Number.isFinite(binsRaw) ? Math.min(BINS.max, Math.max(BINS.min, binsRaw)) : RUN_VIEW_DEFAULTS.bins,
     view: oneOf(sp.get("view"), ["top", "classwise"] as const, "top"),
     example: sp.get("example") || undefined,
     filter: oneOf(sp.get("filter"), ITEM_FILTERS, RUN_VIEW_DEFAULTS.filter),

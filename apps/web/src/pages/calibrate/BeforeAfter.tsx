@@ -1,5 +1,5 @@
 /** An item's metrics before and after the chosen calibrator, side by side, where they were measured. */
-import type { Calibration } from "../../api/types";
+import type { Calibration } from "@decision-workbench/api/shapes";
 import { CiText } from "../../components/CiText";
 
 const ROWS: { key: string; label: string; unit: "percent" | "number" }[] = [

@@ -1,12 +1,14 @@
 /** The calibrate page's check: pick a calibration, check the run against it, show the verdict (state in the URL). */
+
+import type { RunSummary } from "@decision-workbench/api/shapes";
 import { useEffect, useRef } from "react";
 import { useSearchParams } from "react-router";
 import { useAllCalibrations, useRunCheck } from "../../api/calibrations";
-import type { RunSummary } from "../../api/types";
 import { CheckForm } from "../../components/CheckForm";
 import { CheckVerdict } from "../../components/CheckVerdict";
 import { ErrorState, Loading } from "../../components/States";
 import { calibrationGroups } from "../../transforms/check";
+import { readSplit } from "../../transforms/urlState";
 import { useSearchPatch } from "../useSearchPatch";
 
 /** `?check=<calibration id>&checkSplit=` checks the run; `preferred` (a file just imported) is picked in the form. */
@@ -15,7 +17,7 @@ export function CheckSection({ run, preferred }: { run: RunSummary; preferred?: 
   const patch = useSearchPatch();
   const all = useAllCalibrations();
   const calibrationId = sp.get("check") ?? undefined;
-  const split = sp.get("checkSplit") ?? undefined;
+  const split = readSplit(sp.get("checkSplit"));
   const check = useRunCheck(run.id, { calibrationId, split });
   const ref = useRef<HTMLElement>(null);
   useEffect(() => {

@@ -2,9 +2,10 @@
  * The fit form of the Calibrate page: which items, the method (Auto, or one forced), where candidates are compared
  * (cross-fitting inside the fit split, or a separate split), where the result is reported, the escalation target.
  */
+
+import type { Calibration, FitRequest, ItemSpec, RunSummary, Split } from "@decision-workbench/api/shapes";
 import { type FormEvent, useState } from "react";
 import { useFitCalibration } from "../../api/calibrations";
-import type { Calibration, CalibrationInput, ItemSummary, RunSummary, Split } from "../../api/types";
 import { Field } from "../../components/Field";
 import { ErrorState } from "../../components/States";
 import { METHOD_LABELS, type MethodName, methodChoices } from "../../transforms/calibrate";
@@ -20,7 +21,7 @@ export function FitForm({
   onFitted,
 }: {
   run: RunSummary;
-  items: ItemSummary[];
+  items: ItemSpec[];
   onFitted: (c: Calibration) => void;
 }) {
   const fit = useFitCalibration(run.id);
@@ -47,7 +48,7 @@ export function FitForm({
       return;
     }
     setError(null);
-    const input: CalibrationInput = {
+    const input: FitRequest = {
       fitSplit,
       evalSplit,
       method,

@@ -2,7 +2,7 @@
  * Multi-label items: each label's threshold (chosen on the fit split) with n and its F1 where it is reported, and the
  * label's calibration there before and after (ECE with its bias-aware interval, NLL).
  */
-import type { Calibration } from "../../api/types";
+import type { Calibration } from "@decision-workbench/api/shapes";
 import { CiText } from "../../components/CiText";
 
 export function LabelThresholds({ cal, item }: { cal: Calibration; item: string }) {

@@ -2,7 +2,7 @@
  * How an item's numbers were obtained, in words: where it was fitted, how the method was selected (with the verdict,
  * e.g. "indistinguishable"), where it was evaluated, what a one-split fit costs, and every warning, visibly.
  */
-import type { Calibration } from "../../api/types";
+import type { Calibration } from "@decision-workbench/api/shapes";
 import { answeredSentence, provenance, VERDICT_LABELS } from "../../transforms/calibrate";
 
 export function SelectionSummary({ cal, item }: { cal: Calibration; item: string }) {

@@ -1,6 +1,7 @@
 /** Items: the answers, confident-and-wrong first, with filters, the state, every probability and the reasoning. */
+import { ITEMS_PAGE } from "@decision-workbench/api/limits";
+import type { ItemRow } from "@decision-workbench/api/shapes";
 import { useItems } from "../../api/runs";
-import type { ItemRow } from "../../api/types";
 import { Empty, ErrorState, Loading } from "../../components/States";
 import { StateView } from "../../components/StateView";
 import { count, label, pct } from "../../transforms/format";
@@ -9,7 +10,7 @@ import { ITEM_FILTERS } from "../../transforms/urlState";
 import type { TabProps } from "../RunPage";
 import { useRunView } from "./useRunView";
 
-const PAGE = 50;
+const PAGE = ITEMS_PAGE.default;
 const FILTER_TEXT: Record<(typeof ITEM_FILTERS)[number], string> = {
   "confident-wrong": "Confident and wrong",
   wrong: "Wrong",

@@ -1,6 +1,7 @@
 /** Reliability: the diagram, equal-width / equal-mass switch, bin count, top-label or per-option small multiples. */
+
+import type { OptionReport } from "@decision-workbench/api/shapes";
 import { useReport } from "../../api/runs";
-import type { OptionReport } from "../../api/types";
 import { MiniReliability } from "../../charts/MiniReliability";
 import { ReliabilityDiagram } from "../../charts/ReliabilityDiagram";
 import { ConsistencyNote, Metric } from "../../components/MetricCards";
