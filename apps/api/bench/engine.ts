@@ -4,7 +4,6 @@
  * plain concurrent scorer loop over the same examples at the same concurrency, alternating rounds; and the
  * API's peak resident memory. Run from apps/api after `pnpm build`: node --import tsx bench/engine.ts
  * Options: --examples 10000 --concurrency 32 --rounds 2 [--profile DIR] (a CPU profile of the API into DIR)
- * [--writer-thread 1|0] (WORKBENCH_WRITER_THREAD for the API and the stored loop; default: by the machine's cores)
  */
 
 import { type ChildProcess, spawn } from "node:child_process";
@@ -19,7 +18,7 @@ import { decisionDecider } from "@decision-workbench/scorer";
 import { maxUnstored, UnstoredAnswers } from "../dist/engine/job.js";
 import { exampleResult } from "../dist/engine/record.js";
 import type { Selected } from "../dist/engine/selection.js";
-import { openStorage, writerThreadDefault } from "../dist/storage/sqlite.js";
+import { openStorage } from "../dist/storage/sqlite.js";
 import type { RunSummary } from "../src/engine/types.js";
 import { jsonl, storedRun, syntheticExamples, syntheticTask } from "../test/fixtures.js";
 import { readEvents } from "../test/sse.js";
@@ -30,7 +29,6 @@ const { values } = parseArgs({
     concurrency: { type: "string", default: "32" },
     rounds: { type: "string", default: "2" },
     profile: { type: "string" },
-    "writer-thread": { type: "string" },
   },
 });
 const N = Number(values.examples);
@@ -107,10 +105,7 @@ async function main(): Promise<void> {
       "--log-level",
       "warn",
     ],
-    {
-      WORKBENCH_DATA_DIR: dataDir,
-      ...(values["writer-thread"] ? { WORKBENCH_WRITER_THREAD: values["writer-thread"] } : {}),
-    },
+    { WORKBENCH_DATA_DIR: dataDir },
   );
   try {
     const task = syntheticTask("bench");
@@ -145,13 +140,9 @@ async function main(): Promise<void> {
       cpu.reference.push((cpuMs(ref.proc.pid as number) - r0) / examples.length);
       return rate;
     };
-    // The same loop, each answer stored as the workbench stores it (the built storage: writer thread, group
-    // commits), without the API: how much of the workbench's gap is the storing itself.
-    const writerThread = writerThreadDefault({
-      ...process.env,
-      ...(values["writer-thread"] ? { WORKBENCH_WRITER_THREAD: values["writer-thread"] } : {}),
-    });
-    const store = openStorage(join(dataDir, "loop-stored.sqlite"), { writerThread });
+    // The same loop, each answer stored as the workbench stores it (the built storage), without the API: how much
+    // of the workbench's gap is the storing itself.
+    const store = openStorage(join(dataDir, "loop-stored.sqlite"));
     const loopStored = async () => {
       const decider = decisionDecider(ref.url, "lexical");
       const runId = `run_loop_${cpu.stored.length}`;
@@ -229,8 +220,8 @@ async function main(): Promise<void> {
       cpu.busiestOther.push(others[0] ?? 0);
       cpu.restOthers.push(others.slice(1).reduce((a, b) => a + b, 0));
       cpu.mainBusy.push((cpuMs(api.proc.pid as number, api.proc.pid as number) - m0) / 1000 / seconds);
-      // A finished run's reports are computed in the background: let that end outside the measured part, so it
-      // neither counts as the run's CPU nor slows the next round.
+      // The finished run's reports are read once, outside the measured part (as a user reads them after a run:
+      // their memory counts in the peak RSS, their CPU not in the run's).
       await fetch(`${api.url}/api/runs/${run.id}/report.json`);
       return N / seconds;
     };
@@ -256,7 +247,7 @@ async function main(): Promise<void> {
     const ratio = median(w) / median(b);
     const paired = median(w.map((x, i) => x / b[i]));
     console.log(
-      `examples ${N}, concurrency ${CONCURRENCY}, rounds ${ROUNDS} (medians); ${availableParallelism()} cores; answers committed ${writerThread ? "on a writer thread" : "on the event loop"}`,
+      `examples ${N}, concurrency ${CONCURRENCY}, rounds ${ROUNDS} (medians); ${availableParallelism()} cores`,
     );
     console.log(`plain scorer loop: ${median(b).toFixed(0)} examples/s`);
     console.log(`workbench run:     ${median(w).toFixed(0)} examples/s (stored: ${N * 3} predictions a run)`);
@@ -271,7 +262,7 @@ async function main(): Promise<void> {
       `CPU per example: scorer loop ${median(cpu.baseline).toFixed(2)} ms, loop storing ${median(cpu.stored).toFixed(2)} ms (both threads), workbench API ${median(cpu.workbench).toFixed(2)} ms, reference server ${median(cpu.reference).toFixed(2)} ms`,
     );
     console.log(
-      `API CPU per example by thread: main ${median(cpu.main).toFixed(3)} ms, busiest other thread (the SQLite writer) ${median(cpu.busiestOther).toFixed(3)} ms, all others (GC, compiler, checkpoints) ${median(cpu.restOthers).toFixed(3)} ms`,
+      `API CPU per example by thread: main ${median(cpu.main).toFixed(3)} ms, busiest other thread ${median(cpu.busiestOther).toFixed(3)} ms, all others (GC, compiler, checkpoints) ${median(cpu.restOthers).toFixed(3)} ms`,
     );
     console.log(
       `API peak RSS: ${rss.toFixed(0)} MB (target < 300 MB); ${idleRss.toFixed(0)} MB before the runs, ${rssMb(api.proc.pid as number, "VmRSS").toFixed(0)} MB after`,
