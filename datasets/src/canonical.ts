@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { Example, Task } from "./types.js";
 
 /** JSON with object keys sorted recursively (undefined values dropped, as JSON.stringify does). */
-export function sortedJson(value: unknown): string {
+function sortedJson(value: unknown): string {
   if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
   if (Array.isArray(value))
     return `[${value.map((v) => (v === undefined ? "null" : sortedJson(v))).join(",")}]`;

@@ -10,7 +10,7 @@ export function optionName(o: Option): string {
 }
 
 /** The yes/no options used when a yesno item gives none. */
-export const DEFAULT_YESNO: readonly Option[] = [
+const DEFAULT_YESNO: readonly Option[] = [
   { name: "yes", description: "Yes: the statement in the question holds for this input." },
   { name: "no", description: "No: the statement in the question does not hold for this input." },
 ];

@@ -19,14 +19,14 @@ export const ENV = {
 /** The default API port. */
 export const DEFAULT_PORT = 8710;
 /** The only bind address that needs no token. */
-export const LOOPBACK = "127.0.0.1";
+const LOOPBACK = "127.0.0.1";
 /** The database file's name inside the data folder. */
 export const DB_FILE = "workbench.sqlite";
 
 const here = dirname(fileURLToPath(import.meta.url));
 
 /** The repository root (the folder holding pnpm-workspace.yaml), or undefined outside a checkout. */
-export function repoRoot(): string | undefined {
+function repoRoot(): string | undefined {
   let dir = here;
   for (;;) {
     if (existsSync(join(dir, "pnpm-workspace.yaml"))) return dir;
@@ -44,7 +44,7 @@ export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /** The built web app (`apps/web/dist`) when it exists. */
-export function defaultWebDir(): string | undefined {
+function defaultWebDir(): string | undefined {
   const dir = join(here, "..", "..", "web", "dist");
   return existsSync(join(dir, "index.html")) ? dir : undefined;
 }

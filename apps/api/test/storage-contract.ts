@@ -29,7 +29,7 @@ export interface OpenedStorage {
 const run = storedRun;
 
 /** One decision of item `single` (one label of a, b) or `multi` (a list of a, b), of the given status. */
-export function prediction(
+function prediction(
   runId: string,
   exampleId: string,
   item: string,

@@ -10,9 +10,9 @@ import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
 import { launchChromium } from "../bench/browser.js";
 
-export const WEB = join(dirname(fileURLToPath(import.meta.url)), "..");
+const WEB = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const APPS = join(WEB, "..");
-export const SHOTS = join(WEB, "screenshots");
+const SHOTS = join(WEB, "screenshots");
 /** The time one step (a page drawn, a run finished, a fit) may take. */
 export const STEP = 120_000;
 
@@ -38,7 +38,7 @@ function newest(dir: string): number {
 }
 
 /** Builds apps/web/dist when it is missing or older than the sources (the API serves it at /). */
-export async function ensureWebBuild(): Promise<void> {
+async function ensureWebBuild(): Promise<void> {
   const index = join(WEB, "dist", "index.html");
   const sources = Math.max(
     newest(join(WEB, "src")),
@@ -111,7 +111,7 @@ export async function finishedRun(wb: E2EWorkbench, body: Record<string, unknown
 }
 
 /** A page at 1440 x 900 whose uncaught errors are pushed onto `pageErrors`. */
-export async function openPage(browser: Browser, pageErrors: string[]): Promise<Page> {
+async function openPage(browser: Browser, pageErrors: string[]): Promise<Page> {
   const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
   page.on("pageerror", (e) => pageErrors.push(e.message));
   return page;

@@ -5,15 +5,15 @@ import { splitOf } from "../split.js";
 import type { Example } from "../types.js";
 
 /** A passage is closed once it reaches this many words. */
-export const PASSAGE_WORDS = 300;
+const PASSAGE_WORDS = 300;
 /** A final remainder shorter than this joins the previous passage. */
-export const MIN_TAIL_WORDS = 150;
+const MIN_TAIL_WORDS = 150;
 
 const NO_SPACE_BEFORE = new Set([",", ".", ";", ":", "?", "!", ")", "]", "''", "'", "--"]);
 const NO_SPACE_AFTER = new Set(["``", "(", "[", "--"]);
 
 /** One tagged Brown paragraph ("The/at jury/nn ...") as plain text with `` and '' as straight quotes. */
-export function detokenize(tagged: string): string {
+function detokenize(tagged: string): string {
   const words = tagged
     .trim()
     .split(/\s+/)
@@ -33,7 +33,7 @@ export function detokenize(tagged: string): string {
 }
 
 /** Group paragraphs into passages of at least PASSAGE_WORDS words (a short tail joins the last one). */
-export function passages(paragraphs: string[]): string[] {
+function passages(paragraphs: string[]): string[] {
   const out: { text: string[]; words: number }[] = [];
   let cur: { text: string[]; words: number } = { text: [], words: 0 };
   for (const p of paragraphs) {

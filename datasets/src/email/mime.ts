@@ -4,12 +4,12 @@
  * as a latin1 ("binary") string, so every byte maps to one char and can be re-decoded with its charset.
  */
 
-export interface Headers {
+interface Headers {
   get(name: string): string | undefined;
   has(name: string): boolean;
 }
 
-export interface TextPart {
+interface TextPart {
   type: "text/plain" | "text/html";
   text: string;
 }
@@ -49,7 +49,7 @@ function parseHeaders(head: string): Headers {
 }
 
 /** Decode bytes (a latin1 string) in the given charset; unknown charsets fall back to windows-1252. */
-export function decodeCharset(binary: string, charset: string | undefined): string {
+function decodeCharset(binary: string, charset: string | undefined): string {
   const bytes = Buffer.from(binary, "latin1");
   const label = (charset ?? "").trim().toLowerCase();
   if (label && label !== "us-ascii" && label !== "ascii") {

@@ -1,5 +1,5 @@
 /** The rule-computed properties of a message, in option order. Each rule reads only the state text. */
-export const EMAIL_PROPERTIES = ["link", "money", "reply", "quote", "unsubscribe"] as const;
+const EMAIL_PROPERTIES = ["link", "money", "reply", "quote", "unsubscribe"] as const;
 
 /** One of the message properties. */
 export type EmailProperty = (typeof EMAIL_PROPERTIES)[number];

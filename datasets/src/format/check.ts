@@ -6,7 +6,7 @@ import type { Issue } from "./errors.js";
 import { describeType, didYouMean, quoteList } from "./suggest.js";
 
 /** The fields an example may have. */
-export const EXAMPLE_FIELDS = ["id", "state", "labels", "meta", "split"] as const;
+const EXAMPLE_FIELDS = ["id", "state", "labels", "meta", "split"] as const;
 
 /** What the checks need to know about a task, computed once per file. */
 export interface TaskIndex {

@@ -43,7 +43,7 @@ export function decodeInput(
 }
 
 /** "line 4312, column 27, "labels.is_spam": " — the location prefix of a message. */
-export function at(line: number, column: number | undefined, field: string | undefined): string {
+function at(line: number, column: number | undefined, field: string | undefined): string {
   return `line ${line}${column !== undefined ? `, column ${column}` : ""}${field ? `, ${JSON.stringify(field)}` : ""}: `;
 }
 

@@ -1,5 +1,5 @@
 /** Edit distance with adjacent transpositions (optimal string alignment): "yse" is 1 from "yes". */
-export function editDistance(a: string, b: string): number {
+function editDistance(a: string, b: string): number {
   const rows = a.length + 1;
   const cols = b.length + 1;
   const d: number[][] = Array.from({ length: rows }, (_, i) =>
@@ -17,7 +17,7 @@ export function editDistance(a: string, b: string): number {
 }
 
 /** The candidate closest to `value` when it is plausibly a typo of it (case, a few edits, or a prefix). */
-export function closest(value: string, candidates: readonly string[]): string | undefined {
+function closest(value: string, candidates: readonly string[]): string | undefined {
   const lower = value.toLowerCase().trim();
   let best: string | undefined;
   let bestD = Number.POSITIVE_INFINITY;

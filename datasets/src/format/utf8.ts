@@ -9,7 +9,7 @@ export interface BadByte {
  * Length of the valid UTF-8 sequence that starts at `bytes[i]` (1 to 4), or 0 when none does there (a stray
  * continuation byte, an overlong form, a surrogate, a code point over U+10FFFF or a cut-off sequence).
  */
-export function sequenceLength(bytes: Uint8Array, i: number): number {
+function sequenceLength(bytes: Uint8Array, i: number): number {
   const b = bytes[i];
   if (b < 0x80) return 1;
   let len = 0;

@@ -101,7 +101,7 @@ function betaContinuedFraction(a: number, b: number, x: number): number {
 }
 
 /** Regularized incomplete beta function I_x(a, b), continued fraction [Press et al., Numerical Recipes 6.4]. */
-export function betaIncomplete(x: number, a: number, b: number): number {
+function betaIncomplete(x: number, a: number, b: number): number {
   if (x <= 0) return 0;
   if (x >= 1) return 1;
   const lnFront = lnGamma(a + b) - lnGamma(a) - lnGamma(b) + a * Math.log(x) + b * Math.log1p(-x);

@@ -35,7 +35,7 @@ function column(d: { probs: Float64Array; truth: Float64Array }, n: number, j: n
 }
 
 /** The population's binned calibration errors at temperature T. */
-export function truthOf(temperature: number): Record<Simulated, number> {
+function truthOf(temperature: number): Record<Simulated, number> {
   const n = 400_000;
   const d = syntheticWithTruth({ n, k: K, temperature, seed: 987654, scale: 1.5 });
   const top = column(d, n, "top");

@@ -3,12 +3,12 @@ import { fileURLToPath } from "node:url";
 
 // The scikit-learn / scipy / numpy reference numbers written by fixtures/make_reference.py.
 
-export interface BinarySet {
+interface BinarySet {
   name: string;
   p: number[];
   y: number[];
 }
-export interface MulticlassSet {
+interface MulticlassSet {
   name: string;
   k: number;
   probs: number[];

@@ -111,7 +111,7 @@ function checkMethod(d: ItemData, m: string): Method {
 }
 
 /** The methods tried for an item ("auto": all; vector scaling has no multi-label form). */
-export function candidateMethods(d: ItemData, methods: FitOptions["methods"]): Method[] {
+function candidateMethods(d: ItemData, methods: FitOptions["methods"]): Method[] {
   const all = METHODS.filter((m) => !(d.multi && m === "vector"));
   if (methods === undefined || methods === "auto") return all;
   for (const m of methods) checkMethod(d, m);

@@ -26,7 +26,7 @@ export interface CheckReport {
 }
 
 /** Problems that make a file unusable for a run's items (kind or options differ); empty when it fits. */
-export function fileMismatches(file: CalibrationFile, items: Map<string, ItemData>): string[] {
+function fileMismatches(file: CalibrationFile, items: Map<string, ItemData>): string[] {
   const out: string[] = [];
   for (const [name, q] of Object.entries(file.questions)) {
     const d = items.get(name);

@@ -1,4 +1,5 @@
 import { compareRuns, type HeadlineMetrics, type RunComparison } from "@decision-workbench/calibration";
+import { STATUS_NAMES } from "../storage/item-values.js";
 import { type Bin, binsOf } from "./bins.js";
 import { type ItemData, selectUsable } from "./matrix.js";
 import { autoResamples, type CI } from "./metrics.js";
@@ -48,12 +49,12 @@ const ERRORS = new Set<string>(["ece", "eceMass", "mce", "mceMass"]);
  * paired basic one 45-76 % in 200 seeded trials at n = 1000 (one over-confident run against a calibrated one), since
  * the plain ECE's upward bias differs between the runs. The means (accuracy, Brier, NLL) keep the paired percentile.
  */
-export function errorDelta(a: CI, b: CI): CI {
+function errorDelta(a: CI, b: CI): CI {
   return [a[0] - b[0], a[1] - b[2], a[2] - b[1]];
 }
 
 /** How the compared deltas' intervals were obtained, in words with their references. */
-export const DELTA_METHODS = {
+const DELTA_METHODS = {
   means:
     "accuracy, Brier, NLL: plain difference with the percentile interval of the paired bootstrap [Efron & Tibshirani 1993]",
   errors:
@@ -75,8 +76,6 @@ export function comparedMetric(
 
 /** The headline metrics compared, in display order. */
 export const COMPARED_METRICS = ["accuracy", "ece", "eceMass", "mce", "mceMass", "brier", "nll"] as const;
-
-const STATUS_NAMES = ["answered", "unknown", "escalated"];
 
 function sameAnswer(a: string | string[] | null, b: string | string[] | null): boolean {
   if (Array.isArray(a) && Array.isArray(b)) {

@@ -5,15 +5,6 @@ import { topView } from "./views.js";
 /** Which rows the items endpoint lists. */
 export type ItemsFilter = "all" | "wrong" | "confident-wrong" | "unknown" | "escalated";
 
-/** The filters of the items endpoint. */
-export const ITEMS_FILTERS: readonly ItemsFilter[] = [
-  "all",
-  "wrong",
-  "confident-wrong",
-  "unknown",
-  "escalated",
-];
-
 /** Per row: 1 right, 0 wrong, -1 not measured (escalated, no output or no gold). */
 export function correctness(d: ItemData): Int8Array {
   const out = new Int8Array(d.status.length).fill(-1);

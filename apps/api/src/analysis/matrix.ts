@@ -12,10 +12,10 @@ export const UNKNOWN = 1;
 export const ESCALATED = 2;
 
 /** Row usability codes. */
-export const USABLE = 0;
-export const ESCALATED_ROW = 1;
-export const INVALID = 2;
-export const UNLABELLED = 3;
+const USABLE = 0;
+const ESCALATED_ROW = 1;
+const INVALID = 2;
+const UNLABELLED = 3;
 
 /**
  * One item's stored analysis columns as typed arrays. Every row keeps its status and split; the usable

@@ -46,7 +46,7 @@ export interface Metrics {
 export type IntervalMethods = Partial<Record<keyof Metrics, string>>;
 
 /** The library's interval methods (`IntervalMethod`) in words, with their references (packages/calibration/README.md). */
-export const INTERVAL_METHODS: Readonly<Record<string, string>> = {
+const INTERVAL_METHODS: Readonly<Record<string, string>> = {
   percentile: "percentile bootstrap over items [Efron 1979]",
   "bias-bounded":
     "bias-bounded basic bootstrap over items, bias-corrected point 2θ − mean(θ*) [Efron & Tibshirani 1993, 10.6 and 13.4]",
@@ -57,7 +57,7 @@ export const INTERVAL_METHODS: Readonly<Record<string, string>> = {
 };
 
 /** An interval method in words; a method this table does not know yet is named as the library names it. */
-export function methodText(method: IntervalMethod): string {
+function methodText(method: IntervalMethod): string {
   return INTERVAL_METHODS[method] ?? `${method} (packages/calibration/README.md)`;
 }
 const PERCENTILE = methodText("percentile");
@@ -81,7 +81,7 @@ export interface MetricOptions {
 /**
  * Work budget of `ci: "all"`: resamples x items x columns (each resample recomputes the classification scores).
  */
-export const ALL_CI_BUDGET = 5e6;
+const ALL_CI_BUDGET = 5e6;
 
 /** Thrown when `ci: "all"` would take too long on an item this large (the message says what to ask instead). */
 export class TooLargeError extends RangeError {
@@ -89,7 +89,7 @@ export class TooLargeError extends RangeError {
 }
 
 /** Largest items x columns for which the secondary metrics are resampled in "auto" mode. */
-export const AUTO_SECONDARY_SIZE = 20_000;
+const AUTO_SECONDARY_SIZE = 20_000;
 const AUTO_SECONDARY_RESAMPLES = 200;
 
 /**
@@ -103,7 +103,7 @@ export function autoResamples(n: number): number {
 }
 
 /** The levels-only view of a score item (rows whose gold is `not stated` dropped, levels renormalised). */
-export function ordinalData(d: ItemData): Labelled | null {
+function ordinalData(d: ItemData): Labelled | null {
   if (d.spec.kind !== "score" || d.multi) return null;
   const levels = d.spec.options.length;
   const rows: number[] = [];

@@ -57,7 +57,7 @@ export interface OptionReport {
 }
 
 /** Resamples of each option's ECE interval in the classwise view (one report per option). */
-export const OPTION_ECE_RESAMPLES = 200;
+const OPTION_ECE_RESAMPLES = 200;
 /**
  * Largest rows x options whose per-option ECE intervals are computed. One report per option (200 resamples) took,
  * for 10 options, 160 ms at 5,000 rows (3.3x the item's whole report with 1000 resamples, same run), 400 ms at
@@ -81,11 +81,11 @@ function optionEce(
 }
 
 /** How the consistency test is computed, in words with its reference. */
-export const CONSISTENCY_METHOD =
+const CONSISTENCY_METHOD =
   "consistency resampling: outcomes redrawn as Bernoulli(confidence), the top-label equal-width ECE recomputed [Brocker & Smith 2007]";
 
 /** The consistency test of an item's top-label calibration. */
-export interface Consistency {
+interface Consistency {
   statistic: "ece";
   pValue: number;
   resamples: number;
@@ -93,7 +93,7 @@ export interface Consistency {
 }
 
 /** Plug-in calibration errors. */
-export interface Plugin {
+interface Plugin {
   ece: number;
   eceMass: number;
   mce: number;

@@ -64,7 +64,7 @@ export function heldOutTunedF1(d: MultiLabel): (number | null)[] {
 }
 
 /** Threshold grid of the curves: 0, 0.02, ..., 1 (51 points). */
-export const CURVE_POINTS = 51;
+const CURVE_POINTS = 51;
 
 /**
  * Per-label precision / recall / F1 over a threshold grid, the F1-optimal threshold of these rows with its F1 here

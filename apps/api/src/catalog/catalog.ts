@@ -50,7 +50,7 @@ function countRows(dataset: Pick<Dataset, "task" | "examples">): DatasetDetail["
 }
 
 /** The summary of one bundled dataset. */
-export async function bundledSummary(name: string): Promise<DatasetSummary> {
+async function bundledSummary(name: string): Promise<DatasetSummary> {
   const found = (await bundledSummaries()).find((d) => d.name === name);
   if (!found) throw notFound("dataset", name);
   return found;

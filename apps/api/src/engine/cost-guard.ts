@@ -39,7 +39,7 @@ export interface RunEstimate {
 }
 
 /** Largest cap or price taken. */
-export const MAX_AMOUNT = 1e12;
+const MAX_AMOUNT = 1e12;
 
 function optionName(o: unknown): string {
   if (typeof o === "string") return o;

@@ -97,7 +97,7 @@ export interface JobDeps {
 }
 
 /** How often progress is told while the run's requests wait for the rate limit. */
-export const WAITING_PROGRESS_MS = 1000;
+const WAITING_PROGRESS_MS = 1000;
 
 /**
  * Emits `progress` after each stored example and `done` (with the outcome) once settled. The promise of

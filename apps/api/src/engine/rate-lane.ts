@@ -18,7 +18,7 @@ export interface RateLimits {
 }
 
 /** Longest pause a 429 causes, and the first one without a readable Retry-After when no backoff is given. */
-export const PAUSE_FALLBACK = { first: 1, max: 60 } as const;
+const PAUSE_FALLBACK = { first: 1, max: 60 } as const;
 
 /** A token bucket with debt: `take(n)` answers when the n tokens are there (ms, performance clock). */
 export class DebtBucket {

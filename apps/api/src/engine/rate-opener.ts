@@ -29,7 +29,7 @@ export function ticketSignal(ticket: Ticket): AbortSignal {
 }
 
 /** Times a request refused with 429 is sent again after the lane's pause, before the scorer sees the 429. */
-export const LANE_RESENDS = 8;
+const LANE_RESENDS = 8;
 
 type Headers = Record<string, string | string[] | undefined>;
 

@@ -9,7 +9,7 @@ import type { Selected } from "./selection.js";
  * One prediction row of a decision. Written as literals, not object spreads: on Node 20 a spread into an
  * object this wide costs ~10 us, which at thousands of decisions a second is most of the engine's own time.
  */
-export function predictionOf(runId: string, sel: Selected, item: Item, d: Decision): PredictionRow {
+function predictionOf(runId: string, sel: Selected, item: Item, d: Decision): PredictionRow {
   const label = sel.example.labels[item.name];
   const gold = label === undefined ? null : label;
   const record = d.extra.decision;

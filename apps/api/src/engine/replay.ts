@@ -15,7 +15,7 @@ import { decisionOf } from "./record.js";
 import type { ReplayResult } from "./types.js";
 
 /** Differing decisions listed in full. */
-export const REPLAY_LISTED = 200;
+const REPLAY_LISTED = 200;
 
 /** Replays every stored decision of a run against its server's current settings. */
 export async function replayRun(

@@ -1,3 +1,3 @@
 /** Secrets at rest: the key and the box. */
 export { SecretBox, SecretError } from "./box.js";
-export { KEY_FILE, loadSecretKey, parseKey, SECRET_KEY_ENV } from "./key.js";
+export { KEY_FILE, loadSecretKey, SECRET_KEY_ENV } from "./key.js";

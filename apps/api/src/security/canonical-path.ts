@@ -26,7 +26,7 @@ export function canonicalUrl(raw: string): string {
  * changes (`%2561` counts as `a`), so a doubly encoded path is treated as what it could become; undecodable text
  * stays encoded.
  */
-export function decodedPath(url: string): string {
+function decodedPath(url: string): string {
   let path = url.split("?")[0];
   for (let i = 0; i < 4; i++) {
     let next: string;

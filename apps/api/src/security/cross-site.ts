@@ -10,7 +10,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { ApiError } from "../errors.js";
 
 /** The header that makes a bodiless or multipart request non-simple. */
-export const CLIENT_HEADER = "x-workbench";
+const CLIENT_HEADER = "x-workbench";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -30,7 +30,7 @@ function originHost(origin: string): string | undefined {
 }
 
 /** Why a state-changing request is refused, or undefined when it may go on (its Host already allowed: hosts.ts). */
-export function crossSiteRefusal(req: FastifyRequest): string | undefined {
+function crossSiteRefusal(req: FastifyRequest): string | undefined {
   if (SAFE_METHODS.has(req.method)) return undefined;
   const origin = req.headers.origin;
   if (origin !== undefined) {

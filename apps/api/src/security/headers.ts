@@ -9,7 +9,7 @@ import helmet from "@fastify/helmet";
 import type { FastifyInstance } from "fastify";
 
 /** The web app's Content-Security-Policy directives. */
-export const CSP_DIRECTIVES = {
+const CSP_DIRECTIVES = {
   defaultSrc: ["'self'"],
   scriptSrc: ["'self'"],
   styleSrc: ["'self'"],

@@ -11,13 +11,13 @@ const LOOPBACK_NAMES = ["localhost", "127.0.0.1", "[::1]"];
 const WILDCARDS = new Set(["0.0.0.0", "::", "[::]", ""]);
 
 /** How a host name or address is written in a Host header: lower case, IPv6 in brackets. */
-export function hostForm(host: string): string {
+function hostForm(host: string): string {
   const h = host.trim().toLowerCase();
   return h.includes(":") && !h.startsWith("[") ? `[${h}]` : h;
 }
 
 /** The host part of a Host header value (`name`, `name:port`, `[v6]:port`), lower case; undefined when malformed. */
-export function hostOfHeader(value: string | undefined): string | undefined {
+function hostOfHeader(value: string | undefined): string | undefined {
   if (!value) return undefined;
   const v = value.trim().toLowerCase();
   const m = /^(\[[0-9a-f:.]+\]|[^:[\]\s/@]+)(?::\d{1,5})?$/.exec(v);

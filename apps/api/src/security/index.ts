@@ -10,7 +10,6 @@ import { allowedHosts, requireAllowedHost } from "./hosts.js";
 import { requireToken } from "./token.js";
 
 export { canonicalUrl, isApiPath } from "./canonical-path.js";
-export { CLIENT_HEADER } from "./cross-site.js";
 export { docsCsp } from "./headers.js";
 
 /** What the defences need to know. */

@@ -11,7 +11,7 @@ import { ApiError } from "../errors.js";
 import { isApiPath } from "./canonical-path.js";
 
 /** The only route that takes the token as `?token=` (EventSource cannot send headers). */
-export const EVENTS_ROUTE = "/api/runs/:id/events";
+const EVENTS_ROUTE = "/api/runs/:id/events";
 
 /** The routes every caller may reach. */
 const PUBLIC_ROUTES = new Set(["/health"]);
@@ -21,7 +21,7 @@ function digest(text: string): Buffer {
 }
 
 /** Whether the request may go without the token: `/health`, or a GET/HEAD of the web app's files. */
-export function isPublic(req: FastifyRequest): boolean {
+function isPublic(req: FastifyRequest): boolean {
   const route = req.routeOptions.url;
   if (route !== undefined && PUBLIC_ROUTES.has(route)) return true;
   if (req.method !== "GET" && req.method !== "HEAD") return false;

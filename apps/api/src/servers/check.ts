@@ -33,7 +33,7 @@ export interface CheckResult {
 }
 
 /** The probe: a yes/no question any model can answer. */
-export const PROBE = {
+const PROBE = {
   state: "The parcel arrived two days late and the box was crushed.",
   item: {
     name: "probe",

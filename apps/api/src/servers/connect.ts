@@ -27,7 +27,7 @@ export function apiKeyOf(server: ServerRow, box: SecretBox): string | undefined 
 }
 
 /** The server's extraBody with a run's server options merged into its `options` object. */
-export function mergedExtraBody(
+function mergedExtraBody(
   server: ServerRow,
   runOptions: Record<string, unknown> = {},
 ): Record<string, unknown> {

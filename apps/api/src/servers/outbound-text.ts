@@ -28,7 +28,7 @@ const SECRET_SHAPES: [RegExp, string | ((match: string) => string)][] = [
 ];
 
 /** Removes the given secrets and anything shaped like one. */
-export function redactSecrets(text: string, secrets: readonly (string | undefined)[] = []): string {
+function redactSecrets(text: string, secrets: readonly (string | undefined)[] = []): string {
   let out = text;
   for (const secret of secrets) out = redact(out, secret);
   for (const [shape, by] of SECRET_SHAPES) out = out.replace(shape, by as string);
@@ -55,10 +55,7 @@ export function snippet(
 }
 
 /** The origin (scheme://host:port) a redirect points to, resolved against the request's URL; never its path or query. */
-export function redirectOrigin(
-  location: string | string[] | undefined,
-  requestUrl: string,
-): string | undefined {
+function redirectOrigin(location: string | string[] | undefined, requestUrl: string): string | undefined {
   const first = Array.isArray(location) ? location[0] : location;
   if (!first) return undefined;
   try {

@@ -50,7 +50,7 @@ export interface ServerView {
 }
 
 /** Defaults of the contract: 30 s timeout, 2 retries, 1 s backoff. */
-export const SERVER_DEFAULTS = { timeout: 30, retries: 2, backoff: 1, deterministic: false } as const;
+const SERVER_DEFAULTS = { timeout: 30, retries: 2, backoff: 1, deterministic: false } as const;
 
 /** The base URL as shown: scheme, host, path; no credentials, query or fragment. */
 export function displayBaseUrl(baseUrl: string): string {
@@ -76,7 +76,7 @@ const KNOWN_SCHEMES = new Set([
  * Refuses a base URL that is not an http(s) URL with a 400 that never quotes it: a key pasted into the wrong
  * field must not come back in a response. At most the scheme and the host are named.
  */
-export function checkBaseUrlText(baseUrl: string, field = "body.baseUrl"): void {
+function checkBaseUrlText(baseUrl: string, field = "body.baseUrl"): void {
   let url: URL;
   try {
     url = new URL(baseUrl.trim());
@@ -112,12 +112,10 @@ export function changedLimits(stored: ServerLimits, change: Partial<ServerLimits
 }
 
 /** Largest rate limit taken (a minute). */
-export const MAX_PER_MINUTE = 1e9;
+const MAX_PER_MINUTE = 1e9;
 
 /** Refuses a rate limit that is not a positive number of `what` a minute (null: no limit). */
-export function checkRateLimits(
-  input: Pick<ServerInput, "requestsPerMinute" | "inputTokensPerMinute">,
-): void {
+function checkRateLimits(input: Pick<ServerInput, "requestsPerMinute" | "inputTokensPerMinute">): void {
   const fields = [
     ["requestsPerMinute", "requests a minute, such as 1200"],
     ["inputTokensPerMinute", "estimated input tokens a minute, such as 200000"],

@@ -12,7 +12,7 @@ import type { ItemValues, LabelCode } from "./item-values.js";
 export const CHUNK_ROWS = 4096;
 
 /** A label code in the arrays: >= 0 an index into the spec's label names, -1 none, -2 a list (see `lists`). */
-export const NO_LABEL = -1;
+const NO_LABEL = -1;
 const LIST = -2;
 
 /** One item's decisions as typed arrays (row i of every array is one decision). */

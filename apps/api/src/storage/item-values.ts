@@ -54,7 +54,7 @@ export function labelNames(spec: ItemSpec): string[] {
 }
 
 /** The code of a gold label or an answer. */
-export function labelCode(names: readonly string[], label: string | string[] | null | undefined): LabelCode {
+function labelCode(names: readonly string[], label: string | string[] | null | undefined): LabelCode {
   if (label === null || label === undefined) return null;
   if (Array.isArray(label)) {
     const out: number[] = [];
@@ -65,13 +65,6 @@ export function labelCode(names: readonly string[], label: string | string[] | n
     return Buffer.from(out);
   }
   return names.indexOf(label);
-}
-
-/** A label code read back (a text that was not an option reads back as null). */
-export function labelOf(names: readonly string[], code: LabelCode): string | string[] | null {
-  if (code === null || code === -1) return null;
-  if (typeof code === "number") return names[code] ?? null;
-  return Array.from(code, (j) => names[j]);
 }
 
 /** The fields of a decision its analysis columns are made of. */
@@ -112,11 +105,4 @@ export function itemValues(
     answer: labelCode(names, d.answer),
     probs,
   };
-}
-
-/** A stored probabilities column as doubles (a copy: the stored bytes need not be aligned). */
-export function probsOf(bytes: Uint8Array): Float64Array {
-  const out = new Float64Array(bytes.byteLength / 8);
-  new Uint8Array(out.buffer).set(bytes);
-  return out;
 }

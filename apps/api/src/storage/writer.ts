@@ -182,7 +182,7 @@ function countersOf(r: ExampleResult): Record<string, number | string> {
 }
 
 /** The error of each example of a group (null: committed). */
-export type GroupOutcome = (string | null)[];
+type GroupOutcome = (string | null)[];
 
 /**
  * Commits a group of examples on `db` in one immediate transaction, with one update of each run's counters; when
@@ -190,7 +190,7 @@ export type GroupOutcome = (string | null)[];
  * with it. Each decision's analysis columns follow the run's item specs (stored with the run; an item the run's
  * dataset did not name, e.g. a test's run, gets a spec read from its first decision, stored then).
  */
-export function groupCommitter(db: Database.Database): (group: ExampleResult[]) => GroupOutcome {
+function groupCommitter(db: Database.Database): (group: ExampleResult[]) => GroupOutcome {
   const example = db.prepare(SQL.example);
   const values = db.prepare(ITEM_VALUES_INSERT);
   const counters = db.prepare(SQL.counters);
@@ -277,7 +277,7 @@ export function groupCommitter(db: Database.Database): (group: ExampleResult[]) 
  * the same pages again and again. A killed process loses at most the answers of one window (and those it had not
  * read yet), which are asked again.
  */
-export const COMMIT_WINDOW_MS = 2;
+const COMMIT_WINDOW_MS = 2;
 
 /** Commits that may run at once in a row before answers wait for the window (see COMMIT_WINDOW_MS). */
 export const COMMIT_BURST = 16;

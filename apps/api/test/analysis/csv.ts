@@ -1,7 +1,7 @@
 /** A small RFC 4180 reader for the export tests, and the export's cell convention read back. */
 
 /** Cells of every record of a CSV text (quoted cells may hold commas, quotes and line breaks). */
-export function csvRecords(text: string): string[][] {
+function csvRecords(text: string): string[][] {
   const records: string[][] = [];
   let row: string[] = [];
   let cell = "";

@@ -5,7 +5,7 @@ import { type Decision, decisionDecider } from "@decision-workbench/scorer";
 import type { PredictionRow } from "../../src/storage/types.js";
 
 /** The stored row of one decision, as the run engine stores it. */
-export function rowOf(
+function rowOf(
   runId: string,
   exampleId: string,
   split: Split,

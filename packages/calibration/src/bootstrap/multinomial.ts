@@ -67,7 +67,7 @@ export function refineBits(cell: number, bits: number): number {
 }
 
 /** Poisson(1) value of a straddling 12-bit cell, resolved with the stream's next 32 bits. */
-export function refine(cell: number, rng: Stream): number {
+function refine(cell: number, rng: Stream): number {
   return refineBits(cell, rng.u32());
 }
 

@@ -10,7 +10,7 @@ export function logit(p: number): number {
 }
 
 /** Logistic function, stable for large |z|. */
-export function sigmoid(z: number): number {
+function sigmoid(z: number): number {
   if (z >= 0) return 1 / (1 + Math.exp(-z));
   const e = Math.exp(z);
   return e / (1 + e);

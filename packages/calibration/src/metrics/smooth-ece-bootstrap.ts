@@ -218,7 +218,7 @@ function resampleStatistics(
  * (valuesMoment); bias and biasMoment: the two biases on the items themselves; sdFloor: the statistic's
  * delta-method sd when each outcome is a Bernoulli(p) draw (bernoulliSd over the total smoothed weight). Internal.
  */
-export function smoothEceReplicates(
+function smoothEceReplicates(
   b: Binary,
   sigma: number,
   resamples: number,

@@ -86,8 +86,3 @@ export function smoothEceUnchecked(b: Binary, _n: number): { ece: number; sigma:
   const sigma = searchBandwidth((alpha) => alpha < SIGMA_FLOOR || alpha < grid.eceAt(alpha));
   return { ece: grid.eceAt(sigma), sigma };
 }
-
-/** relplot's smECE_sigma: smooth ECE at a given bandwidth, of validated data. Internal. */
-export function smoothEceAtUnchecked(b: Binary, sigma: number): number {
-  return new SmoothingGrid(b).eceAt(sigma);
-}

@@ -89,7 +89,7 @@ export interface CalibrationReport extends HeadlineMetrics {
 const SECONDARY_RESAMPLES = 200;
 
 /** Interval method per metric: means percentile, binned errors bias-bounded, debiased L2 normal-squared. */
-export function intervalMethods(): IntervalMethods {
+function intervalMethods(): IntervalMethods {
   return {
     accuracy: "percentile",
     nll: "percentile",
@@ -289,7 +289,7 @@ export function compareRuns(
 }
 
 /** Paired comparison of precomputed per-item quantities. Internal. */
-export function compareItems(
+function compareItems(
   ia: RunItems,
   ib: RunItems,
   bins: number,

@@ -48,7 +48,7 @@ export function binomialDraw(n: number, p: number, rng: Random): number {
 }
 
 /** F1 of counts: 2 TP / (2 TP + FP + FN); 0 when there is nothing to score. */
-export function f1Of(tp: number, fp: number, fn: number): number {
+function f1Of(tp: number, fp: number, fn: number): number {
   const den = 2 * tp + fp + fn;
   return den > 0 ? (2 * tp) / den : 0;
 }
