@@ -1,0 +1,287 @@
+/**
+ * Storing answered examples on PostgreSQL: the answers that arrive while a commit is in flight are committed
+ * together, in one transaction (an example's row, one item_values row per item, the run's counters), as the
+ * SQLite writer does. Idempotent: an example whose (run, example) is already stored, by this process or any
+ * other on the database, is skipped whole (its write rejects with AlreadyStored) and counted nowhere, so an
+ * answer delivered twice (a queued worker's chunk picked up again) stores nothing twice. Each transaction first
+ * locks its runs' rows (in id order, so two writers never deadlock): the item specs, the counters and the
+ * packing of a run's loose rows into chunks (same rule as writer.ts) are decided under that lock.
+ */
+
+import type { DecisionRecord } from "@decision-workbench/scorer";
+import type { Pool, PoolClient } from "pg";
+import { type ItemSpec, inferSpec } from "../../analysis/item-spec.js";
+import { CHUNK_ROWS, columnsOf, encodeColumns } from "../item-columns.js";
+import { itemValues, valueColumns } from "../item-values.js";
+import { itemValuesFromRaw, type Raw } from "../rows.js";
+import type { ExampleResult, PredictionRow } from "../types.js";
+import { GROUP_COMMIT_MAX, itemValuesParams } from "../writer.js";
+
+/** The rejection of an answer whose (run, example) is already stored: nothing of it was written. */
+export class AlreadyStored extends Error {
+  readonly code = "ALREADY_STORED";
+  constructor(
+    readonly runId: string,
+    readonly exampleId: string,
+  ) {
+    super(`example ${JSON.stringify(exampleId)} of run ${runId} is already stored`);
+  }
+}
+
+/** Runs `fn` in one transaction on a client of the pool. */
+export async function inTransaction<T>(
+  pool: Pool,
+  fn: (client: PoolClient) => Promise<T>,
+  begin = "BEGIN",
+): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query(begin);
+    try {
+      const out = await fn(client);
+      await client.query("COMMIT");
+      return out;
+    } catch (err) {
+      await client.query("ROLLBACK");
+      throw err;
+    }
+  } finally {
+    client.release();
+  }
+}
+
+/** The item's stored JSON tuple, as writer.ts stores it (read back by its `storedItemsOf`). */
+function storedItemJson(p: PredictionRow): unknown[] {
+  return [
+    p.item,
+    p.gold,
+    p.status,
+    p.answer,
+    p.confidence,
+    p.probabilities,
+    null,
+    p.unknown,
+    p.reason,
+    p.record.reasoning ?? null,
+  ];
+}
+
+/** The request's record stored once per example (without per-item reasoning). */
+function exampleRecord(r: ExampleResult): DecisionRecord | object {
+  if (r.record) return r.record;
+  if (!r.predictions[0]) return {};
+  const { reasoning: _reasoning, ...rest } = r.predictions[0].record;
+  return rest;
+}
+
+const COUNTER_COLUMNS = [
+  "done",
+  "answered",
+  "unknown",
+  "escalated",
+  "errors",
+  "input_tokens",
+  "output_tokens",
+  "reasoning_tokens",
+  "cost",
+] as const;
+
+/** What an example adds to its run's counters, in COUNTER_COLUMNS order. */
+function countersOf(r: ExampleResult): number[] {
+  const status = (s: PredictionRow["status"]) => r.predictions.filter((p) => p.status === s).length;
+  return [
+    1,
+    status("answered"),
+    status("unknown"),
+    status("escalated"),
+    r.failed ? 1 : 0,
+    r.inputTokens,
+    r.outputTokens,
+    r.reasoningTokens,
+    r.cost,
+  ];
+}
+
+const INSERT_EXAMPLES = `INSERT INTO run_examples
+  (run_id, ordinal, example_id, split, ms, served_by, failed, record, items, logits)
+  SELECT * FROM unnest($1::text[], $2::integer[], $3::text[], $4::text[], $5::float8[], $6::text[], $7::integer[],
+    $8::text[], $9::text[], $10::text[])
+  ON CONFLICT (run_id, example_id) DO NOTHING RETURNING run_id, example_id`;
+
+const INSERT_VALUES = `INSERT INTO item_values
+  (run_id, item_index, ordinal, example_id, split, status, served_by, confidence, gold, gold_list, answer, answer_list, probs)
+  SELECT * FROM unnest($1::text[], $2::integer[], $3::integer[], $4::text[], $5::smallint[], $6::smallint[], $7::text[],
+    $8::float8[], $9::integer[], $10::bytea[], $11::integer[], $12::bytea[], $13::bytea[])`;
+
+const VALUE_FIELDS = [
+  "runId",
+  "itemIndex",
+  "ordinal",
+  "exampleId",
+  "split",
+  "status",
+  "servedBy",
+  "confidence",
+  "gold",
+  "goldList",
+  "answer",
+  "answerList",
+  "probs",
+] as const;
+
+/** The loose rows of one item of a run, in run order. */
+export const LOOSE_VALUES = `SELECT ordinal, example_id, split, status, served_by, confidence, gold, gold_list,
+  answer, answer_list, probs FROM item_values WHERE run_id = $1 AND item_index = $2 ORDER BY ordinal`;
+
+/** Columns of row arrays: one array per column (what unnest takes). */
+function columnArrays(rows: unknown[][], width: number): unknown[][] {
+  return Array.from({ length: width }, (_, k) => rows.map((row) => row[k]));
+}
+
+/** Packs every loose row of a run's items into chunks and marks its stored examples packed (run row locked). */
+async function pack(c: PoolClient, runId: string, specs: ItemSpec[]): Promise<void> {
+  for (const [index, spec] of specs.entries()) {
+    const rows = (await c.query<Raw>(LOOSE_VALUES, [runId, index])).rows.map(itemValuesFromRaw);
+    if (!rows.length) continue;
+    const next = await c.query<{ n: number }>(
+      "SELECT coalesce(max(chunk) + 1, 0) AS n FROM item_chunks WHERE run_id = $1 AND item_index = $2",
+      [runId, index],
+    );
+    let chunk = next.rows[0].n;
+    for (let at = 0; at < rows.length; at += CHUNK_ROWS) {
+      const data = encodeColumns(columnsOf(valueColumns(spec).length, rows.slice(at, at + CHUNK_ROWS)));
+      await c.query("INSERT INTO item_chunks (run_id, item_index, chunk, data) VALUES ($1, $2, $3, $4)", [
+        runId,
+        index,
+        chunk++,
+        data,
+      ]);
+    }
+    await c.query("DELETE FROM item_values WHERE run_id = $1 AND item_index = $2", [runId, index]);
+  }
+  await c.query("UPDATE runs SET packed = done WHERE id = $1", [runId]);
+}
+
+/** Stores a group in the caller's transaction; per example: null (stored) or AlreadyStored (skipped whole). */
+async function storeGroup(c: PoolClient, group: ExampleResult[]): Promise<(AlreadyStored | null)[]> {
+  const runIds = [...new Set(group.map((r) => r.runId))].sort();
+  const locked = await c.query<{ id: string; items: string }>(
+    "SELECT id, items FROM runs WHERE id = ANY($1) ORDER BY id FOR UPDATE",
+    [runIds],
+  );
+  const specs = new Map(locked.rows.map((r) => [r.id, JSON.parse(r.items) as ItemSpec[]]));
+  const inserted = await c.query<{ run_id: string; example_id: string }>(
+    INSERT_EXAMPLES,
+    columnArrays(
+      group.map((r) => [
+        r.runId,
+        r.ordinal,
+        r.exampleId,
+        r.split,
+        r.ms,
+        r.servedBy,
+        r.failed ? 1 : 0,
+        JSON.stringify(exampleRecord(r)),
+        JSON.stringify(r.predictions.map(storedItemJson)),
+        JSON.stringify(r.predictions.map((p) => p.logits)),
+      ]),
+      10,
+    ),
+  );
+  const fresh = new Set(inserted.rows.map((r) => JSON.stringify([r.run_id, r.example_id])));
+  const outcome: (AlreadyStored | null)[] = [];
+  const values: unknown[][] = [];
+  const sums = new Map<string, number[]>();
+  const respecified = new Set<string>();
+  for (const r of group) {
+    const key = JSON.stringify([r.runId, r.exampleId]);
+    // the first of a group's copies of one example is the one inserted
+    if (!fresh.delete(key)) {
+      outcome.push(new AlreadyStored(r.runId, r.exampleId));
+      continue;
+    }
+    outcome.push(null);
+    const runSpecs = specs.get(r.runId) ?? [];
+    for (const p of r.predictions) {
+      let index = runSpecs.findIndex((s) => s.name === p.item);
+      if (index < 0) {
+        index = runSpecs.push(inferSpec(p.item, [p])) - 1;
+        respecified.add(r.runId);
+      }
+      const v = itemValuesParams(r.runId, index, itemValues(runSpecs[index], r, p));
+      values.push(VALUE_FIELDS.map((f) => v[f]));
+    }
+    const add = countersOf(r);
+    const sum = sums.get(r.runId);
+    if (!sum) sums.set(r.runId, add);
+    else for (const [k, x] of add.entries()) sum[k] += x;
+  }
+  if (values.length) await c.query(INSERT_VALUES, columnArrays(values, VALUE_FIELDS.length));
+  for (const runId of respecified) {
+    await c.query("UPDATE runs SET items = $1 WHERE id = $2", [JSON.stringify(specs.get(runId)), runId]);
+  }
+  const sets = COUNTER_COLUMNS.map((col, k) => `${col} = ${col} + $${k + 2}`).join(", ");
+  for (const [runId, sum] of sums) {
+    const { rows } = await c.query<{ loose: number }>(
+      `UPDATE runs SET ${sets} WHERE id = $1 RETURNING done - packed AS loose`,
+      [runId, ...sum],
+    );
+    if (rows[0].loose >= CHUNK_ROWS) await pack(c, runId, specs.get(runId) ?? []);
+  }
+  return outcome;
+}
+
+type Waiting = { write: ExampleResult; resolve: () => void; reject: (e: Error) => void };
+
+/**
+ * Commits answers in groups: the answers handed over while a commit is in flight (or in the same turn of the
+ * event loop) go in the next one, at most GROUP_COMMIT_MAX together. When a group's transaction fails (a run that
+ * is not there, an ordinal taken twice), each of its answers is committed alone, so one bad answer does not take
+ * the others with it.
+ */
+export class PgAnswerWriter {
+  private queue: Waiting[] = [];
+  private flushing: Promise<void> | undefined;
+  private closed = false;
+
+  constructor(private readonly pool: Pool) {}
+
+  /** Resolves once the example is committed; rejects with AlreadyStored or the database's error. */
+  write(result: ExampleResult): Promise<void> {
+    if (this.closed) return Promise.reject(new Error("the storage is closed: nothing more can be written"));
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({ write: result, resolve, reject });
+      this.flushing ??= new Promise<void>((go) => setImmediate(go)).then(() => this.flush());
+    });
+  }
+
+  private async flush(): Promise<void> {
+    while (this.queue.length) {
+      const group = this.queue.splice(0, GROUP_COMMIT_MAX);
+      const outcome = await this.commit(group.map((w) => w.write));
+      group.forEach((w, i) => {
+        const error = outcome[i];
+        if (error === null) w.resolve();
+        else w.reject(error);
+      });
+    }
+    this.flushing = undefined;
+  }
+
+  private async commit(group: ExampleResult[]): Promise<(Error | null)[]> {
+    try {
+      return await inTransaction(this.pool, (c) => storeGroup(c, group));
+    } catch (err) {
+      if (group.length === 1) return [err instanceof Error ? err : new Error(String(err))];
+      const out: (Error | null)[] = [];
+      for (const r of group) out.push(...(await this.commit([r])));
+      return out;
+    }
+  }
+
+  /** Commits what is queued, then refuses every later write. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.flushing;
+  }
+}
