@@ -66,8 +66,13 @@ export const errorResponses = { "4xx": ErrorBody, "5xx": ErrorBody } as const;
 /** A 204's empty body. */
 export const NoContent = Type.Null();
 
-/** A number with its interval: [point, low, high]. */
-export const CISchema = Type.Tuple([Type.Number(), Type.Number(), Type.Number()]);
+/**
+ * A number with its interval: [point, low, high]. Each may be written as null (a NaN stored through JSON.stringify
+ * reads back as null, and the serializer would write a null number as 0).
+ */
+export const CISchema = Type.Unsafe<[number, number, number]>(
+  Type.Tuple([NumberOrNull(), NumberOrNull(), NumberOrNull()]),
+);
 export type CI = Static<typeof CISchema>;
 /** A secondary number: low and high null when it was not resampled. */
 export const MaybeCISchema = Type.Tuple([Type.Number(), NumberOrNull(), NumberOrNull()]);
