@@ -77,7 +77,7 @@ export async function json<T>(res: Promise<Response>): Promise<T> {
 }
 
 /** POSTs `payload` as JSON. */
-export function postJson(url: string, payload: unknown): Promise<Response> {
+function postJson(url: string, payload: unknown): Promise<Response> {
   return fetch(url, {
     method: "POST",
     headers: { "content-type": "application/json" },

@@ -52,7 +52,7 @@ export interface UploadPace {
 }
 
 /** The pace of uploads: see apps/api/README.md for the figures it was chosen from. */
-export const UPLOAD_PACE: UploadPace = { chunkMs: 20, gapMs: 20 };
+const UPLOAD_PACE: UploadPace = { chunkMs: 20, gapMs: 20 };
 
 /** The upload's reservation was taken over (its owner judged gone) or removed before it was complete. */
 export class UploadCancelled extends Error {
