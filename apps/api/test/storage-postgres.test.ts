@@ -101,6 +101,20 @@ describe("PostgreSQL storage: the database", () => {
     });
   });
 
+  it("checks that every run's counters agree with its stored examples", async () => {
+    await withStorages(1, async ([s], url) => {
+      await s.insertRun(storedRun("run_sound"));
+      await s.insertRun(storedRun("run_off"));
+      for (const id of ["run_sound", "run_off"]) await s.recordExample(result(id, "e0", 0, ["answered"]));
+      expect(await s.integrityCheck()).toBe("ok");
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      await client.query("UPDATE runs SET done = done + 1 WHERE id = 'run_off'");
+      await client.end();
+      expect(await s.integrityCheck()).toBe("run run_off: done 2, packed 0, 1 examples stored");
+    });
+  });
+
   it("migrates a fresh database once when two storages open it together", async () => {
     const url = await fresh();
     const storages = await Promise.all([openPostgresStorage(url), openPostgresStorage(url)]);
