@@ -5,9 +5,9 @@ import type { RunEngine } from "../engine/engine.js";
 import type { Progress, RunSummary } from "../engine/types.js";
 
 /** Minimum time between two progress events. */
-export const PROGRESS_INTERVAL_MS = 200;
+const PROGRESS_INTERVAL_MS = 200;
 /** A comment line keeps proxies from closing a quiet stream. */
-export const HEARTBEAT_MS = 15_000;
+const HEARTBEAT_MS = 15_000;
 
 const open = new Set<ServerResponse>();
 

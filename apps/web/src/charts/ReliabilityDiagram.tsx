@@ -125,7 +125,7 @@ function CountTooltip({ active, payload }: { active?: boolean; payload?: { paylo
 }
 
 /** The count histogram under a diagram, on the same x axis. */
-export function CountHistogram({ bins, height = 110 }: { bins: Bin[]; height?: number }) {
+function CountHistogram({ bins, height = 110 }: { bins: Bin[]; height?: number }) {
   const bars = countBars(bins);
   const max = Math.max(1, ...bars.map((b) => b.count));
   return (

@@ -34,7 +34,7 @@ function CurveTooltip({
 }
 
 /** One label's curves. */
-export function ThresholdCurve({ s }: { s: ThresholdSeries }) {
+function ThresholdCurve({ s }: { s: ThresholdSeries }) {
   return (
     <figure className="chart chart-small">
       <figcaption>

@@ -99,7 +99,7 @@ export function Empty({
 }
 
 /** Renders loading, error or the content of a query-like object. */
-export function QueryView<T>({
+function QueryView<T>({
   query,
   children,
   label,

@@ -21,13 +21,13 @@ async function readFile(e: ChangeEvent<HTMLInputElement>): Promise<{ name: strin
 }
 
 /** The API's message as it is, with "Nothing was stored." added when the message does not say so already. */
-export function uploadErrorTitle(error: unknown): string {
+function uploadErrorTitle(error: unknown): string {
   const message = error instanceof Error ? error.message : "The dataset has errors.";
   return /nothing (was )?(imported|stored)/i.test(message) ? message : `${message} Nothing was stored.`;
 }
 
 /** A list of located errors. */
-export function ValidationList({ errors, title }: { errors: ValidationError[]; title: string }) {
+function ValidationList({ errors, title }: { errors: ValidationError[]; title: string }) {
   return (
     <div className="form-errors" role="alert">
       <strong>{title}</strong>

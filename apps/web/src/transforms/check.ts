@@ -65,7 +65,7 @@ export interface CalibrationGroup {
 }
 
 /** How a calibration reads in the picker: id, where it comes from, what served it, when. */
-export function calibrationLabel(c: Calibration, runId: string): string {
+function calibrationLabel(c: Calibration, runId: string): string {
   const origin = c.imported || c.runId === null ? "imported" : c.runId === runId ? "this run" : c.runId;
   const served = c.file.source.served_by.join(", ") || "—";
   return `${c.id} · ${origin} · served by ${served} · ${when(c.imported ? c.createdAt : c.file.created_at)}`;

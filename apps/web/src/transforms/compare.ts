@@ -5,7 +5,7 @@ import { formatCI, formatDelta, type Unit } from "./format";
 import { metricInfo } from "./metrics";
 
 /** One delta against another run. */
-export interface DeltaCell {
+interface DeltaCell {
   vs: string;
   delta: MaybeCI;
   text: string;

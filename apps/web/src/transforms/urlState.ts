@@ -4,7 +4,7 @@ import { BINS, SPLIT_CHOICES } from "@decision-workbench/api/limits";
 import type { ItemsFilter, SplitChoice } from "@decision-workbench/api/shapes";
 
 /** Tabs of a run. */
-export const RUN_TABS = [
+const RUN_TABS = [
   "reliability",
   "confidence",
   "thresholds",

@@ -24,7 +24,7 @@ import type { Calibration, FitRequest, RunCheck } from "../../shapes/calibration
 export type { Calibration, FitRequest, RunCheck } from "../../shapes/calibrations.js";
 
 /** Folds of the cross-fitting that compares candidates (and estimates one-split metrics). */
-export const FOLDS = 5;
+const FOLDS = 5;
 
 /** A new calibration id. */
 export function newCalibrationId(): string {
