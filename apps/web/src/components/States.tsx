@@ -98,22 +98,6 @@ export function Empty({
   );
 }
 
-/** Renders loading, error or the content of a query-like object. */
-function QueryView<T>({
-  query,
-  children,
-  label,
-}: {
-  query: { data: T | undefined; error: unknown; isPending: boolean; refetch: () => unknown };
-  children: (data: T) => ReactNode;
-  label?: string;
-}) {
-  if (query.error && query.data === undefined)
-    return <ErrorState error={query.error} retry={() => query.refetch()} />;
-  if (query.data === undefined) return <Loading label={label} />;
-  return <>{children(query.data)}</>;
-}
-
 /** The empty state of a report with nothing usable (every decision escalated, or no gold labels). */
 export function NoUsable({
   report,

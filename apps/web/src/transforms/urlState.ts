@@ -4,14 +4,7 @@ import { BINS, SPLIT_CHOICES } from "@decision-workbench/api/limits";
 import type { ItemsFilter, SplitChoice } from "@decision-workbench/api/shapes";
 
 /** Tabs of a run. */
-const RUN_TABS = [
-  "reliability",
-  "confidence",
-  "thresholds",
-  "unknowns",
-  "confusion",
-  "items",
-] as const;
+const RUN_TABS = ["reliability", "confidence", "thresholds", "unknowns", "confusion", "items"] as const;
 /** One tab. */
 export type RunTab = (typeof RUN_TABS)[number];
 /** Filters of the items table, in the order the table offers them. */
