@@ -14,6 +14,7 @@ export const ENV = {
   logLevel: "WORKBENCH_LOG_LEVEL",
   allowHosts: "WORKBENCH_ALLOW_HOSTS",
   allowPrivateServers: "WORKBENCH_ALLOW_PRIVATE_SERVERS",
+  databaseUrl: "WORKBENCH_DATABASE_URL",
 } as const;
 
 /** The default API port. */
@@ -68,6 +69,11 @@ export interface ServeConfig {
    * a token they always may; link-local and metadata addresses never may.
    */
   allowPrivateServers: boolean;
+  /**
+   * A PostgreSQL database shared by every API instance and worker (`--database-url`, `postgres://...`), or null:
+   * the data folder's SQLite file. Never shown: it may hold a password.
+   */
+  databaseUrl: string | null;
 }
 
 /** Flags of `workbench serve` (strings as typed). */
@@ -81,6 +87,7 @@ export interface ServeFlags {
   "log-level"?: string;
   "allow-host"?: string[];
   "allow-private-servers"?: boolean;
+  "database-url"?: string;
 }
 
 /** A bad setting; the message names the flag or variable and what would be right. */
@@ -96,6 +103,27 @@ function port(text: string | undefined, what: string, fallback: number): number 
     );
   }
   return Number(text);
+}
+
+/** A PostgreSQL URL, or null when none is given; the message never repeats the URL (it may hold a password). */
+export function databaseUrl(text: string | undefined): string | null {
+  if (text === undefined || text === "") return null;
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  if (
+    !url ||
+    !["postgres:", "postgresql:"].includes(url.protocol) ||
+    (!url.hostname && !url.searchParams.get("host"))
+  ) {
+    throw new ConfigError(
+      `--database-url / ${ENV.databaseUrl} must be a PostgreSQL URL such as postgres://USER:PASSWORD@HOST:5432/DATABASE (leave it unset for the data folder's SQLite file)`,
+    );
+  }
+  return text;
 }
 
 const LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
@@ -133,6 +161,7 @@ export function serveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = pro
     }
   }
   return {
+    databaseUrl: databaseUrl(flags["database-url"] ?? env[ENV.databaseUrl]),
     allowHosts,
     allowPrivateServers:
       flags["allow-private-servers"] === true || /^(1|true|yes)$/i.test(env[ENV.allowPrivateServers] ?? ""),

@@ -16,6 +16,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     "log-level": { type: "string" },
     "allow-host": { type: "string", multiple: true },
     "allow-private-servers": { type: "boolean" },
+    "database-url": { type: "string" },
   });
   let config: ReturnType<typeof serveConfig>;
   try {
@@ -30,7 +31,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
     logger: { level: config.logLevel, stream: process.stderr },
   });
   process.stdout.write(`listening on ${wb.url}\n`);
-  log(`data folder ${config.dataDir}${config.webDir ? "" : " (no built web app: run pnpm build)"}`);
+  const store = config.databaseUrl ? `PostgreSQL ${wb.storage.path}` : `data folder ${config.dataDir}`;
+  log(`${store}${config.webDir ? "" : " (no built web app: run pnpm build)"}`);
   if (wb.resumed.length) log(`resumed ${wb.resumed.length} interrupted run(s)`);
   return new Promise<number>((resolve) => {
     let stopping = false;

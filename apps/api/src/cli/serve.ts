@@ -16,7 +16,9 @@ import { loadSecretKey } from "../secrets/key.js";
 import { secretContext } from "../servers/connect.js";
 import { outboundPolicyOf } from "../servers/outbound.js";
 import { checkServerInput, displayBaseUrl, serverRow } from "../servers/view.js";
-import { openStorage, type SqliteStorage } from "../storage/sqlite.js";
+import { openPostgresStorage } from "../storage/postgres/postgres.js";
+import { openStorage } from "../storage/sqlite.js";
+import type { WorkbenchStorage } from "../storage/types.js";
 
 /** How the embedded reference server is registered on first start. */
 export const EMBEDDED_SERVER = {
@@ -31,7 +33,7 @@ export interface Workbench {
   url: string;
   port: number;
   app: FastifyInstance;
-  storage: SqliteStorage;
+  storage: WorkbenchStorage;
   engine: RunEngine;
   /** The embedded reference server, when started. */
   reference?: DecisionServerHandle;
@@ -74,7 +76,7 @@ async function startReference(
 }
 
 /** Registers the embedded reference server on first start, and points it at this start's address. */
-async function registerEmbedded(storage: SqliteStorage, box: SecretBox, url: string): Promise<void> {
+async function registerEmbedded(storage: WorkbenchStorage, box: SecretBox, url: string): Promise<void> {
   const existing = (await storage.listServers()).find((s) => s.embedded);
   if (!existing) {
     const input = {
@@ -100,7 +102,10 @@ export async function startWorkbench(config: ServeConfig, opts: StartOptions = {
   const log = opts.log ?? (() => {});
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const box = new SecretBox(loadSecretKey(config.dataDir));
-  const storage = openStorage(join(config.dataDir, DB_FILE));
+  // PostgreSQL when a database URL is given (shared by API instances); else the data folder's SQLite file
+  const storage = config.databaseUrl
+    ? await openPostgresStorage(config.databaseUrl)
+    : openStorage(join(config.dataDir, DB_FILE));
   let reference: DecisionServerHandle | undefined;
   let app: FastifyInstance | undefined;
   let engine: RunEngine | undefined;
