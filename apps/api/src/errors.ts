@@ -3,13 +3,10 @@
 import type { ErrorObject } from "ajv";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 
-/** One detail of an error (for instance a dataset validation error with its line). */
-export type ErrorDetail = Record<string, unknown>;
+import type { ErrorBody } from "./shapes/common.js";
 
-/** The body of every error answer: `{"error": {"code", "message", "details"?}}`. */
-export interface ErrorBody {
-  error: { code: string; message: string; details?: ErrorDetail[] };
-}
+/** One detail of an error (for instance a dataset validation error with its line). */
+export type ErrorDetail = NonNullable<ErrorBody["error"]["details"]>[number];
 
 /** An error the API answers with: HTTP status, a stable code, a message that says what is wrong and what would be right. */
 export class ApiError extends Error {

@@ -6,27 +6,7 @@ import {
   reliabilityBins,
   widthEdges,
 } from "@decision-workbench/calibration";
-
-/** One reliability bin as the API shows it: mean confidence, accuracy and its Wilson or Jeffreys interval. */
-export interface Bin {
-  lo: number;
-  hi: number;
-  count: number;
-  confidence: number | null;
-  accuracy: number | null;
-  low: number | null;
-  high: number | null;
-  /** Fewer than 10 items: shown greyed out (naive intervals collapse there). */
-  sparse: boolean;
-}
-
-/** One bar of the confidence histogram: how many answers in [lo, hi) were right and wrong. */
-export interface HistogramBar {
-  lo: number;
-  hi: number;
-  right: number;
-  wrong: number;
-}
+import type { Bin, HistogramBar } from "../shapes/reports.js";
 
 /** Options of the reliability bins. */
 export interface BinOptions {

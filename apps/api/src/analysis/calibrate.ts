@@ -6,7 +6,6 @@ import {
   calibrator,
   chooseCalibrator,
   crossFit,
-  type Estimate,
   type HeadlineMetrics,
   type Labelled,
   labelCalibrator,
@@ -18,10 +17,12 @@ import {
   NothingLearnedError,
   type QuestionCalibration,
 } from "@decision-workbench/calibration";
-import { type Bin, binsOf } from "./bins.js";
+import type { Calibration, Candidate, Selection } from "../shapes/calibrations.js";
+import type { Bin } from "../shapes/reports.js";
+import { binsOf } from "./bins.js";
 import type { ItemData } from "./matrix.js";
 import { autoResamples } from "./metrics.js";
-import { type EstimatedBy, type Selection, selectedHow } from "./selection.js";
+import { selectedHow } from "./selection.js";
 import { libraryData, topView, withProbs } from "./views.js";
 
 /** What to fit: the method (forced or chosen), how candidates are compared, the threshold, the bootstrap. */
@@ -45,33 +46,6 @@ export interface FitOptions {
   names?: { fit: string; selection?: string };
 }
 
-/** One candidate method's held-out results (cross-fitted on the fit split, or on the selection split). */
-export interface Candidate {
-  method: Method;
-  /** Held-out metrics with CIs; null when the method could not be fitted (see `error`). */
-  heldOut: {
-    nll: Estimate;
-    brier: Estimate;
-    ece: Estimate;
-    accuracy: Estimate;
-    eceMass: Estimate;
-    mce: Estimate;
-  } | null;
-  /** Paired differences candidate - identity on the held-out rows. */
-  delta: { nll: Estimate; brier: Estimate; ece: Estimate; accuracy: Estimate } | null;
-  /** Paired held-out NLL improvement over `against` (positive: better), with its 95 % interval. */
-  improvement: Estimate | null;
-  /** The simpler method it was compared with (null for identity). */
-  against: Method | null;
-  /** Whether it replaced `against` (its improvement's interval lies above 0). */
-  accepted: boolean;
-  chosen: boolean;
-  /** Held-out predicted Unknown rate (single-label items that allow `not stated`). */
-  unknownRate: number | null;
-  warnings: string[];
-  error?: string;
-}
-
 /** One item's fit: the file entry, every candidate, how the method was selected, before/after on the held-out rows. */
 export interface ItemFit {
   question: QuestionCalibration;
@@ -80,7 +54,7 @@ export interface ItemFit {
   /** Degenerate data, too few items, fits that hit their bounds: never silent. */
   warnings: string[];
   /** Where the after-metrics come from. */
-  estimatedBy: EstimatedBy;
+  estimatedBy: NonNullable<Calibration["fit"]>["estimatedBy"];
   before: Bin[];
   after: Bin[];
   n: { fit: number; eval: number; selection?: number };

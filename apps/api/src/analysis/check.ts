@@ -1,31 +1,17 @@
 import {
   type CalibrationFile,
-  type CheckReason,
-  type CheckResult,
   checkCalibration,
   type Labelled,
   type MultiLabel,
 } from "@decision-workbench/calibration";
+import type { RunCheck } from "../shapes/calibrations.js";
 import type { ItemData } from "./matrix.js";
 import { libraryData } from "./views.js";
 
-/** A failure of a check: the library's reasons, plus "nothing-checked" when no question could be measured. */
-export type CheckDetail = CheckReason | { code: "nothing-checked"; question?: string; message: string };
-
-/** The verdict of checking a run against a calibration file, with readable reasons. */
-export interface CheckReport {
-  ok: boolean;
-  /** One sentence per failure: served model changed, fingerprint changed, ECE or answered error outside its interval. */
-  reasons: string[];
-  /** The same failures with their codes (and question). */
-  details: CheckDetail[];
-  questions: CheckResult["questions"];
-  /** Questions of the file that the run does not cover, or has no usable rows for. */
-  skipped: string[];
-  servedBy: string[];
-}
-
 /** Problems that make a file unusable for a run's items (kind or options differ); empty when it fits. */
+/** A run's check without the run id and split, which the route adds. */
+type CheckReport = Omit<RunCheck, "runId" | "split">;
+
 function fileMismatches(file: CalibrationFile, items: Map<string, ItemData>): string[] {
   const out: string[] = [];
   for (const [name, q] of Object.entries(file.questions)) {
@@ -60,7 +46,7 @@ export function checkRun(
     if (d && d.m > 0) questions[name] = libraryData(d);
   }
   const r = checkCalibration(file, { fingerprint: run.fingerprint, servedBy: run.servedBy, questions }, opts);
-  const details: CheckDetail[] = [...r.reasons];
+  const details: CheckReport["details"] = [...r.reasons];
   if (Object.keys(questions).length === 0) {
     details.push({
       code: "nothing-checked",

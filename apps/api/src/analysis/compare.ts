@@ -1,8 +1,10 @@
 import { compareRuns, type HeadlineMetrics, type RunComparison } from "@decision-workbench/calibration";
+import type { Comparison } from "../shapes/calibrations.js";
+import type { CI } from "../shapes/common.js";
 import { STATUS_NAMES } from "../storage/item-values.js";
-import { type Bin, binsOf } from "./bins.js";
+import { binsOf } from "./bins.js";
 import { type ItemData, selectUsable } from "./matrix.js";
-import { autoResamples, type CI } from "./metrics.js";
+import { autoResamples } from "./metrics.js";
 import { libraryData, topView } from "./views.js";
 
 /** One run to compare: its id, requested model, the models that answered, and the item's typed rows. */
@@ -11,31 +13,6 @@ export interface CompareRun {
   model: string;
   servedBy: string[];
   data: ItemData;
-}
-
-/** An example whose answer or status differs between the runs. */
-export interface FlippedRow {
-  exampleId: string;
-  gold: string | string[] | null;
-  answers: (string | string[] | null)[];
-  statuses: string[];
-}
-
-/** Two or more runs on the same item: paired metric deltas against the first run, overlaid bins, flipped items. */
-export interface Comparison {
-  item: string;
-  split: string;
-  runs: { id: string; model: string; servedBy: string[] }[];
-  /** True when the runs were answered by different model versions. */
-  servedModelDiffers: boolean;
-  /** Examples usable in every run: the paired metrics and bins are computed on these. */
-  n: number;
-  resamples: number;
-  metrics: { name: string; values: CI[]; deltas: { run: string; vs: string; delta: CI }[] }[];
-  /** How the values and the deltas were obtained, in words. */
-  methods: { values: string; deltas: string };
-  bins: Bin[][];
-  flipped: { total: number; compared: number; offset: number; rows: FlippedRow[] };
 }
 
 /** The compared calibration errors (their estimates come cut to [0, 1] by the library). */
@@ -169,7 +146,7 @@ export function compareItem(
   // flipped: every example present in all runs, whatever its status
   const offset = opts.offset ?? 0;
   const limit = opts.limit ?? 200;
-  const rows: FlippedRow[] = [];
+  const rows: Comparison["flipped"]["rows"] = [];
   let total = 0;
   let compared = 0;
   for (let i = 0; i < base.exampleIds.length; i++) {

@@ -7,12 +7,14 @@
 import type { Split } from "@decision-workbench/datasets";
 import { LRUCache } from "lru-cache";
 import { ApiError, notFound } from "../errors.js";
+import type { SplitChoice } from "../shapes/common.js";
+import type { ItemReport, ReportQuery } from "../shapes/reports.js";
 import type { RunRow, Storage } from "../storage/types.js";
 import { type Headline, headlineOf } from "./headline.js";
 import type { ItemSpec } from "./item-spec.js";
 import { type ItemData, itemDataOf } from "./matrix.js";
 import { TooLargeError } from "./metrics.js";
-import { baseKey, type ItemReport, itemReport, type ReportOptions, reportBase } from "./report.js";
+import { baseKey, itemReport, reportBase } from "./report.js";
 import { topView } from "./views.js";
 
 /** A run with its items' specs and the version what is computed from it is valid for. */
@@ -35,12 +37,6 @@ function sizeOf(value: object): number {
   return PAYLOAD_ROWS;
 }
 
-/** The report endpoint's query. */
-export interface ReportQuery extends Omit<ReportOptions, "seed"> {
-  item?: string;
-  split?: SplitChoice;
-}
-
 function reportKey(q: ReportQuery): string {
   return [
     q.bins ?? 15,
@@ -51,9 +47,6 @@ function reportKey(q: ReportQuery): string {
     q.ci ?? "auto",
   ].join("|");
 }
-
-/** The split values a query may name: one split, or "all". */
-export type SplitChoice = Split | "all";
 
 /** The splits of a choice (null = all rows). */
 export function splitsOf(choice: SplitChoice): Split[] | null {

@@ -1,29 +1,5 @@
+import type { ExportRow } from "../shapes/reports.js";
 import type { AnalysisRow, PredictionRow } from "../storage/types.js";
-
-/** One exported decision (example x item). Only these fields leave the workbench: never a key. */
-export interface ExportRow {
-  runId: string;
-  exampleId: string;
-  split: string;
-  item: string;
-  gold: string | string[] | null;
-  status: string;
-  answer: string | string[] | null;
-  confidence: number | null;
-  unknown: number | null;
-  probabilities: Record<string, number> | null;
-  reason: string | null;
-  servedBy: string | null;
-  model: string | null;
-  endpoint: string | null;
-  ms: number | null;
-  inputTokens: number | null;
-  outputTokens: number | null;
-  reasoningTokens: number | null;
-  cost: number | null;
-  /** The decision's reasoning text (per option name, as JSON, for a multi-label item). */
-  reasoning: string | Record<string, string> | null;
-}
 
 /** The columns of the CSV export, in order. */
 export const EXPORT_COLUMNS: readonly (keyof ExportRow)[] = [

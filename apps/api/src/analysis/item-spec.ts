@@ -1,13 +1,9 @@
 import { itemOptionNames, NOT_STATED, type Task } from "@decision-workbench/datasets";
+import type { ItemSpec } from "../shapes/datasets.js";
 import type { AnalysisRow } from "../storage/types.js";
 
-/** What the analysis needs to know about an item: its kind, its option names in order, and whether Unknown is allowed. */
-export interface ItemSpec {
-  name: string;
-  kind: "choice" | "yesno" | "score" | "multi";
-  options: string[];
-  notStated: boolean;
-}
+/** Storage imports the spec from here. */
+export type { ItemSpec };
 
 /** The specs of every item of a task, in task order. */
 export function taskSpecs(task: Task): ItemSpec[] {

@@ -1,9 +1,7 @@
 import { NOT_STATED } from "@decision-workbench/datasets";
+import type { ItemsFilter } from "../shapes/reports.js";
 import { ESCALATED, type ItemData, UNKNOWN } from "./matrix.js";
 import { topView } from "./views.js";
-
-/** Which rows the items endpoint lists. */
-export type ItemsFilter = "all" | "wrong" | "confident-wrong" | "unknown" | "escalated";
 
 /** Per row: 1 right, 0 wrong, -1 not measured (escalated, no output or no gold). */
 export function correctness(d: ItemData): Int8Array {

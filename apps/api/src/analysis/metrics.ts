@@ -11,39 +11,10 @@ import {
   rps,
   subset,
 } from "@decision-workbench/calibration";
+import type { MaybeCI } from "../shapes/common.js";
+import type { IntervalMethods, Metrics, ReportQuery } from "../shapes/reports.js";
 import type { ItemData } from "./matrix.js";
 import { libraryData } from "./views.js";
-
-/** A number with its bootstrap interval: [point, low, high]. */
-export type CI = [number, number, number];
-/** A secondary number: its interval is null when it was not resampled (see `ci`). */
-export type MaybeCI = [number, number | null, number | null];
-
-/** An item's metrics: the headline ones always with CIs, the secondary ones with CIs when resampled. */
-export interface Metrics {
-  accuracy: CI;
-  ece: CI;
-  eceMass: CI;
-  /** MCE over the equal-width bins (`mce`) and over the equal-mass bins (`mceMass`): it follows the binning. */
-  mce: CI;
-  mceMass: CI;
-  brier: CI;
-  nll: CI;
-  /** Calibration errors with the report's bias-aware intervals (every report; see `intervals` for the method). */
-  classwiseEce: CI;
-  debiasedL2: CI;
-  /** Smooth ECE: with an interval when the library gives its estimate, else the point alone. */
-  smoothEce: MaybeCI;
-  /** Score items: ranked probability score and off-by-one accuracy over the levels. */
-  rps?: MaybeCI;
-  offByOne?: MaybeCI;
-  /** Multi-label micro F1; macro F1 for every kind (single-label micro F1 is the accuracy). */
-  microF1?: MaybeCI;
-  macroF1?: MaybeCI;
-}
-
-/** How each metric's interval was obtained, in words with its reference; absent: the metric has no interval. */
-export type IntervalMethods = Partial<Record<keyof Metrics, string>>;
 
 /** The library's interval methods (`IntervalMethod`) in words, with their references (packages/calibration/README.md). */
 const INTERVAL_METHODS: Readonly<Record<string, string>> = {
@@ -66,7 +37,7 @@ const PERCENTILE = methodText("percentile");
  * Which classification scores (macro / micro F1, RPS, off-by-one) get a bootstrap interval: auto (small items), all
  * (bounded), or none. The calibration errors always have theirs, from the report's own resamples.
  */
-export type CiMode = "auto" | "all" | "headline";
+type CiMode = NonNullable<ReportQuery["ci"]>;
 
 /** Resample counts and seed of the metrics. */
 export interface MetricOptions {

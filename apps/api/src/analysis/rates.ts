@@ -1,16 +1,5 @@
 import { wilsonInterval } from "@decision-workbench/calibration";
-
-/**
- * A rate as the API shows it: x of n, the share, and its 95 % Wilson score interval [Wilson 1927]. `value`, `low`
- * and `high` are null when n is 0 (nothing to take a share of).
- */
-export interface Rate {
-  x: number;
-  n: number;
-  value: number | null;
-  low: number | null;
-  high: number | null;
-}
+import type { Rate } from "../shapes/reports.js";
 
 /** The interval method every rate of a report uses. */
 export const RATE_INTERVAL = "Wilson score interval, 95 % [Wilson 1927]";

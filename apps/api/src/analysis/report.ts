@@ -1,6 +1,5 @@
 import {
   type Binary,
-  type Binning,
   calibrationReport,
   classViews,
   classwiseEce,
@@ -12,49 +11,23 @@ import {
   optionScores,
   smoothReliability,
 } from "@decision-workbench/calibration";
-import { type Bin, binsOf, confidenceHistogram, type HistogramBar, toBin } from "./bins.js";
-import type { ItemSpec } from "./item-spec.js";
+import type { Bin, ItemReport, OptionReport, ReportQuery } from "../shapes/reports.js";
+import { binsOf, confidenceHistogram, toBin } from "./bins.js";
 import { ANSWERED, type ItemData, UNKNOWN, usabilityCounts } from "./matrix.js";
-import { type CiMode, type IntervalMethods, itemMetrics, type MaybeCI, type Metrics } from "./metrics.js";
-import { RATE_INTERVAL, type Rate, rateOf } from "./rates.js";
-import { type RiskPoint, riskCoverageCurve, type UnknownReport, unknownReport } from "./selective.js";
-import { type LabelCurve, thresholdCurves } from "./thresholds.js";
+import { itemMetrics } from "./metrics.js";
+import { RATE_INTERVAL, rateOf } from "./rates.js";
+import { riskCoverageCurve, unknownReport } from "./selective.js";
+import { thresholdCurves } from "./thresholds.js";
 import { libraryData, topView } from "./views.js";
 
-/** Options of an item report (the report endpoint's query). */
-export interface ReportOptions {
-  /** Bin count of the reliability diagrams and binned metrics (15). */
-  bins?: number;
-  /** The binning of the per-option bins and the one the diagram shows first ("width"). */
-  binning?: Binning;
-  /** "top": top-label reliability (default); "classwise": every option's one-vs-rest pairs pooled. */
-  view?: "top" | "classwise";
-  /** Headline bootstrap resamples (absent: see autoResamples). */
-  resamples?: number;
-  seed?: number;
-  interval?: "wilson" | "jeffreys";
-  ci?: CiMode;
-}
+/** The report tests import the report's type from here. */
+export type { ItemReport };
 
-/** Per-option reliability and precision / recall / F1 (decided by argmax, or at 0.5 for multi-label). */
-export interface OptionReport {
-  option: string;
-  bins: Bin[];
-  precision: number;
-  recall: number;
-  f1: number;
-  support: number;
-  predicted: number;
-  /** Precision (of the rows predicted as this option) and recall (of the rows whose gold it is), x of n, Wilson. */
-  rates: { precision: Rate; recall: Rate };
-  /**
-   * The classwise view only: this option's one-vs-rest ECE over equal-width bins, bias-corrected with its
-   * bias-aware interval (the same method as the item's classwise ECE, `intervals.classwiseEce`, on at most
-   * `OPTION_ECE_RESAMPLES` resamples), and its plain value. Items above `OPTION_ECE_BUDGET` rows x options get the
-   * plain value alone (estimate [plain, null, null], resamples 0): one report per option would take seconds there.
-   */
-  ece?: { estimate: MaybeCI; plain: number; resamples: number };
-}
+/**
+ * Options of an item report: the report query's bins (15), binning ("width"), view ("top"), headline resamples
+ * (absent: see autoResamples), interval and ci, and the bootstrap seed (0).
+ */
+export type ReportOptions = Omit<ReportQuery, "item" | "split"> & { seed?: number };
 
 /** Resamples of each option's ECE interval in the classwise view (one report per option). */
 const OPTION_ECE_RESAMPLES = 200;
@@ -65,7 +38,11 @@ const OPTION_ECE_RESAMPLES = 200;
  */
 export const OPTION_ECE_BUDGET = 50_000;
 
-/** One option's one-vs-rest ECE with its interval: the classwise ECE of the option alone as a one-label problem. */
+/**
+ * One option's one-vs-rest ECE (the classwise view only), bias-corrected with its bias-aware interval (the method of
+ * the item's classwise ECE, on at most `OPTION_ECE_RESAMPLES` resamples), and its plain value. Items above
+ * `OPTION_ECE_BUDGET` rows x options get the plain value alone (estimate [plain, null, null], resamples 0).
+ */
 function optionEce(
   v: { p: Float64Array; y: Uint8Array },
   bins: number,
@@ -83,73 +60,6 @@ function optionEce(
 /** How the consistency test is computed, in words with its reference. */
 const CONSISTENCY_METHOD =
   "consistency resampling: outcomes redrawn as Bernoulli(confidence), the top-label equal-width ECE recomputed [Brocker & Smith 2007]";
-
-/** The consistency test of an item's top-label calibration. */
-interface Consistency {
-  statistic: "ece";
-  pValue: number;
-  resamples: number;
-  method: string;
-}
-
-/** Plug-in calibration errors. */
-interface Plugin {
-  ece: number;
-  eceMass: number;
-  mce: number;
-  mceMass: number;
-  classwiseEce: number;
-  debiasedL2: number;
-  smoothEce: number;
-}
-
-/** Everything the workbench shows about one item of one run on one split (or several). */
-export interface ItemReport {
-  item: ItemSpec;
-  split: string;
-  /** Usable rows measured (not escalated, with an output and a gold label). */
-  n: number;
-  counts: {
-    total: number;
-    answered: number;
-    unknown: number;
-    escalated: number;
-    invalid: number;
-    unlabelled: number;
-  };
-  /**
-   * headline: the metrics' bootstrap; secondary: the classification scores' (0 = not resampled, see `ci`);
-   * classwise: the classwise ECE's interval and the consistency test's draws (the library's fewer resamples).
-   */
-  resamples: { headline: number; secondary: number; classwise: number };
-  seed: number;
-  level: number;
-  /** Null when nothing is usable yet. */
-  metrics: Metrics | null;
-  /** How each metric's interval was obtained, in words with its reference (null when nothing is usable). */
-  intervals: IntervalMethods | null;
-  /** The interval of every rate (Unknown rates, precision, recall): always the Wilson score interval. */
-  rateInterval: string;
-  /**
-   * "Consistent with perfect calibration?": outcomes redrawn as Bernoulli(confidence), the top-label ECE recomputed;
-   * pValue = share of redrawn ECEs at least the observed one [Brocker & Smith 2007]. Absent when nothing is usable.
-   */
-  consistency?: Consistency;
-  /**
-   * The plain (plug-in) values of the calibration errors, which the bins show; the metrics' points are the
-   * bootstrap bias-corrected estimates. Absent when nothing is usable.
-   */
-  plugin?: Plugin;
-  bins: { width: Bin[]; mass: Bin[]; count: number; binning: Binning; view: "top" | "classwise" };
-  perOption: OptionReport[];
-  histogram: HistogramBar[];
-  smooth?: { x: number; y: number; density: number }[];
-  confusion?: { labels: string[]; matrix: number[][] };
-  thresholds?: LabelCurve[];
-  unknown?: UnknownReport;
-  riskCoverage: RiskPoint[];
-  aurc: number | null;
-}
 
 type Score = ReportBase["scores"][number];
 
@@ -175,23 +85,26 @@ function pooledClasswise(d: Labelled | MultiLabel): Binary {
 }
 
 /** The parts of a report that do not depend on `binning` or `view` (the costly ones), computed once per options. */
-export interface ReportBase {
+export interface ReportBase
+  extends Pick<
+    ItemReport,
+    | "counts"
+    | "resamples"
+    | "metrics"
+    | "intervals"
+    | "consistency"
+    | "plugin"
+    | "smooth"
+    | "confusion"
+    | "thresholds"
+    | "unknown"
+    | "riskCoverage"
+    | "aurc"
+  > {
   key: string;
-  counts: ItemReport["counts"];
-  resamples: ItemReport["resamples"];
-  metrics: Metrics | null;
-  intervals: IntervalMethods | null;
-  consistency?: Consistency;
-  plugin?: Plugin;
   topBins: { width: Bin[]; mass: Bin[] };
-  topHistogram: HistogramBar[];
-  scores: { precision: number; recall: number; f1: number; support: number; predicted: number }[];
-  smooth?: ItemReport["smooth"];
-  confusion?: ItemReport["confusion"];
-  thresholds?: LabelCurve[];
-  unknown?: UnknownReport;
-  riskCoverage: RiskPoint[];
-  aurc: number | null;
+  topHistogram: ItemReport["histogram"];
+  scores: Pick<OptionReport, "precision" | "recall" | "f1" | "support" | "predicted">[];
 }
 
 /** The cache key of a report base: the options it depends on. */

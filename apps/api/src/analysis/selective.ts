@@ -5,44 +5,9 @@ import {
   unknownAnalytics,
   unknownStats,
 } from "@decision-workbench/calibration";
+import type { RiskPoint, UnknownReport } from "../shapes/reports.js";
 import type { ItemData } from "./matrix.js";
-import { type Rate, rateOf } from "./rates.js";
-
-/** One point of the risk-coverage curve: answer alone at confidence >= threshold. */
-export interface RiskPoint {
-  threshold: number;
-  /** Share of the usable rows answered alone. */
-  coverage: number;
-  /** Error rate of the rows answered alone. */
-  risk: number;
-  /** Decisions a person would see at this threshold: usable rows under it plus rows the service escalated. */
-  escalated: number;
-}
-
-/** Unknown (`not stated`) as an abstention. */
-export interface UnknownReport {
-  predictedRate: number;
-  goldRate: number;
-  /** Null when nothing was predicted Unknown (precision) or nothing is gold Unknown (recall). */
-  precision: number | null;
-  recall: number | null;
-  f1: number;
-  /** Error rate on the rows not predicted Unknown (null when every row was Unknown). */
-  riskAnswered: number | null;
-  predicted: number;
-  gold: number;
-  /**
-   * Every rate above as x of n with its 95 % Wilson interval: predicted and gold Unknown of the usable rows,
-   * precision (of the predicted Unknowns), recall (of the gold Unknowns), error of the answered rows.
-   */
-  rates: {
-    predicted: Rate;
-    gold: Rate;
-    precision: Rate;
-    recall: Rate;
-    riskAnswered: Rate;
-  };
-}
+import { rateOf } from "./rates.js";
 
 /** Evenly spaced indices (at most `max`, first and last included) of a list of length `len`. */
 export function sampleIndices(len: number, max: number): number[] {

@@ -5,24 +5,8 @@ import {
   multiLabelScores,
   subset,
 } from "@decision-workbench/calibration";
+import type { LabelCurve } from "../shapes/reports.js";
 import type { ItemData } from "./matrix.js";
-
-/** One label's threshold curve and its F1-tuned threshold against the fixed 0.5. */
-export interface LabelCurve {
-  label: string;
-  curve: { t: number; precision: number; recall: number; f1: number }[];
-  /** The threshold maximising F1 on these rows (null when the label never applies). */
-  tuned: number | null;
-  f1At05: number;
-  /** F1 at `tuned` on the same rows it was tuned on: optimistic, a description of these rows. */
-  f1Tuned: number;
-  /**
-   * What tuning buys on rows it did not see: the F1 of thresholds tuned on the other folds, pooled over
-   * TUNING_FOLDS-fold cross-validation (seed 0); null with fewer rows than folds; absent from reports stored before
-   * it existed.
-   */
-  f1TunedHeldOut?: number | null;
-}
 
 /** Folds of the cross-validated F1 of a tuned threshold. */
 export const TUNING_FOLDS = 5;

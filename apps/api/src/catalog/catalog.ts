@@ -9,17 +9,10 @@ import {
   type Task,
 } from "@decision-workbench/datasets";
 import { conflict, notFound } from "../errors.js";
+import type { DatasetDetail, DatasetSummary } from "../shapes/datasets.js";
 import type { ExamplePage, ExampleRow, Split, UploadRow, WorkbenchStorage } from "../storage/types.js";
 import { bundledDataset, isBundled } from "./bundled.js";
-import { bundledSummaries, type DatasetSummary } from "./summaries.js";
-
-export type { DatasetSummary };
-
-/** GET /api/datasets/:name: the summary, the task and label counts per split. */
-export interface DatasetDetail extends DatasetSummary {
-  task: Task;
-  labelCounts: { item: string; split: Split; label: string; count: number }[];
-}
+import { bundledSummaries } from "./summaries.js";
 
 /**
  * What an upload takes (the JSON body; multipart fields are read into the same shape). Uploads are read,

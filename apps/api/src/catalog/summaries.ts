@@ -7,18 +7,7 @@
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
-import type { Split, Task } from "@decision-workbench/datasets";
-
-/** A dataset as listed. */
-export interface DatasetSummary {
-  name: string;
-  description: string;
-  source: "bundled" | "upload";
-  hash: string;
-  examples: number;
-  splits: Record<Split, number>;
-  items: { name: string; kind: Task["items"][number]["kind"]; options: string[]; notStated: boolean }[];
-}
+import type { DatasetSummary } from "../shapes/datasets.js";
 
 // An ES module script that imports the datasets package by URL (argv[1]) and prints the summaries as JSON.
 const SCRIPT = `

@@ -8,7 +8,7 @@
 import { decodeUtf8Escaped, encodeUtf8Escaped, hasEscapedBytes } from "@decision-workbench/datasets";
 import type { ErrorObject } from "ajv";
 import { ApiError, badRequest, describeSchemaError, emptyJsonBody, invalidJson } from "../errors.js";
-import { anyObject } from "../routes/schemas.js";
+import { OpenObject } from "../shapes/common.js";
 import { validators } from "../validators.js";
 import { UPLOAD_MAX_DEPTH } from "./upload-limits.js";
 
@@ -16,7 +16,7 @@ import { UPLOAD_MAX_DEPTH } from "./upload-limits.js";
 export const uploadSchema = {
   type: "object",
   properties: {
-    task: { ...anyObject, description: "the task definition (name, description, provenance, items)" },
+    task: OpenObject("the task definition (name, description, provenance, items)"),
     format: { type: "string", enum: ["jsonl", "csv"] },
     content: { type: "string", description: "the file's text" },
   },

@@ -9,24 +9,20 @@ import {
   type Method,
   parseCalibrationFile,
 } from "@decision-workbench/calibration";
-import { AnalysisData, defaultSplit, type LoadedRun, type SplitChoice } from "../analysis/data.js";
-import type { Rate } from "../analysis/rates.js";
-import type { ItemReport } from "../analysis/report.js";
+import { AnalysisData, defaultSplit, type LoadedRun } from "../analysis/data.js";
 import { itemReport } from "../analysis/report.js";
 import { catalogNames } from "../catalog/names.js";
 import { DB_FILE, defaultDataDir } from "../config.js";
-import { CONCURRENCY, RunEngine } from "../engine/engine.js";
-import type { RunSummary } from "../engine/types.js";
+import { RunEngine } from "../engine/engine.js";
 import { ApiError } from "../errors.js";
-import {
-  type Calibration,
-  checkLoadedRun,
-  type FitRequest,
-  fitRun,
-  type RunCheck,
-} from "../routes/analysis/fit-run.js";
+import { checkLoadedRun, fitRun } from "../routes/analysis/fit-run.js";
 import { SecretBox } from "../secrets/box.js";
 import { loadSecretKey } from "../secrets/key.js";
+import type { Calibration, FitRequest, RunCheck } from "../shapes/calibrations.js";
+import type { SplitChoice } from "../shapes/common.js";
+import { CONCURRENCY } from "../shapes/limits.js";
+import type { ItemReport, Rate } from "../shapes/reports.js";
+import type { RunSummary } from "../shapes/runs.js";
 import { openStorage, type SqliteStorage } from "../storage/sqlite.js";
 import type { Split } from "../storage/types.js";
 import { intFlag, parseFlags, UsageError } from "./args.js";

@@ -1,6 +1,6 @@
 /** Progress output of long commands: a bar redrawn in place on a terminal, plain lines otherwise. */
 
-import type { Progress } from "../engine/types.js";
+import type { Progress } from "../shapes/runs.js";
 
 /** "waiting for rate limit, N s" (N whole seconds, rounded up). */
 export function rateLimitText(seconds: number): string {

@@ -3,12 +3,12 @@
 import { join } from "node:path";
 import { catalogNames } from "../catalog/names.js";
 import { DB_FILE, defaultDataDir } from "../config.js";
-import type { RunEstimate } from "../engine/cost-guard.js";
-import { CONCURRENCY, RunEngine } from "../engine/engine.js";
-import type { RunInput, RunSummary } from "../engine/types.js";
+import { RunEngine } from "../engine/engine.js";
 import { ApiError } from "../errors.js";
 import { SecretBox } from "../secrets/box.js";
 import { loadSecretKey } from "../secrets/key.js";
+import { CONCURRENCY } from "../shapes/limits.js";
+import type { RunEstimate, RunInput, RunSummary } from "../shapes/runs.js";
 import { openStorage } from "../storage/sqlite.js";
 import type { Split } from "../storage/types.js";
 import { amountFlag, intFlag, parseFlags, perMinuteFlag, UsageError } from "./args.js";

@@ -5,7 +5,8 @@ import { ApiError } from "../errors.js";
 import type { SecretBox } from "../secrets/box.js";
 import { fullBaseUrl, secretContext } from "../servers/connect.js";
 import { checkOutbound, LOCAL_POLICY, rulesFor } from "../servers/outbound.js";
-import { changedLimits, checkServerInput, type ServerInput, serverRow } from "../servers/view.js";
+import { changedLimits, checkServerInput, serverRow } from "../servers/view.js";
+import type { ServerInput } from "../shapes/servers.js";
 import type { SqliteStorage } from "../storage/sqlite.js";
 import { UsageError } from "./args.js";
 

@@ -9,6 +9,7 @@
 import type { Item } from "@decision-workbench/datasets";
 import { estimateTokens, type State } from "@decision-workbench/scorer";
 import { badRequest } from "../errors.js";
+import type { RunEstimate } from "../shapes/runs.js";
 import type { ServerRow } from "../storage/types.js";
 import { itemTokens, requestTokens } from "./rate-tokens.js";
 
@@ -21,22 +22,8 @@ export interface Caps {
   maxInputTokens: number | null;
 }
 
-/** What POST /api/runs/estimate answers. */
-export interface RunEstimate {
-  /** Examples the run would cover: one request each. */
-  examples: number;
-  /** Decisions: examples x items. */
-  decisions: number;
-  /** Estimated input tokens of all requests (the contract's (words + punctuation) x 1.3, questions included). */
-  inputTokens: number;
-  /** Estimated output tokens: per question, the tokens of its longest possible answer (no reasoning). */
-  outputTokens: number;
-  /** The server's prices per million tokens, null when it has none. */
-  inputPricePerMillion: number | null;
-  outputPricePerMillion: number | null;
-  /** Estimated cost from the prices; null unless the server has both prices. */
-  cost: number | null;
-}
+/** cost-guard.test.ts imports the estimate's type from here. */
+export type { RunEstimate };
 
 /** Largest cap or price taken. */
 const MAX_AMOUNT = 1e12;

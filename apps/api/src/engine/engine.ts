@@ -4,27 +4,33 @@ import { randomBytes } from "node:crypto";
 import { SPLITS } from "@decision-workbench/datasets";
 import { ValueError } from "@decision-workbench/scorer";
 import { analysisData } from "../analysis/data.js";
+import type { Headline } from "../analysis/headline.js";
 import { ApiError, conflict, notFound } from "../errors.js";
 import { processAlive } from "../process-alive.js";
 import type { SecretBox } from "../secrets/box.js";
 import { deciderFor, limitsOf } from "../servers/connect.js";
 import { LOCAL_POLICY, type OutboundPolicy } from "../servers/outbound.js";
+import { CONCURRENCY } from "../shapes/limits.js";
+import type {
+  Progress,
+  ReplayResult,
+  ResumeInput,
+  RunEstimate,
+  RunInput,
+  RunSummary,
+} from "../shapes/runs.js";
 import { emptyCounters, type Split, type StoredRun, type WorkbenchStorage } from "../storage/types.js";
-import { CAP_FIELDS, capReached, checkAmounts, estimateRun, type RunEstimate } from "./cost-guard.js";
+import { CAP_FIELDS, capReached, checkAmounts, estimateRun } from "./cost-guard.js";
 import { budgetOf, type JobOutcome, RunJob } from "./job.js";
 import { percentiles } from "./percentiles.js";
 import { RateLanes } from "./rate-lane.js";
 import { replayRun } from "./replay.js";
 import { type Selection, selectExamples, wireState } from "./selection.js";
-import type { Headline, Progress, ReplayResult, ResumeInput, RunInput, RunSummary } from "./types.js";
 
 /** A short random id with a prefix: `run_…`, `srv_…`, `cal_…`. */
 export function newId(prefix: string): string {
   return `${prefix}_${randomBytes(9).toString("base64url")}`;
 }
-
-/** Default and bounds of a run's concurrency. */
-export const CONCURRENCY = { default: 16, min: 1, max: 256 } as const;
 
 /** Listener of a run's events. */
 export interface RunListener {
@@ -287,7 +293,7 @@ export class RunEngine {
    * replaces its caps (a field left out is kept, null removes it). A run whose stored spend has reached a cap is
    * refused (409 budget_reached) until a higher one is given.
    */
-  async resume(runId: string, caps: ResumeInput = {}): Promise<RunSummary> {
+  async resume(runId: string, caps: NonNullable<ResumeInput> = {}): Promise<RunSummary> {
     checkAmounts(caps as Record<string, unknown>, CAP_FIELDS);
     const stored = await this.mustGet(runId);
     const run = {

@@ -7,6 +7,7 @@ import { EventEmitter, setMaxListeners } from "node:events";
 import { performance } from "node:perf_hooks";
 import type { Item } from "@decision-workbench/datasets";
 import { AbortError, type DecisionDecider, ServiceError } from "@decision-workbench/scorer";
+import type { Progress } from "../shapes/runs.js";
 import type { ExampleResult, RunCounters, StoredRun, WorkbenchStorage } from "../storage/types.js";
 import { Budget, outputTokens, type Prices, priceCost } from "./cost-guard.js";
 import { LatencyLog } from "./percentiles.js";
@@ -15,7 +16,6 @@ import { ticketSignal } from "./rate-opener.js";
 import { itemTokens, requestTokens } from "./rate-tokens.js";
 import { exampleResult } from "./record.js";
 import { type Selected, wireState } from "./selection.js";
-import type { Progress } from "./types.js";
 
 /** How a job ended. */
 export type JobOutcome = "done" | "cancelled" | "failed" | "stopped" | "closed";

@@ -10,9 +10,9 @@ import { ApiError } from "../errors.js";
 import type { SecretBox } from "../secrets/box.js";
 import { deciderFor } from "../servers/connect.js";
 import type { OutboundPolicy } from "../servers/outbound.js";
+import type { ReplayResult } from "../shapes/runs.js";
 import type { PredictionRow, ServerRow, StoredRun, WorkbenchStorage } from "../storage/types.js";
 import { decisionOf } from "./record.js";
-import type { ReplayResult } from "./types.js";
 
 /** Differing decisions listed in full. */
 const REPLAY_LISTED = 200;

@@ -2,7 +2,7 @@
 
 import type { ServerResponse } from "node:http";
 import type { RunEngine } from "../engine/engine.js";
-import type { Progress, RunSummary } from "../engine/types.js";
+import type { Progress, RunSummary } from "../shapes/runs.js";
 
 /** Minimum time between two progress events. */
 const PROGRESS_INTERVAL_MS = 200;

@@ -30,9 +30,10 @@ import {
 } from "../catalog/upload-limits.js";
 import { UploadJob, UploadJobs } from "../catalog/upload-thread.js";
 import { ApiError, emptyJsonBody } from "../errors.js";
+import { errorResponses } from "../shapes/common.js";
+import { DatasetSummary } from "../shapes/datasets.js";
 import type { AppContext } from "./context.js";
 import { multipartOptions, receiveForm } from "./multipart.js";
-import { datasetSummarySchema, errorResponses } from "./schemas.js";
 
 /** 413 from the Content-Length header, before any of the body is read. */
 const refuseLargeUpload: onRequestHookHandler = (req, _reply, done) => {
@@ -155,7 +156,7 @@ export const uploadRoute: FastifyPluginAsync<{ ctx: AppContext }> = async (app, 
         description: `At most ${UPLOAD_LIMIT_TEXT} in all (413 body_too_large, from the Content-Length before the body is read). JSONL lines and the task may nest objects and lists at most ${UPLOAD_MAX_DEPTH} levels deep. Parsed and stored off the event loop.`,
         consumes: ["application/json", "multipart/form-data"],
         body: uploadSchema,
-        response: { 201: datasetSummarySchema, ...errorResponses },
+        response: { 201: DatasetSummary, ...errorResponses },
       },
     },
     async (req: FastifyRequest, reply: FastifyReply) => {

@@ -7,30 +7,18 @@
 import { performance } from "node:perf_hooks";
 import { errorText, redact, ServiceError } from "@decision-workbench/scorer";
 import type { SecretBox } from "../secrets/box.js";
+import type { ServerCheck } from "../shapes/servers.js";
 import type { ServerRow } from "../storage/types.js";
 import { apiKeyOf, deciderFor, fullBaseUrl, outboundRefusal } from "./connect.js";
 import { type OutboundPolicy, rulesFor } from "./outbound.js";
 import { outboundOpener } from "./outbound-opener.js";
 import { SNIPPET_CHARS, snippet } from "./outbound-text.js";
 
+/** ssrf.test.ts imports the answer's type by this name. */
+export type { ServerCheck as CheckResult };
+
 /** Models listed at most, and characters of a name or description kept. */
 const MODELS_LISTED = 200;
-
-/** What POST /api/servers/:id/check answers. */
-export interface CheckResult {
-  ok: boolean;
-  models: { name: string; description?: string }[] | null;
-  modelsError?: string;
-  probe: {
-    model: string;
-    status: "answered" | "unknown" | "escalated" | "error";
-    answer?: string | string[];
-    confidence?: number;
-    reason?: string;
-    ms: number;
-    servedBy?: string;
-  };
-}
 
 /** The probe: a yes/no question any model can answer. */
 const PROBE = {
@@ -46,7 +34,7 @@ async function listModels(
   server: ServerRow,
   box: SecretBox,
   outbound: OutboundPolicy,
-): Promise<{ models: CheckResult["models"]; error?: string }> {
+): Promise<{ models: ServerCheck["models"]; error?: string }> {
   const url = new URL(fullBaseUrl(server, box));
   const headers: Record<string, string> = { accept: "application/json" };
   const key = apiKeyOf(server, box);
@@ -115,7 +103,7 @@ async function probe(
   server: ServerRow,
   box: SecretBox,
   outbound: OutboundPolicy,
-): Promise<CheckResult["probe"]> {
+): Promise<ServerCheck["probe"]> {
   const model = server.models[0];
   const key = apiKeyOf(server, box);
   const started = performance.now();
@@ -124,7 +112,7 @@ async function probe(
     const decider = deciderFor(server, box, model, outbound);
     const [d] = await decider.decideAll(PROBE.state, [PROBE.item], { cache: false });
     const record = d.extra.decision;
-    const out: CheckResult["probe"] = { model, status: d.status, ms: record.ms ?? ms() };
+    const out: ServerCheck["probe"] = { model, status: d.status, ms: record.ms ?? ms() };
     if (record.served_by) out.servedBy = snippet(record.served_by, [key]);
     if (d.status === "escalated") out.reason = shownReason(d.reason, key);
     else {
@@ -153,12 +141,12 @@ export async function checkServer(
   server: ServerRow,
   box: SecretBox,
   outbound: OutboundPolicy,
-): Promise<CheckResult> {
+): Promise<ServerCheck> {
   const [listed, probed] = await Promise.all([
     listModels(server, box, outbound),
     probe(server, box, outbound),
   ]);
-  const result: CheckResult = {
+  const result: ServerCheck = {
     ok: probed.status === "answered" || probed.status === "unknown",
     models: listed.models,
     probe: probed,

@@ -4,50 +4,9 @@ import { DecisionScorer, ValueError } from "@decision-workbench/scorer";
 import { checkAmounts, PRICE_FIELDS } from "../engine/cost-guard.js";
 import { badRequest } from "../errors.js";
 import type { SecretBox } from "../secrets/box.js";
+import type { Server, ServerInput } from "../shapes/servers.js";
 import type { ServerRow } from "../storage/types.js";
 import { secretContext } from "./connect.js";
-
-/** What POST /api/servers takes. */
-export interface ServerInput {
-  name: string;
-  baseUrl: string;
-  models: string[];
-  apiKey?: string | null;
-  extraBody?: Record<string, unknown>;
-  timeout?: number;
-  retries?: number;
-  backoff?: number;
-  deterministic?: boolean;
-  /** Requests a minute the server allows (every run on it is paced to it); null or absent: no limit. */
-  requestsPerMinute?: number | null;
-  /** Estimated input tokens a minute the server allows; null or absent: no limit. */
-  inputTokensPerMinute?: number | null;
-  /** Price per million input tokens (runs on it show an estimated cost, and count replies without `cost`). */
-  inputPricePerMillion?: number | null;
-  /** Price per million output tokens. */
-  outputPricePerMillion?: number | null;
-}
-
-/** What the API shows of a server. */
-export interface ServerView {
-  id: string;
-  name: string;
-  baseUrl: string;
-  endpoint: string;
-  models: string[];
-  hasApiKey: boolean;
-  extraBody: Record<string, unknown>;
-  timeout: number;
-  retries: number;
-  backoff: number;
-  deterministic: boolean;
-  requestsPerMinute: number | null;
-  inputTokensPerMinute: number | null;
-  inputPricePerMillion: number | null;
-  outputPricePerMillion: number | null;
-  embedded: boolean;
-  createdAt: string;
-}
 
 /** Defaults of the contract: 30 s timeout, 2 retries, 1 s backoff. */
 const SERVER_DEFAULTS = { timeout: 30, retries: 2, backoff: 1, deterministic: false } as const;
@@ -195,7 +154,7 @@ export function serverRow(
 }
 
 /** The public view of a stored server. */
-export function serverView(row: ServerRow): ServerView {
+export function serverView(row: ServerRow): Server {
   return {
     id: row.id,
     name: row.name,

@@ -116,6 +116,7 @@ export const IntervalMethods = Type.Object({
   rps: method,
   offByOne: method,
 });
+export type IntervalMethods = Static<typeof IntervalMethods>;
 
 /** The consistency test of an item's top-label calibration [Brocker & Smith 2007]. */
 export const Consistency = Type.Object({

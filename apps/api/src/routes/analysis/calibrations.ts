@@ -5,6 +5,7 @@ import { Type } from "typebox";
 import type { AnalysisData } from "../../analysis/data.js";
 import { ApiError, badRequest, notFound } from "../../errors.js";
 import {
+  type Calibration,
   CalibrationFileSchema,
   Calibration as CalibrationSchema,
   CalibrationsQuery,
@@ -14,7 +15,7 @@ import {
 } from "../../shapes/calibrations.js";
 import { errorResponses, IdParams } from "../../shapes/common.js";
 import type { TypedApp } from "../context.js";
-import { type Calibration, checkLoadedRun, fitRun, newCalibrationId } from "./fit-run.js";
+import { checkLoadedRun, fitRun, newCalibrationId } from "./fit-run.js";
 
 const tags = ["calibrations"];
 

@@ -8,20 +8,15 @@ import {
 } from "@decision-workbench/calibration";
 import { calibrationFile, fitItem, type ItemFit } from "../../analysis/calibrate.js";
 import { checkRun } from "../../analysis/check.js";
-import {
-  type AnalysisData,
-  defaultSplit,
-  type LoadedRun,
-  type SplitChoice,
-  splitsOf,
-} from "../../analysis/data.js";
+import { type AnalysisData, defaultSplit, type LoadedRun, splitsOf } from "../../analysis/data.js";
 import { type ItemData, restrictSplits, servedModels } from "../../analysis/matrix.js";
-import { crossFitCost, type EstimatedBy } from "../../analysis/selection.js";
+import { crossFitCost } from "../../analysis/selection.js";
 import { ApiError, badRequest } from "../../errors.js";
 import type { Calibration, FitRequest, RunCheck } from "../../shapes/calibrations.js";
+import type { SplitChoice } from "../../shapes/common.js";
 
-/** The stored and returned calibration, and what to fit: their shapes are the routes' schemas. */
-export type { Calibration, FitRequest, RunCheck } from "../../shapes/calibrations.js";
+/** The tests import the calibration's type from here. */
+export type { Calibration };
 
 /** Folds of the cross-fitting that compares candidates (and estimates one-split metrics). */
 const FOLDS = 5;
@@ -126,7 +121,7 @@ export async function fitRun(data: AnalysisData, loaded: LoadedRun, b: FitReques
     fit_split: fitSplit,
     eval_split: evalSplit,
   };
-  const estimatedBy: EstimatedBy = evalSplit === "crossfit" ? "cross-fit" : "evaluation split";
+  const estimatedBy: ItemFit["estimatedBy"] = evalSplit === "crossfit" ? "cross-fit" : "evaluation split";
   const createdAt = new Date().toISOString();
   const entries = Object.entries(fits);
   return {

@@ -1,18 +1,19 @@
 /** Reports, the items endpoint and report.json. */
 
 import { NOT_STATED } from "@decision-workbench/datasets";
-import { type AnalysisData, defaultSplit, type ReportQuery } from "../../analysis/data.js";
+import { type AnalysisData, defaultSplit } from "../../analysis/data.js";
 import { reasoningText } from "../../analysis/export.js";
 import { correctness, selectRows } from "../../analysis/items.js";
 import { rowProbabilities, SPLIT_NAMES } from "../../analysis/matrix.js";
-import type { ItemReport } from "../../analysis/report.js";
 import { errorResponses, IdParams } from "../../shapes/common.js";
 import { ITEMS_PAGE } from "../../shapes/limits.js";
 import {
+  type ItemReport,
   ItemReport as ItemReportSchema,
   type ItemRow,
   ItemsPage,
   ItemsQuery,
+  type ReportQuery,
   ReportQuery as ReportQuerySchema,
   RunReport,
   RunReportQuery,
