@@ -1,5 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { mulberry32, type Random } from "@decision-workbench/calibration";
 import { bundledTask, NOT_STATED, type Task } from "@decision-workbench/datasets";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
@@ -7,12 +8,14 @@ import { AnalysisData } from "../src/analysis/data.js";
 import { type ItemSpec, inferSpec, taskSpecs } from "../src/analysis/item-spec.js";
 import { itemData } from "../src/analysis/matrix.js";
 import { itemReport } from "../src/analysis/report.js";
+import { ANSWER_ROW, answerParams } from "../src/storage/answer-rows.js";
+import { AlreadyStored } from "../src/storage/errors.js";
 import { columnsOf } from "../src/storage/item-columns.js";
 import { itemValues, valueColumns } from "../src/storage/item-values.js";
 import { MIGRATIONS, migrate } from "../src/storage/migrations.js";
 import { runToParams } from "../src/storage/rows.js";
 import { openStorage } from "../src/storage/sqlite.js";
-import type { PredictionRow } from "../src/storage/types.js";
+import type { ExampleResult, PredictionRow } from "../src/storage/types.js";
 import { storedRun, syntheticTask } from "./fixtures.js";
 import { tempDir } from "./helpers.js";
 import { rowsOf } from "./storage-contract.js";
@@ -29,6 +32,24 @@ const V2_PREDICTION = `INSERT INTO predictions (run_id, ordinal, item_index, exa
   confidence, probabilities, logits, unknown, reason, reasoning) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
 const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
+
+/** Inserts a runs row of the columns `params` names (an older version's lack later ones). */
+function insertRun(db: Database.Database, params: Record<string, unknown>): void {
+  const columns = Object.keys(params);
+  db.prepare(
+    `INSERT INTO runs (${columns.join(", ")}) VALUES (${columns.map((c) => `@${c}`).join(", ")})`,
+  ).run(params);
+}
+
+/** What a request without usage (the reference server's replies here) adds to a run's tokens and cost. */
+const NO_USAGE = { inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cost: 0 };
+
+/** The answered example of `predictions` (one per item) at `ordinal` of a run. */
+function answered(ordinal: number, predictions: PredictionRow[], ms = 1): ExampleResult {
+  const { runId, exampleId, split, servedBy } = predictions[0];
+  const failed = predictions.every((p) => p.status === "escalated");
+  return { runId, exampleId, ordinal, split, ms, servedBy, ...NO_USAGE, failed, predictions };
+}
 
 /** The predictions of example k of a run: every kind of value a column can hold, numbers at full precision. */
 function predictionsOf(runId: string, k: number): PredictionRow[] {
@@ -91,11 +112,7 @@ function versionTwoFile(path: string, runs: [string, number][]): PredictionRow[]
       items: _i,
       ...r
     } = runToParams(storedRun(runId, { total: count, dataset: "vanished" }));
-    db.prepare(
-      `INSERT INTO runs (${Object.keys(r).join(", ")}) VALUES (${Object.keys(r)
-        .map((c) => `@${c}`)
-        .join(", ")})`,
-    ).run(r);
+    insertRun(db, r);
     db.transaction(() => {
       // written in reverse: the migration must list them in run order all the same
       for (let k = count - 1; k >= 0; k--) {
@@ -186,22 +203,7 @@ describe("migration 3: one row per answered example", () => {
       expect(await storage.integrityCheck()).toBe("ok");
       // an example is still stored once only
       const again = expected.filter((p) => p.runId === "run_small").slice(0, 2);
-      await expect(
-        storage.recordExample({
-          runId: "run_small",
-          exampleId: again[0].exampleId,
-          ordinal: 99,
-          split: again[0].split,
-          ms: 1,
-          servedBy: null,
-          inputTokens: 0,
-          outputTokens: 0,
-          reasoningTokens: 0,
-          cost: 0,
-          failed: false,
-          predictions: again,
-        }),
-      ).rejects.toThrow(/UNIQUE constraint failed: run_examples/);
+      await expect(storage.recordExample(answered(99, again))).rejects.toThrow(AlreadyStored);
     } finally {
       await storage.close();
     }
@@ -258,20 +260,7 @@ describe("migration 4: each answer's logits in a column of their own", () => {
       );
       // an answer written now: logits apart, read back with their item (one item asked for, the second)
       const rows = predictionsOf("run_small", 30).map((p) => ({ ...p, exampleId: "ex-new" }));
-      await storage.recordExample({
-        runId: "run_small",
-        exampleId: "ex-new",
-        ordinal: 30,
-        split: rows[0].split,
-        ms: 1,
-        servedBy: rows[0].servedBy,
-        inputTokens: 0,
-        outputTokens: 0,
-        reasoningTokens: 0,
-        cost: 0,
-        failed: false,
-        predictions: rows,
-      });
+      await storage.recordExample(answered(30, rows));
       const raw = new Database(path, { readonly: true });
       const [items, logits] = raw
         .prepare("SELECT items, logits FROM run_examples WHERE run_id = 'run_small' AND ordinal = 30")
@@ -345,27 +334,11 @@ describe("migration 5: a pending upload's owner", () => {
   });
 });
 
-/** A deterministic random number generator (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * The decisions of example k of a run on items `specs`, as a run engine stores them: every status, golds that
  * are options, `not stated`, none or (multi-label) lists, some examples not answered at all.
  */
-function decisionsOf(
-  runId: string,
-  specs: readonly ItemSpec[],
-  k: number,
-  rand: () => number,
-): PredictionRow[] {
+function decisionsOf(runId: string, specs: readonly ItemSpec[], k: number, rand: Random): PredictionRow[] {
   const exampleId = `x${(k * 7919) % 10007}`;
   const split = (["train", "calibration", "test"] as const)[k % 3];
   const servedBy = k % 5 === 0 ? null : k % 2 ? "m-2" : "m-3";
@@ -388,10 +361,10 @@ function decisionsOf(
         reason,
       };
     }
-    const p = columns.map(() => rand());
+    const p = columns.map(() => rand.float());
     if (spec.kind === "multi") {
       const probabilities = Object.fromEntries(columns.map((c, j) => [c, p[j]]));
-      const gold = k % 9 === 0 ? null : spec.options.filter(() => rand() < 0.4);
+      const gold = k % 9 === 0 ? null : spec.options.filter(() => rand.float() < 0.4);
       const answer = spec.options.filter((_, j) => p[j] >= 0.5);
       const confidence = Math.max(...p);
       return {
@@ -408,7 +381,7 @@ function decisionsOf(
     const sum = p.reduce((a, b) => a + b, 0);
     const probabilities = Object.fromEntries(columns.map((c, j) => [c, p[j] / sum]));
     const top = columns.reduce((a, c) => (probabilities[c] > probabilities[a] ? c : a));
-    const gold = k % 11 === 0 ? null : columns[Math.floor(rand() * columns.length)];
+    const gold = k % 11 === 0 ? null : columns[rand.below(columns.length)];
     const unknown = top === NOT_STATED;
     return {
       ...base,
@@ -423,9 +396,11 @@ function decisionsOf(
   });
 }
 
-/** How version 4 to 7 stored an answered example (writer.ts: items packed, logits apart). */
-const V7_EXAMPLE = `INSERT INTO run_examples (run_id, ordinal, example_id, split, ms, served_by, failed, record, items, logits)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+/** How version 4 to 7 stored an answered example, as the writer still does (answer-rows.ts: items packed, logits apart). */
+const V7_EXAMPLE = `INSERT INTO run_examples (${Object.values(ANSWER_ROW).join(", ")})
+  VALUES (${Object.keys(ANSWER_ROW)
+    .map((f) => `@${f}`)
+    .join(", ")})`;
 
 /** Writes a version-7 file with runs of the given datasets and items; returns each run's decisions by example. */
 function versionSevenFile(
@@ -445,45 +420,16 @@ function versionSevenFile(
     const { items: _items, ...params } = runToParams(
       storedRun(run.id, { dataset: run.dataset, total: run.count }),
     );
-    db.prepare(
-      `INSERT INTO runs (${Object.keys(params).join(", ")}) VALUES (${Object.keys(params)
-        .map((c) => `@${c}`)
-        .join(", ")})`,
-    ).run(params);
+    insertRun(db, params);
     db.prepare(
       "INSERT INTO analysis_cache (run_id, key, version, data) VALUES (?, 'item:0', 'done|1', x'00')",
     ).run(run.id);
-    const rand = random(r + 1);
+    const rand = mulberry32(r + 1);
     const examples = Array.from({ length: run.count }, (_, k) => decisionsOf(run.id, run.specs, k, rand));
     db.transaction(() => {
       // written in reverse: run order is the ordinal all the same
       for (let k = run.count - 1; k >= 0; k--) {
-        const rows = examples[k];
-        const items = rows.map((p) => [
-          p.item,
-          p.gold,
-          p.status,
-          p.answer,
-          p.confidence,
-          p.probabilities,
-          null,
-          p.unknown,
-          p.reason,
-          null,
-        ]);
-        const failed = rows.every((p) => p.status === "escalated") ? 1 : 0;
-        example.run(
-          run.id,
-          k,
-          rows[0].exampleId,
-          rows[0].split,
-          rows[0].record.ms,
-          rows[0].servedBy,
-          failed,
-          JSON.stringify(rows[0].record),
-          JSON.stringify(items),
-          JSON.stringify(rows.map((p) => p.logits)),
-        );
+        example.run(answerParams(answered(k, examples[k], examples[k][0].record.ms)));
       }
     })();
     out.set(run.id, examples);
@@ -544,24 +490,11 @@ describe("migration 8: each decision's analysis columns", () => {
         }
       }
       // a new answer to a migrated run is stored beside the migrated ones
-      const next = decisionsOf("run_spam", runs[1].specs, 300, random(9)).map((p) => ({
+      const next = decisionsOf("run_spam", runs[1].specs, 300, mulberry32(9)).map((p) => ({
         ...p,
         exampleId: "new",
       }));
-      await storage.recordExample({
-        runId: "run_spam",
-        exampleId: "new",
-        ordinal: 300,
-        split: next[0].split,
-        ms: 1,
-        servedBy: next[0].servedBy,
-        inputTokens: 0,
-        outputTokens: 0,
-        reasoningTokens: 0,
-        cost: 0,
-        failed: false,
-        predictions: next,
-      });
+      await storage.recordExample(answered(300, next));
       const columns = await storage.itemColumns("run_spam", 1);
       expect(columns.n).toBe(301);
       expect(columns.exampleIds.at(-1)).toBe("new");

@@ -8,15 +8,17 @@ import { bundledTask, NOT_STATED } from "@decision-workbench/datasets";
 import { OrderedState } from "@decision-workbench/scorer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inferSpec, taskSpecs } from "../src/analysis/item-spec.js";
+import { AlreadyStored } from "../src/storage/errors.js";
 import { columnsOf, type ItemColumns, labelAt } from "../src/storage/item-columns.js";
 import { itemValues, valueColumns } from "../src/storage/item-values.js";
-import type {
-  ExampleResult,
-  ExampleRow,
-  PredictionRow,
-  ServerRow,
-  UploadRow,
-  WorkbenchStorage,
+import {
+  type ExampleResult,
+  type ExampleRow,
+  emptyCounters,
+  type PredictionRow,
+  type ServerRow,
+  type UploadRow,
+  type WorkbenchStorage,
 } from "../src/storage/types.js";
 import { storedRun, syntheticTask } from "./fixtures.js";
 
@@ -378,7 +380,7 @@ export function storageContract(name: string, open: () => Promise<OpenedStorage>
           ownerPid: null,
           finishedAt: "2100-01-01T00:01:00.000Z",
         });
-        await storage.updateRun("run_c2", {
+        const stopped = {
           status: "stopped",
           stopReason: "budget",
           maxCost: 2.5,
@@ -387,7 +389,8 @@ export function storageContract(name: string, open: () => Promise<OpenedStorage>
           ownerPid: 4242,
           error: "why",
           startedAt: "s",
-        });
+        } as const;
+        await storage.updateRun("run_c2", stopped);
         await storage.addActiveMs("run_c2", 125);
         await storage.addActiveMs("run_c2", 0.5);
         await storage.saveCalibration({ id: "cal_1", runId: "run_c", createdAt: "t", payload: { x: 1 } });
@@ -402,30 +405,8 @@ export function storageContract(name: string, open: () => Promise<OpenedStorage>
         expect(c?.headline).toEqual({ accuracy: 0.5, ece: 0.1 });
         expect(c?.finishedAt).toBe("2100-01-01T00:01:00.000Z");
         const c2 = await storage.getStoredRun("run_c2");
-        expect(c2).toMatchObject({
-          status: "stopped",
-          stopReason: "budget",
-          maxCost: 2.5,
-          maxInputTokens: 1000,
-          total: 7,
-          ownerPid: 4242,
-          error: "why",
-          startedAt: "s",
-          serverName: "s",
-          headline: null,
-        });
-        expect(c2?.counters).toEqual({
-          done: 0,
-          answered: 0,
-          unknown: 0,
-          escalated: 0,
-          errors: 0,
-          inputTokens: 0,
-          outputTokens: 0,
-          reasoningTokens: 0,
-          cost: 0,
-          activeMs: 125.5,
-        });
+        expect(c2).toMatchObject({ ...stopped, serverName: "s", headline: null });
+        expect(c2?.counters).toEqual({ ...emptyCounters(), activeMs: 125.5 });
         expect((await storage.listCalibrations({ runId: "run_c" })).map((c) => c.payload)).toEqual([
           { x: 1 },
         ]);
@@ -487,7 +468,7 @@ export function storageContract(name: string, open: () => Promise<OpenedStorage>
         expect((await storage.listPredictions("run_a", { split: "test", item: "single" })).length).toBe(2);
       });
 
-      it("refuses an example stored before, storing nothing twice; its neighbours are stored", async () => {
+      it("refuses an example stored before as AlreadyStored, storing and counting nothing; its neighbours are stored", async () => {
         await storage.insertRun(run("run_b"));
         await storage.recordExample(result("run_b", "e1", 0, ["answered", "unknown"]));
         const snapshot = async () => ({
@@ -502,7 +483,9 @@ export function storageContract(name: string, open: () => Promise<OpenedStorage>
         // the same example again (at another ordinal, as a resumed run might): refused, nothing added
         const twice = result("run_b", "e1", 5, ["answered", "answered"]);
         twice.ms = 999;
-        await expect(storage.recordExample(twice)).rejects.toThrow();
+        const refused = await storage.recordExample(twice).catch((err: unknown) => err);
+        expect(refused).toBeInstanceOf(AlreadyStored);
+        expect(refused).toMatchObject({ code: "ALREADY_STORED", runId: "run_b", exampleId: "e1" });
         expect(await snapshot()).toEqual(before);
         expect(before.single.length).toBe(1);
         // among writes made together: only the duplicate fails, its neighbours are stored with their counters
@@ -512,6 +495,7 @@ export function storageContract(name: string, open: () => Promise<OpenedStorage>
           ),
         );
         expect(group.map((g) => g.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+        expect((group[1] as PromiseRejectedResult).reason).toBeInstanceOf(AlreadyStored);
         expect((await storage.getStoredRun("run_b"))?.counters).toMatchObject({
           done: 3,
           answered: 5,

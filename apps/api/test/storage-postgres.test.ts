@@ -1,7 +1,7 @@
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
+import { AlreadyStored } from "../src/storage/errors.js";
 import { CHUNK_ROWS } from "../src/storage/item-columns.js";
-import { AlreadyStored } from "../src/storage/postgres/pg-answers.js";
 import { migratePostgres, PG_MIGRATIONS } from "../src/storage/postgres/pg-migrations.js";
 import { openPostgresStorage, type PostgresStorage } from "../src/storage/postgres/postgres.js";
 import { storedRun } from "./fixtures.js";

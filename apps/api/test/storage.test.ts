@@ -2,6 +2,7 @@ import { statSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AlreadyStored } from "../src/storage/errors.js";
 import { MIGRATIONS, migrate } from "../src/storage/migrations.js";
 import { openStorage, type SqliteStorage } from "../src/storage/sqlite.js";
 import { storedRun, syntheticTask } from "./fixtures.js";
@@ -62,16 +63,18 @@ describe("SQLite storage: the file", () => {
     db.close();
   });
 
-  it("refuses a duplicate example with SQLite's message, alone and in a group committed together", async () => {
+  it("refuses a duplicate example as already stored, alone and in a group, writing no row of it", async () => {
     await storage.insertRun(run("run_b"));
     await storage.recordExample(result("run_b", "e1", 0, ["answered"]));
     await expect(storage.recordExample(result("run_b", "e1", 0, ["answered"]))).rejects.toThrow(
-      /UNIQUE constraint failed: run_examples/,
+      AlreadyStored,
     );
     const group = await Promise.allSettled(
       ["e2", "e1", "e3"].map((id, i) => storage.recordExample(result("run_b", id, 1 + i, ["answered"]))),
     );
-    expect((group[1] as PromiseRejectedResult).reason.message).toMatch(
+    expect((group[1] as PromiseRejectedResult).reason).toBeInstanceOf(AlreadyStored);
+    // another example at an ordinal taken is the database's error, not a duplicate
+    await expect(storage.recordExample(result("run_b", "e9", 0, ["answered"]))).rejects.toThrow(
       /UNIQUE constraint failed: run_examples/,
     );
     const raw = new Database(storage.path, { readonly: true });

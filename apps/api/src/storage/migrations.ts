@@ -3,9 +3,11 @@
 import type Database from "better-sqlite3";
 import { type ItemSpec, inferSpec, taskSpecs } from "../analysis/item-spec.js";
 import { bundledTaskOf } from "../catalog/bundled.js";
+import { itemValuesParams, storedItemsOf } from "./answer-rows.js";
+import { newerSchema } from "./errors.js";
 import { itemValues } from "./item-values.js";
 import type { PredictionRow, Split } from "./types.js";
-import { ITEM_VALUES_INSERT, itemValuesParams, packer, storedItemsOf } from "./writer.js";
+import { ITEM_VALUES_INSERT, packer } from "./writer.js";
 
 /** One schema change. Never edit a released migration: add the next number. */
 export interface Migration {
@@ -359,10 +361,7 @@ export function migrate(db: Database.Database, migrations: Migration[] = MIGRATI
   const current = db.pragma("user_version", { simple: true }) as number;
   const latest = migrations.length ? migrations[migrations.length - 1].version : 0;
   if (current > latest) {
-    throw new Error(
-      `the workbench database is at schema version ${current}, newer than this code knows (${latest}); ` +
-        "use a newer workbench or another data folder (WORKBENCH_DATA_DIR)",
-    );
+    throw newerSchema(current, latest, "another data folder (WORKBENCH_DATA_DIR)");
   }
   for (const m of migrations) {
     if (m.version <= current) continue;

@@ -1,12 +1,15 @@
-/** Mapping between SQLite rows and the storage types (JSON columns, booleans as integers). */
+/**
+ * Mapping between the rows of both stores and the storage types (JSON columns as text, booleans as integers), and
+ * the column lists their statements are made of.
+ */
 
 import { reorderedJson, type State } from "@decision-workbench/datasets";
-import { type DecisionRecord, orderedState, type State as WireState } from "@decision-workbench/scorer";
+import { orderedState, type State as WireState } from "@decision-workbench/scorer";
 import type { ItemValues } from "./item-values.js";
 import type {
   CalibrationRow,
   ExampleRow,
-  PredictionRow,
+  RunPatch,
   RunStatus,
   ServerRow,
   Split,
@@ -14,10 +17,45 @@ import type {
   StoredRun,
   UploadRow,
 } from "./types.js";
-import type { StoredItem } from "./writer.js";
 
-/** A row as better-sqlite3 returns it. */
+/** A row as better-sqlite3 or node-postgres returns it. */
 export type Raw = Record<string, unknown>;
+
+/** The words of a text, split at white space. */
+const words = (text: string) => text.trim().split(/\s+/);
+
+/** The columns of a servers row (serverToParams), in statement order. */
+export const SERVER_COLUMNS = words(`
+  id name base_url base_url_secret endpoint models api_key_secret extra_body timeout retries backoff
+  deterministic embedded created_at requests_per_minute input_tokens_per_minute input_price_per_million
+  output_price_per_million
+`);
+
+/** The columns of a new runs row (runToParams), in statement order. */
+export const RUN_INSERT_COLUMNS = words(`
+  id dataset dataset_hash server_id server_name endpoint model fingerprint splits concurrency max_len
+  options limit_n status error created_at started_at finished_at owner_pid total headline max_cost
+  max_input_tokens stop_reason items
+`);
+
+/** The runs column of each field updateRun sets. */
+export const RUN_PATCH_COLUMNS: Record<keyof RunPatch, string> = {
+  status: "status",
+  error: "error",
+  startedAt: "started_at",
+  finishedAt: "finished_at",
+  ownerPid: "owner_pid",
+  headline: "headline",
+  total: "total",
+  maxCost: "max_cost",
+  maxInputTokens: "max_input_tokens",
+  stopReason: "stop_reason",
+};
+
+/** The LIKE pattern (backslash escapes) of a case-insensitive text filter, matched against lower(...). */
+export function likePattern(q: string): string {
+  return `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
 
 function json<T>(text: unknown, fallback: T): T {
   return typeof text === "string" ? (JSON.parse(text) as T) : fallback;
@@ -98,6 +136,26 @@ export function uploadFromRaw(r: Raw): UploadRow {
     splits: json<Record<Split, number>>(r.splits, { train: 0, calibration: 0, test: 0 }),
     createdAt: str(r.created_at),
   };
+}
+
+/** A datasets (upload) row's parameters, pending under `owner`: name, task, hash, examples, splits, created_at, pending. */
+export function uploadToParams(row: UploadRow, owner: string): (string | number)[] {
+  return [
+    row.name,
+    JSON.stringify(row.task),
+    row.hash,
+    row.examples,
+    JSON.stringify(row.splits),
+    row.createdAt,
+    owner,
+  ];
+}
+
+/** An examples row's parameters: dataset, ordinal, id, split, state, labels, meta. */
+export function exampleToParams(name: string, ordinal: number, e: ExampleRow): (string | number | null)[] {
+  // the state's text in its file's key order (stateJson, when JavaScript's object lost it): exampleFromRaw restores it
+  const state = e.stateJson ?? JSON.stringify(e.state);
+  return [name, ordinal, e.id, e.split, state, JSON.stringify(e.labels), toJson(e.meta)];
 }
 
 /** An examples row. */
@@ -193,49 +251,6 @@ export function runToParams(run: StoredRun): Raw {
     max_input_tokens: run.maxInputTokens,
     stop_reason: run.stopReason,
     items: JSON.stringify(run.items ?? []),
-  };
-}
-
-/** A run_examples row as the prediction readers read it. */
-export interface AnswerRow {
-  example_id: string;
-  split: string;
-  served_by: string | null;
-  /** The JSON array of its items (writer.ts `storedItemsOf`). */
-  items: string;
-  record: string;
-  logits: string;
-  ordinal: number;
-}
-
-/**
- * A prediction of one item of a stored answer, with its own copy of the request's record (`base`, parsed) and its
- * logits (from the row's logits column).
- */
-export function predictionOf(
-  runId: string,
-  row: AnswerRow,
-  base: DecisionRecord,
-  i: StoredItem,
-  logits: number[],
-): PredictionRow {
-  const record: DecisionRecord = Object.assign({}, base); // a spread is ~20x slower on Node 20
-  if (i.reasoning !== null) record.reasoning = i.reasoning;
-  return {
-    runId,
-    exampleId: row.example_id,
-    split: row.split as Split,
-    item: i.item,
-    gold: i.gold,
-    status: i.status,
-    answer: i.answer,
-    confidence: i.confidence,
-    probabilities: i.probabilities,
-    logits,
-    unknown: i.unknown,
-    reason: i.reason,
-    record,
-    servedBy: row.served_by,
   };
 }
 

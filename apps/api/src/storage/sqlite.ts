@@ -2,38 +2,31 @@
 
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import type { State, Task } from "@decision-workbench/datasets";
-import type { DecisionRecord, State as WireState } from "@decision-workbench/scorer";
 import Database from "better-sqlite3";
-import { type ItemSpec, taskSpecs } from "../analysis/item-spec.js";
-import { bundledStates, bundledTaskOf } from "../catalog/bundled.js";
-import { columnsOf, decodeColumns, type ItemColumns, joinColumns } from "./item-columns.js";
-import { SPLIT_NAMES, valueColumns } from "./item-values.js";
+import { ANSWER_COLUMNS, type AnswerRow, PAGE_EXAMPLES } from "./answer-rows.js";
 import { migrate } from "./migrations.js";
 import {
-  type AnswerRow,
   calibrationFromRaw,
   exampleFromRaw,
-  itemValuesFromRaw,
-  predictionOf,
+  likePattern,
   type Raw,
+  RUN_INSERT_COLUMNS,
+  RUN_PATCH_COLUMNS,
   runFromRaw,
   runToParams,
+  SERVER_COLUMNS,
   serverFromRaw,
   serverToParams,
   toJson,
   uploadFromRaw,
-  wireStateOf,
 } from "./rows.js";
+import { type ItemParts, StoreBase } from "./store-base.js";
 import type {
   CalibrationRow,
   ExamplePage,
   ExampleResult,
   ExampleRow,
-  PredictionFilter,
-  PredictionRow,
   RunPatch,
-  RunRow,
   RunStatus,
   ServerRow,
   Split,
@@ -50,7 +43,7 @@ import {
   UPLOAD_COMPLETE,
   writeUpload,
 } from "./upload-sql.js";
-import { AnswerWriter, LOOSE_VALUES_SELECT, storedItemsOf } from "./writer.js";
+import { AnswerWriter, LOOSE_VALUES_SELECT } from "./writer.js";
 
 /** Options of openStorage. */
 export interface StorageOptions {
@@ -58,24 +51,10 @@ export interface StorageOptions {
   synchronous?: "NORMAL" | "FULL";
 }
 
-const SERVER_COLUMNS =
-  "id, name, base_url, base_url_secret, endpoint, models, api_key_secret, extra_body, timeout, retries, backoff, deterministic, embedded, created_at, requests_per_minute, input_tokens_per_minute, input_price_per_million, output_price_per_million";
-const RUN_INSERT_COLUMNS =
-  "id, dataset, dataset_hash, server_id, server_name, endpoint, model, fingerprint, splits, concurrency, max_len, options, limit_n, status, error, created_at, started_at, finished_at, owner_pid, total, headline, max_cost, max_input_tokens, stop_reason, items";
-
-function placeholders(columns: string): string {
-  return columns
-    .split(",")
-    .map((c) => `@${c.trim()}`)
-    .join(", ");
+/** `INSERT INTO table (columns) VALUES (@column, ...)`: named parameters of a row. */
+function insertSql(table: string, columns: readonly string[]): string {
+  return `INSERT INTO ${table} (${columns.join(", ")}) VALUES (${columns.map((c) => `@${c}`).join(", ")})`;
 }
-
-function likePattern(q: string): string {
-  return `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-/** Answered examples read per page by the prediction reader (the connection is free for writes between pages). */
-const PAGE_EXAMPLES = 512;
 
 /** `split IN (...)` for some splits (none: every split), with its parameters. */
 function splitSql<T extends string | number>(splits: readonly T[] | undefined): { where: string; args: T[] } {
@@ -84,7 +63,7 @@ function splitSql<T extends string | number>(splits: readonly T[] | undefined): 
 }
 
 /** The storage over one SQLite file. Every method is synchronous underneath and async at the interface. */
-export class SqliteStorage implements WorkbenchStorage {
+export class SqliteStorage extends StoreBase implements WorkbenchStorage {
   readonly path: string;
   private readonly db: Database.Database;
   private readonly stmts = new Map<string, Database.Statement>();
@@ -98,6 +77,7 @@ export class SqliteStorage implements WorkbenchStorage {
   private readonly closing = new AbortController();
 
   constructor(path: string, opts: StorageOptions = {}) {
+    super();
     if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
     this.path = path;
     this.db = new Database(path);
@@ -131,36 +111,8 @@ export class SqliteStorage implements WorkbenchStorage {
 
   // ---- the analysis members -------------------------------------------------------------------------
 
-  async getRun(id: string): Promise<RunRow | undefined> {
-    return this.getStoredRun(id);
-  }
-
-  async listRuns(filter: { dataset?: string; status?: RunStatus } = {}): Promise<RunRow[]> {
-    return this.listStoredRuns(filter);
-  }
-
-  async getTask(dataset: string): Promise<Task | undefined> {
-    const bundled = bundledTaskOf(dataset);
-    if (bundled) return bundled;
-    return (await this.getUpload(dataset))?.task;
-  }
-
-  async getStates(dataset: string, ids: string[]): Promise<Map<string, State>> {
-    return this.readStates(dataset, ids, (text) => JSON.parse(text) as State);
-  }
-
-  async getWireStates(dataset: string, ids: string[]): Promise<Map<string, WireState>> {
-    return this.readStates<WireState>(dataset, ids, wireStateOf);
-  }
-
-  /** States of some examples by id, each made from its stored JSON text by `of` (bundled: the loaded states). */
-  private async readStates<T>(
-    dataset: string,
-    ids: string[],
-    of: (text: string) => T,
-  ): Promise<Map<string, T>> {
-    if (bundledTaskOf(dataset)) return (await bundledStates(dataset, ids)) as Map<string, T>;
-    const out = new Map<string, T>();
+  protected async stateTexts(dataset: string, ids: string[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
     const chunk = 500;
     // one read transaction, so a pending upload is skipped throughout
     this.db.transaction(() => {
@@ -172,91 +124,36 @@ export class SqliteStorage implements WorkbenchStorage {
             `SELECT id, state FROM examples WHERE dataset = ? AND id IN (${part.map(() => "?").join(",")})`,
           )
           .all(dataset, ...part) as Raw[];
-        for (const r of rows) out.set(String(r.id), of(String(r.state)));
+        for (const r of rows) out.set(String(r.id), String(r.state));
       }
     })();
     return out;
   }
 
-  async listPredictions(runId: string, filter: PredictionFilter = {}): Promise<PredictionRow[]> {
-    const out: PredictionRow[] = [];
-    for await (const page of this.predictionPages(runId, filter)) for (const r of page) out.push(r);
-    return out;
-  }
-
-  async *predictionPages(runId: string, filter: PredictionFilter = {}): AsyncGenerator<PredictionRow[]> {
-    const splits = filter.split === undefined ? undefined : [filter.split].flat();
+  protected async answerPage(runId: string, after: number, splits?: Split[]): Promise<AnswerRow[]> {
     const { where, args } = splitSql(splits);
-    const stmt = this.stmt(
-      `SELECT example_id, split, served_by, items, record, logits, ordinal FROM run_examples
+    return this.stmt(
+      `SELECT ${ANSWER_COLUMNS} FROM run_examples
        WHERE run_id = ? AND ordinal > ?${where} ORDER BY ordinal LIMIT ${PAGE_EXAMPLES}`,
+    ).all(runId, after, ...args) as AnswerRow[];
+  }
+
+  protected async answersOf(runId: string, exampleIds: string[]): Promise<AnswerRow[]> {
+    const stmt = this.stmt(`SELECT ${ANSWER_COLUMNS} FROM run_examples WHERE run_id = ? AND example_id = ?`);
+    return exampleIds.flatMap((id) => (stmt.get(runId, id) as AnswerRow | undefined) ?? []);
+  }
+
+  protected async itemParts(runId: string, itemIndex: number): Promise<ItemParts> {
+    const read = this.db.transaction(
+      (): ItemParts => ({
+        specs: this.stmt("SELECT items FROM runs WHERE id = ?").pluck().get(runId) as string | undefined,
+        chunks: this.stmt("SELECT data FROM item_chunks WHERE run_id = ? AND item_index = ? ORDER BY chunk")
+          .pluck()
+          .all(runId, itemIndex) as Buffer[],
+        loose: this.stmt(LOOSE_VALUES_SELECT).all(runId, itemIndex) as Raw[],
+      }),
     );
-    // each page starts after the previous page's last example: examples written meanwhile are not seen twice
-    for (let after = -1; ; ) {
-      const rows = stmt.all(runId, after, ...args) as AnswerRow[];
-      const page: PredictionRow[] = [];
-      for (const row of rows) page.push(...this.predictionsOf(runId, row, filter.item));
-      if (page.length) yield page;
-      if (rows.length < PAGE_EXAMPLES) return;
-      after = rows[rows.length - 1].ordinal;
-    }
-  }
-
-  /** The predictions of a stored answer (only the named item's, when one is). */
-  private predictionsOf(runId: string, row: AnswerRow, item?: string): PredictionRow[] {
-    const out: PredictionRow[] = [];
-    const items = storedItemsOf(row.items);
-    let base: DecisionRecord | undefined; // one record per request, parsed once
-    let logits: number[][] | undefined;
-    for (let k = 0; k < items.length; k++) {
-      if (item !== undefined && items[k].item !== item) continue;
-      base ??= JSON.parse(row.record) as DecisionRecord;
-      logits ??= JSON.parse(row.logits) as number[][];
-      // inline logits: a row written into a migrated file by a process still on the version-3 code
-      out.push(predictionOf(runId, row, base, items[k], items[k].inlineLogits ?? logits[k] ?? []));
-    }
-    return out;
-  }
-
-  async itemColumns(runId: string, itemIndex: number, splits?: readonly Split[]): Promise<ItemColumns> {
-    // one read transaction: a commit that packs rows meanwhile is seen whole or not at all
-    const read = this.db.transaction(() => {
-      const specs = JSON.parse(
-        (this.stmt("SELECT items FROM runs WHERE id = ?").pluck().get(runId) as string | undefined) ?? "[]",
-      ) as ItemSpec[];
-      const spec = specs[itemIndex];
-      const rowK = spec ? valueColumns(spec).length : 0;
-      const chunks = this.stmt(
-        "SELECT data FROM item_chunks WHERE run_id = ? AND item_index = ? ORDER BY chunk",
-      )
-        .pluck()
-        .all(runId, itemIndex) as Buffer[];
-      const loose = (this.stmt(LOOSE_VALUES_SELECT).all(runId, itemIndex) as Raw[]).map(itemValuesFromRaw);
-      const parts = [...chunks.map(decodeColumns), columnsOf(rowK, loose)].filter((p) => p.n > 0);
-      return joinColumns(
-        rowK,
-        parts,
-        splits?.map((s) => SPLIT_NAMES.indexOf(s)),
-      );
-    });
     return read();
-  }
-
-  async predictionsFor(
-    runId: string,
-    item: string,
-    exampleIds: string[],
-  ): Promise<Map<string, PredictionRow>> {
-    const out = new Map<string, PredictionRow>();
-    const stmt = this.stmt(
-      "SELECT example_id, split, served_by, items, record, logits, ordinal FROM run_examples WHERE run_id = ? AND example_id = ?",
-    );
-    for (const id of exampleIds) {
-      const row = stmt.get(runId, id) as AnswerRow | undefined;
-      const p = row && this.predictionsOf(runId, row, item)[0];
-      if (p) out.set(id, p);
-    }
-    return out;
   }
 
   async saveCalibration(row: CalibrationRow): Promise<void> {
@@ -293,15 +190,11 @@ export class SqliteStorage implements WorkbenchStorage {
   }
 
   async insertServer(row: ServerRow): Promise<void> {
-    this.stmt(`INSERT INTO servers (${SERVER_COLUMNS}) VALUES (${placeholders(SERVER_COLUMNS)})`).run(
-      serverToParams(row),
-    );
+    this.stmt(insertSql("servers", SERVER_COLUMNS)).run(serverToParams(row));
   }
 
   async updateServer(row: ServerRow): Promise<void> {
-    const sets = SERVER_COLUMNS.split(",")
-      .map((c) => c.trim())
-      .filter((c) => c !== "id" && c !== "created_at")
+    const sets = SERVER_COLUMNS.filter((c) => c !== "id" && c !== "created_at")
       .map((c) => `${c} = @${c}`)
       .join(", ");
     this.stmt(`UPDATE servers SET ${sets} WHERE id = @id`).run(serverToParams(row));
@@ -405,11 +298,7 @@ export class SqliteStorage implements WorkbenchStorage {
   // ---- runs -------------------------------------------------------------------------------------------
 
   async insertRun(run: StoredRun): Promise<void> {
-    const task = await this.getTask(run.dataset);
-    const items = run.items ?? (task ? taskSpecs(task) : []);
-    this.stmt(`INSERT INTO runs (${RUN_INSERT_COLUMNS}) VALUES (${placeholders(RUN_INSERT_COLUMNS)})`).run(
-      runToParams({ ...run, items }),
-    );
+    this.stmt(insertSql("runs", RUN_INSERT_COLUMNS)).run(runToParams(await this.withItems(run)));
   }
 
   async getStoredRun(id: string): Promise<StoredRun | undefined> {
@@ -436,22 +325,10 @@ export class SqliteStorage implements WorkbenchStorage {
   }
 
   async updateRun(id: string, patch: RunPatch): Promise<void> {
-    const columns: Record<string, string> = {
-      status: "status",
-      error: "error",
-      startedAt: "started_at",
-      finishedAt: "finished_at",
-      ownerPid: "owner_pid",
-      headline: "headline",
-      total: "total",
-      maxCost: "max_cost",
-      maxInputTokens: "max_input_tokens",
-      stopReason: "stop_reason",
-    };
     const sets: string[] = [];
     const args: Raw = { id };
     for (const [key, value] of Object.entries(patch)) {
-      const column = columns[key];
+      const column = RUN_PATCH_COLUMNS[key as keyof RunPatch];
       if (!column || value === undefined) continue;
       sets.push(`${column} = @${column}`);
       args[column] = key === "headline" ? toJson(value) : value;
@@ -464,6 +341,7 @@ export class SqliteStorage implements WorkbenchStorage {
     this.stmt("UPDATE runs SET active_ms = active_ms + ? WHERE id = ?").run(ms, id);
   }
 
+  /** Stores one answered example; rejects with AlreadyStored (errors.ts) when it is stored already. */
   async recordExample(result: ExampleResult): Promise<void> {
     return this.writer.write(result);
   }
@@ -499,6 +377,7 @@ export class SqliteStorage implements WorkbenchStorage {
     })();
   }
 
+  /** `PRAGMA integrity_check`: "ok" when the file's structure (pages, indexes, constraints) is sound. */
   async integrityCheck(): Promise<string> {
     const rows = this.db.pragma("integrity_check") as { integrity_check: string }[];
     return rows.map((r) => r.integrity_check).join("\n");

@@ -11,7 +11,7 @@ export type RunStatus = "queued" | "running" | "done" | "cancelled" | "failed" |
 /** Why a run is `stopped`: `budget`, its maxCost or maxInputTokens was reached (resumable with a higher cap). */
 export type StopReason = "budget";
 
-/** One stored decision: one example x one item of a run. What every report reads. */
+/** One stored decision: one example x one item of a run, as listed and exported (reports read `itemColumns`). */
 export interface PredictionRow {
   runId: string;
   exampleId: string;
@@ -97,8 +97,9 @@ export interface PredictionFilter {
 }
 
 /**
- * The storage interface: all SQL lives behind it, async so a PostgreSQL implementation can follow.
- * (The API-core engineer owns and extends this file; the members below are relied on by the analysis code.)
+ * The storage interface: all SQL lives behind it. Two stores implement it, SQLite (sqlite.ts) and PostgreSQL
+ * (postgres/postgres.ts), over the same rows (rows.ts, answer-rows.ts) and derived members (store-base.ts); one
+ * contract (test/storage-contract.ts) runs against both. The members below are what the analysis code reads.
  */
 export interface Storage {
   getRun(id: string): Promise<RunRow | undefined>;
@@ -293,8 +294,8 @@ export interface WorkbenchStorage extends Storage {
   listUploads(): Promise<UploadRow[]>;
   getUpload(name: string): Promise<UploadRow | undefined>;
   /**
-   * Stores a dataset and all its examples in short transactions (storage/upload-sql.ts), hidden until the last
-   * one; nothing is left when it fails.
+   * Stores a dataset and all its examples in short transactions (upload-sql.ts; PostgreSQL: pg-uploads.ts),
+   * hidden until the last one; nothing is left when it fails.
    */
   insertUpload(row: UploadRow, examples: ExampleRow[]): Promise<void>;
   /** Deletes an upload: hidden at once, then its rows in short transactions. */
@@ -324,7 +325,13 @@ export interface WorkbenchStorage extends Storage {
   updateRun(id: string, patch: RunPatch): Promise<void>;
   /** Adds working time to a run's counters. */
   addActiveMs(id: string, ms: number): Promise<void>;
-  /** Stores one answered example (its predictions, its request facts, the run's counters) in one transaction. */
+  /**
+   * Stores one answered example (its predictions, its request facts, the run's counters) in one transaction;
+   * resolves once it is committed. An example whose (run, example) is stored already, by this process or another
+   * on the same database, stores and counts nothing: the call rejects with AlreadyStored (errors.ts, code
+   * `ALREADY_STORED`), which a queued worker that was handed the example again takes as "already done". Any
+   * other rejection (e.g. a run that is not there, an ordinal taken by another example) is the database's error.
+   */
   recordExample(result: ExampleResult): Promise<void>;
   /** Ids of the examples of a run already stored. */
   doneExampleIds(runId: string): Promise<Set<string>>;
@@ -335,9 +342,13 @@ export interface WorkbenchStorage extends Storage {
   /** Deletes a run, its predictions and its calibrations. */
   deleteRun(id: string): Promise<void>;
 
-  /** `PRAGMA integrity_check`: "ok" when the file is sound. */
+  /**
+   * "ok" when the store is sound, else what is wrong, a line each. SQLite: `PRAGMA integrity_check` (the file's
+   * pages, indexes and constraints). PostgreSQL: every run's counters against its rows (`done` is the number of
+   * its stored examples, `packed` at most `done`); the database checks its own files.
+   */
   integrityCheck(): Promise<string>;
-  /** The SQLite file's path. */
+  /** Where the store is: the SQLite file's path, or the PostgreSQL database URL without its password. */
   readonly path: string;
   close(): Promise<void>;
 }

@@ -14,7 +14,7 @@
  */
 
 import type Database from "better-sqlite3";
-import { toJson } from "./rows.js";
+import { exampleToParams, uploadToParams } from "./rows.js";
 import type { ExampleRow, UploadRow } from "./types.js";
 import { newOwner, ownerGone, ownerOf } from "./upload-owner.js";
 
@@ -61,28 +61,11 @@ export class UploadCancelled extends Error {
   }
 }
 
-type Param = string | number | null;
-
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** The parameters of one example's row. */
-function exampleParams(name: string, ordinal: number, e: ExampleRow): Param[] {
-  // the state's text in its file's key order (stateJson, when JavaScript's object lost it): exampleFromRaw restores it
-  const state = e.stateJson ?? JSON.stringify(e.state);
-  return [name, ordinal, e.id, e.split, state, JSON.stringify(e.labels), toJson(e.meta)];
-}
 
 /** Inserts an upload's row, pending under `owner`: the name is reserved. Throws SQLite's error when taken. */
 export function reserveUpload(db: Database.Database, row: UploadRow, owner: string): void {
-  db.prepare(UPLOAD_SQL.reserve).run(
-    row.name,
-    JSON.stringify(row.task),
-    row.hash,
-    row.examples,
-    JSON.stringify(row.splits),
-    row.createdAt,
-    owner,
-  );
+  db.prepare(UPLOAD_SQL.reserve).run(uploadToParams(row, owner));
 }
 
 /**
@@ -99,7 +82,7 @@ export async function insertExamples(
 ): Promise<void> {
   const insert = db.prepare(UPLOAD_SQL.example);
   const owned = db.prepare(UPLOAD_SQL.owned);
-  let made: Param[][] = [];
+  let made: ReturnType<typeof exampleToParams>[] = [];
   let at = 0; // made[at] is the next row to insert
   let next = 0; // examples[next] is the next example to make a row of
   let wanted = 256; // rows made ahead: what the last transaction took, and a quarter more
@@ -120,7 +103,7 @@ export async function insertExamples(
       made = made.slice(at);
       at = 0;
       for (; made.length < wanted && next < examples.length; next++) {
-        made.push(exampleParams(name, next, examples[next] as ExampleRow));
+        made.push(exampleToParams(name, next, examples[next] as ExampleRow));
         examples[next] = undefined;
       }
     }

@@ -2,35 +2,48 @@
  * Storing answered examples: each example (its request facts, one row per item with its analysis columns, the
  * run's counters) is written whole in one transaction, as it arrives, or with the others that arrived in the same
  * window when answers come by the thousand a second (GroupQueue). `write` resolves once the transaction has
- * committed: an example counts as stored (and is never asked again) only then. The transactions run on the event
+ * committed: an example counts as stored (and is never asked again) only then. An example whose (run, example) is
+ * stored already is skipped whole and counted nowhere: its write rejects with AlreadyStored. The transactions run on the event
  * loop's own connection: on 2 cores, which the event loop and a local decision server keep busy, a writer thread
  * could not run beside them and only added its hand-off (apps/api/bench/RESULTS.md, engine benchmark).
  */
 
 import { performance } from "node:perf_hooks";
-import type { DecisionRecord } from "@decision-workbench/scorer";
 import type Database from "better-sqlite3";
 import { type ItemSpec, inferSpec } from "../analysis/item-spec.js";
+import {
+  ANSWER_ROW,
+  addCounters,
+  answerParams,
+  COUNTER_COLUMNS,
+  type CounterSums,
+  itemValuesParams,
+  VALUE_ROW,
+} from "./answer-rows.js";
+import { AlreadyStored } from "./errors.js";
 import { CHUNK_ROWS, columnsOf, encodeColumns } from "./item-columns.js";
-import { type ItemValues, itemValues, valueColumns } from "./item-values.js";
+import { itemValues, valueColumns } from "./item-values.js";
 import { itemValuesFromRaw, type Raw } from "./rows.js";
-import type { ExampleResult, PredictionRow } from "./types.js";
+import type { ExampleResult } from "./types.js";
+
+/** `(column, ...) VALUES (@field, ...)` of a row's fields and their columns. */
+function namedValues(row: Record<string, string>): string {
+  const fields = Object.keys(row);
+  return `(${Object.values(row).join(", ")}) VALUES (${fields.map((f) => `@${f}`).join(", ")})`;
+}
 
 const SQL = {
-  example: `INSERT INTO run_examples (run_id, ordinal, example_id, split, ms, served_by, failed, record, items, logits)
-    VALUES (@runId, @ordinal, @exampleId, @split, @ms, @servedBy, @failed, @record, @items, @logits)`,
-  counters: `UPDATE runs SET done = done + @done, answered = answered + @answered, unknown = unknown + @unknown,
-    escalated = escalated + @escalated, errors = errors + @errors, input_tokens = input_tokens + @inputTokens,
-    output_tokens = output_tokens + @outputTokens, reasoning_tokens = reasoning_tokens + @reasoningTokens,
-    cost = cost + @cost WHERE id = @runId`,
+  /** An example already stored is skipped (no change): its write rejects with AlreadyStored. */
+  example: `INSERT INTO run_examples ${namedValues(ANSWER_ROW)} ON CONFLICT (run_id, example_id) DO NOTHING`,
+  counters: `UPDATE runs SET ${Object.entries(COUNTER_COLUMNS)
+    .map(([field, column]) => `${column} = ${column} + @${field}`)
+    .join(", ")} WHERE id = @runId`,
   specs: "SELECT items FROM runs WHERE id = ?",
   setSpecs: "UPDATE runs SET items = ? WHERE id = ?",
 };
 
 /** Inserts one decision's analysis columns (also used by the migration that fills them for older runs). */
-export const ITEM_VALUES_INSERT = `INSERT INTO item_values
-  (run_id, item_index, ordinal, example_id, split, status, served_by, confidence, gold, gold_list, answer, answer_list, probs)
-  VALUES (@runId, @itemIndex, @ordinal, @exampleId, @split, @status, @servedBy, @confidence, @gold, @goldList, @answer, @answerList, @probs)`;
+export const ITEM_VALUES_INSERT = `INSERT INTO item_values ${namedValues(VALUE_ROW)}`;
 
 /** The loose rows of one item of a run, in run order. */
 export const LOOSE_VALUES_SELECT = `SELECT ordinal, example_id, split, status, served_by, confidence, gold, gold_list,
@@ -64,131 +77,15 @@ export function packer(db: Database.Database): (runId: string) => void {
   };
 }
 
-/** The named parameters of ITEM_VALUES_INSERT. */
-export function itemValuesParams(runId: string, itemIndex: number, v: ItemValues): Record<string, unknown> {
-  const list = (code: ItemValues["gold"]) => (code !== null && typeof code === "object" ? code : null);
-  const single = (code: ItemValues["gold"]) => (typeof code === "number" ? code : null);
-  return {
-    runId,
-    itemIndex,
-    ordinal: v.ordinal,
-    exampleId: v.exampleId,
-    split: v.split,
-    status: v.status,
-    servedBy: v.servedBy,
-    confidence: v.confidence,
-    gold: single(v.gold),
-    goldList: list(v.gold),
-    answer: single(v.answer),
-    answerList: list(v.answer),
-    probs: v.probs,
-  };
-}
+/** The error of each example of a group (null: committed; AlreadyStored: skipped whole). */
+type GroupOutcome = (Error | null)[];
 
 /**
- * One item's prediction as stored in the `items` JSON array of its example's row (in item order): name, gold,
- * status, answer, confidence, probabilities, logits (null: they are in the row's `logits` column), unknown,
- * reason, reasoning. The stored format; `storedItemOf` reads it back into named fields.
- */
-type StoredItemJson = [
-  string,
-  PredictionRow["gold"],
-  PredictionRow["status"],
-  PredictionRow["answer"],
-  number | null,
-  Record<string, number> | null,
-  number[] | null,
-  number | null,
-  string | null,
-  unknown,
-];
-
-/** A stored item of an answer, with named fields (logits only in rows written inline by version-3 code). */
-export interface StoredItem {
-  item: string;
-  gold: PredictionRow["gold"];
-  status: PredictionRow["status"];
-  answer: PredictionRow["answer"];
-  confidence: number | null;
-  probabilities: Record<string, number> | null;
-  inlineLogits: number[] | null;
-  unknown: number | null;
-  reason: string | null;
-  reasoning: DecisionRecord["reasoning"] | null;
-}
-
-/** The stored items of an answer's `items` column. */
-export function storedItemsOf(text: string): StoredItem[] {
-  return (JSON.parse(text) as StoredItemJson[]).map((t) => ({
-    item: t[0],
-    gold: t[1],
-    status: t[2],
-    answer: t[3],
-    confidence: t[4],
-    probabilities: t[5],
-    inlineLogits: t[6],
-    unknown: t[7],
-    reason: t[8],
-    reasoning: (t[9] ?? null) as DecisionRecord["reasoning"] | null,
-  }));
-}
-
-function storedItemJson(p: PredictionRow): StoredItemJson {
-  const reasoning = p.record.reasoning ?? null;
-  return [
-    p.item,
-    p.gold,
-    p.status,
-    p.answer,
-    p.confidence,
-    p.probabilities,
-    null,
-    p.unknown,
-    p.reason,
-    reasoning,
-  ];
-}
-
-/** The request's record stored once per example (without per-item reasoning). */
-function exampleRecord(r: ExampleResult): unknown {
-  if (r.record) return r.record;
-  if (!r.predictions[0]) return {};
-  const { reasoning: _reasoning, ...rest } = r.predictions[0].record;
-  return rest;
-}
-
-/** A run's counters as one example adds to them. */
-function countersOf(r: ExampleResult): Record<string, number | string> {
-  let answered = 0;
-  let unknown = 0;
-  let escalated = 0;
-  for (const p of r.predictions) {
-    if (p.status === "answered") answered++;
-    else if (p.status === "unknown") unknown++;
-    else escalated++;
-  }
-  return {
-    runId: r.runId,
-    done: 1,
-    answered,
-    unknown,
-    escalated,
-    errors: r.failed ? 1 : 0,
-    inputTokens: r.inputTokens,
-    outputTokens: r.outputTokens,
-    reasoningTokens: r.reasoningTokens,
-    cost: r.cost,
-  };
-}
-
-/** The error of each example of a group (null: committed). */
-type GroupOutcome = (string | null)[];
-
-/**
- * Commits a group of examples on `db` in one immediate transaction, with one update of each run's counters; when
- * that fails (e.g. one duplicate), commits each example alone so that one bad example does not take the others
- * with it. Each decision's analysis columns follow the run's item specs (stored with the run; an item the run's
- * dataset did not name, e.g. a test's run, gets a spec read from its first decision, stored then).
+ * Commits a group of examples on `db` in one immediate transaction, with one update of each run's counters; an
+ * example whose (run, example) is stored already is skipped whole. When the transaction fails (a run that is not
+ * there, an ordinal taken twice), each example is committed alone so that one bad example does not take the
+ * others with it. Each decision's analysis columns follow the run's item specs (stored with the run; an item the
+ * run's dataset did not name, e.g. a test's run, gets a spec read from its first decision, stored then).
  */
 function groupCommitter(db: Database.Database): (group: ExampleResult[]) => GroupOutcome {
   const example = db.prepare(SQL.example);
@@ -197,10 +94,6 @@ function groupCommitter(db: Database.Database): (group: ExampleResult[]) => Grou
   const readSpecs = db.prepare(SQL.specs).pluck();
   const loose = db.prepare("SELECT done - packed FROM runs WHERE id = ?").pluck();
   const pack = packer(db);
-  /** Packs a run's loose rows once CHUNK_ROWS examples of it are loose (after its counters are updated). */
-  const packFull = (runId: string) => {
-    if ((loose.get(runId) as number) >= CHUNK_ROWS) pack(runId);
-  };
   const writeSpecs = db.prepare(SQL.setSpecs);
   const specsOf = (r: ExampleResult): ItemSpec[] => {
     const specs = JSON.parse((readSpecs.get(r.runId) as string | undefined) ?? "[]") as ItemSpec[];
@@ -214,53 +107,40 @@ function groupCommitter(db: Database.Database): (group: ExampleResult[]) => Grou
     if (added) writeSpecs.run(JSON.stringify(specs), r.runId);
     return specs;
   };
-  const rows = (r: ExampleResult) => {
-    example.run({
-      runId: r.runId,
-      ordinal: r.ordinal,
-      exampleId: r.exampleId,
-      split: r.split,
-      ms: r.ms,
-      servedBy: r.servedBy,
-      failed: r.failed ? 1 : 0,
-      record: JSON.stringify(exampleRecord(r)),
-      items: JSON.stringify(r.predictions.map(storedItemJson)),
-      logits: JSON.stringify(r.predictions.map((p) => p.logits)),
-    });
+  /** Inserts an example's rows; false when it is stored already (nothing inserted). */
+  const rows = (r: ExampleResult): boolean => {
+    if (example.run(answerParams(r)).changes === 0) return false;
     const specs = specsOf(r);
     for (const p of r.predictions) {
       const index = specs.findIndex((s) => s.name === p.item);
       values.run(itemValuesParams(r.runId, index, itemValues(specs[index], r, p)));
     }
+    return true;
   };
-  const single = db.transaction((r: ExampleResult) => {
-    rows(r);
-    counters.run(countersOf(r));
-    packFull(r.runId);
-  });
-  const many = db.transaction((group: ExampleResult[]) => {
-    const sums = new Map<string, Record<string, number | string>>();
-    for (const r of group) {
-      rows(r);
-      const c = countersOf(r);
-      const sum = sums.get(r.runId);
-      if (!sum) sums.set(r.runId, c);
-      else for (const key of Object.keys(c)) if (key !== "runId") (sum[key] as number) += c[key] as number;
+  const commit = db.transaction((group: ExampleResult[]): GroupOutcome => {
+    const sums = new Map<string, CounterSums>();
+    const outcome = group.map((r) => {
+      if (!rows(r)) return new AlreadyStored(r.runId, r.exampleId);
+      addCounters(sums, r);
+      return null;
+    });
+    for (const [runId, sum] of sums) {
+      counters.run({ runId, ...sum });
+      // packs a run's loose rows once CHUNK_ROWS examples of it are loose
+      if ((loose.get(runId) as number) >= CHUNK_ROWS) pack(runId);
     }
-    for (const sum of sums.values()) counters.run(sum);
-    for (const runId of sums.keys()) packFull(runId);
+    return outcome;
   });
   return (group) => {
     try {
-      many.immediate(group);
-      return group.map(() => null);
-    } catch {
-      return group.map((r) => {
+      return commit.immediate(group);
+    } catch (err) {
+      if (group.length === 1) return [err instanceof Error ? err : new Error(String(err))];
+      return group.flatMap((r) => {
         try {
-          single.immediate(r);
-          return null;
+          return commit.immediate([r]);
         } catch (err) {
-          return err instanceof Error ? err.message : String(err);
+          return [err instanceof Error ? err : new Error(String(err))];
         }
       });
     }
@@ -352,13 +232,13 @@ export class AnswerWriter {
       const outcome = commit(group.map((g) => g.write));
       group.forEach((w, i) => {
         const error = outcome[i];
-        if (error === null || error === undefined) w.resolve();
-        else w.reject(new Error(error));
+        if (error) w.reject(error);
+        else w.resolve();
       });
     }, COMMIT_WINDOW_MS);
   }
 
-  /** Resolves once the example is committed; rejects with the database's error. */
+  /** Resolves once the example is committed; rejects with AlreadyStored or the database's error. */
   write(result: ExampleResult): Promise<void> {
     return this.groups.push(result);
   }

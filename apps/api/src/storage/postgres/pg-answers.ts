@@ -8,135 +8,42 @@
  * packing of a run's loose rows into chunks (same rule as writer.ts) are decided under that lock.
  */
 
-import type { DecisionRecord } from "@decision-workbench/scorer";
 import type { Pool, PoolClient } from "pg";
 import { type ItemSpec, inferSpec } from "../../analysis/item-spec.js";
+import {
+  ANSWER_ROW,
+  addCounters,
+  answerParams,
+  COUNTER_COLUMNS,
+  type CounterSums,
+  itemValuesParams,
+  VALUE_ROW,
+} from "../answer-rows.js";
+import { AlreadyStored } from "../errors.js";
 import { CHUNK_ROWS, columnsOf, encodeColumns } from "../item-columns.js";
 import { itemValues, valueColumns } from "../item-values.js";
 import { itemValuesFromRaw, type Raw } from "../rows.js";
-import type { ExampleResult, PredictionRow } from "../types.js";
-import { GROUP_COMMIT_MAX, itemValuesParams } from "../writer.js";
+import type { ExampleResult } from "../types.js";
+import { GROUP_COMMIT_MAX } from "../writer.js";
+import { columnArrays, inTransaction } from "./pg-client.js";
 
-/** The rejection of an answer whose (run, example) is already stored: nothing of it was written. */
-export class AlreadyStored extends Error {
-  readonly code = "ALREADY_STORED";
-  constructor(
-    readonly runId: string,
-    readonly exampleId: string,
-  ) {
-    super(`example ${JSON.stringify(exampleId)} of run ${runId} is already stored`);
-  }
-}
+const ANSWER_FIELDS = Object.keys(ANSWER_ROW) as (keyof typeof ANSWER_ROW)[];
+const VALUE_FIELDS = Object.keys(VALUE_ROW) as (keyof typeof VALUE_ROW)[];
+const COUNTER_FIELDS = Object.keys(COUNTER_COLUMNS) as (keyof CounterSums)[];
 
-/** Runs `fn` in one transaction on a client of the pool. */
-export async function inTransaction<T>(
-  pool: Pool,
-  fn: (client: PoolClient) => Promise<T>,
-  begin = "BEGIN",
-): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query(begin);
-    try {
-      const out = await fn(client);
-      await client.query("COMMIT");
-      return out;
-    } catch (err) {
-      await client.query("ROLLBACK");
-      throw err;
-    }
-  } finally {
-    client.release();
-  }
-}
-
-/** The item's stored JSON tuple, as writer.ts stores it (read back by its `storedItemsOf`). */
-function storedItemJson(p: PredictionRow): unknown[] {
-  return [
-    p.item,
-    p.gold,
-    p.status,
-    p.answer,
-    p.confidence,
-    p.probabilities,
-    null,
-    p.unknown,
-    p.reason,
-    p.record.reasoning ?? null,
-  ];
-}
-
-/** The request's record stored once per example (without per-item reasoning). */
-function exampleRecord(r: ExampleResult): DecisionRecord | object {
-  if (r.record) return r.record;
-  if (!r.predictions[0]) return {};
-  const { reasoning: _reasoning, ...rest } = r.predictions[0].record;
-  return rest;
-}
-
-const COUNTER_COLUMNS = [
-  "done",
-  "answered",
-  "unknown",
-  "escalated",
-  "errors",
-  "input_tokens",
-  "output_tokens",
-  "reasoning_tokens",
-  "cost",
-] as const;
-
-/** What an example adds to its run's counters, in COUNTER_COLUMNS order. */
-function countersOf(r: ExampleResult): number[] {
-  const status = (s: PredictionRow["status"]) => r.predictions.filter((p) => p.status === s).length;
-  return [
-    1,
-    status("answered"),
-    status("unknown"),
-    status("escalated"),
-    r.failed ? 1 : 0,
-    r.inputTokens,
-    r.outputTokens,
-    r.reasoningTokens,
-    r.cost,
-  ];
-}
-
-const INSERT_EXAMPLES = `INSERT INTO run_examples
-  (run_id, ordinal, example_id, split, ms, served_by, failed, record, items, logits)
+/** An example already stored is skipped: only those inserted are returned. */
+const INSERT_EXAMPLES = `INSERT INTO run_examples (${Object.values(ANSWER_ROW).join(", ")})
   SELECT * FROM unnest($1::text[], $2::integer[], $3::text[], $4::text[], $5::float8[], $6::text[], $7::integer[],
     $8::text[], $9::text[], $10::text[])
   ON CONFLICT (run_id, example_id) DO NOTHING RETURNING run_id, example_id`;
 
-const INSERT_VALUES = `INSERT INTO item_values
-  (run_id, item_index, ordinal, example_id, split, status, served_by, confidence, gold, gold_list, answer, answer_list, probs)
+const INSERT_VALUES = `INSERT INTO item_values (${Object.values(VALUE_ROW).join(", ")})
   SELECT * FROM unnest($1::text[], $2::integer[], $3::integer[], $4::text[], $5::smallint[], $6::smallint[], $7::text[],
     $8::float8[], $9::integer[], $10::bytea[], $11::integer[], $12::bytea[], $13::bytea[])`;
-
-const VALUE_FIELDS = [
-  "runId",
-  "itemIndex",
-  "ordinal",
-  "exampleId",
-  "split",
-  "status",
-  "servedBy",
-  "confidence",
-  "gold",
-  "goldList",
-  "answer",
-  "answerList",
-  "probs",
-] as const;
 
 /** The loose rows of one item of a run, in run order. */
 export const LOOSE_VALUES = `SELECT ordinal, example_id, split, status, served_by, confidence, gold, gold_list,
   answer, answer_list, probs FROM item_values WHERE run_id = $1 AND item_index = $2 ORDER BY ordinal`;
-
-/** Columns of row arrays: one array per column (what unnest takes). */
-function columnArrays(rows: unknown[][], width: number): unknown[][] {
-  return Array.from({ length: width }, (_, k) => rows.map((row) => row[k]));
-}
 
 /** Packs every loose row of a run's items into chunks and marks its stored examples packed (run row locked). */
 async function pack(c: PoolClient, runId: string, specs: ItemSpec[]): Promise<void> {
@@ -173,25 +80,17 @@ async function storeGroup(c: PoolClient, group: ExampleResult[]): Promise<(Alrea
   const inserted = await c.query<{ run_id: string; example_id: string }>(
     INSERT_EXAMPLES,
     columnArrays(
-      group.map((r) => [
-        r.runId,
-        r.ordinal,
-        r.exampleId,
-        r.split,
-        r.ms,
-        r.servedBy,
-        r.failed ? 1 : 0,
-        JSON.stringify(exampleRecord(r)),
-        JSON.stringify(r.predictions.map(storedItemJson)),
-        JSON.stringify(r.predictions.map((p) => p.logits)),
-      ]),
-      10,
+      group.map((r) => {
+        const row = answerParams(r);
+        return ANSWER_FIELDS.map((f) => row[f]);
+      }),
+      ANSWER_FIELDS.length,
     ),
   );
   const fresh = new Set(inserted.rows.map((r) => JSON.stringify([r.run_id, r.example_id])));
   const outcome: (AlreadyStored | null)[] = [];
   const values: unknown[][] = [];
-  const sums = new Map<string, number[]>();
+  const sums = new Map<string, CounterSums>();
   const respecified = new Set<string>();
   for (const r of group) {
     const key = JSON.stringify([r.runId, r.exampleId]);
@@ -211,20 +110,19 @@ async function storeGroup(c: PoolClient, group: ExampleResult[]): Promise<(Alrea
       const v = itemValuesParams(r.runId, index, itemValues(runSpecs[index], r, p));
       values.push(VALUE_FIELDS.map((f) => v[f]));
     }
-    const add = countersOf(r);
-    const sum = sums.get(r.runId);
-    if (!sum) sums.set(r.runId, add);
-    else for (const [k, x] of add.entries()) sum[k] += x;
+    addCounters(sums, r);
   }
   if (values.length) await c.query(INSERT_VALUES, columnArrays(values, VALUE_FIELDS.length));
   for (const runId of respecified) {
     await c.query("UPDATE runs SET items = $1 WHERE id = $2", [JSON.stringify(specs.get(runId)), runId]);
   }
-  const sets = COUNTER_COLUMNS.map((col, k) => `${col} = ${col} + $${k + 2}`).join(", ");
+  const sets = COUNTER_FIELDS.map((f, k) => `${COUNTER_COLUMNS[f]} = ${COUNTER_COLUMNS[f]} + $${k + 2}`).join(
+    ", ",
+  );
   for (const [runId, sum] of sums) {
     const { rows } = await c.query<{ loose: number }>(
       `UPDATE runs SET ${sets} WHERE id = $1 RETURNING done - packed AS loose`,
-      [runId, ...sum],
+      [runId, ...COUNTER_FIELDS.map((f) => sum[f])],
     );
     if (rows[0].loose >= CHUNK_ROWS) await pack(c, runId, specs.get(runId) ?? []);
   }

@@ -6,6 +6,7 @@
  */
 
 import type { Pool, PoolClient } from "pg";
+import { newerSchema } from "../errors.js";
 
 /** One schema change. Never edit a released migration: add the next number. */
 export interface PgMigration {
@@ -188,10 +189,7 @@ export async function migratePostgres(
       )`);
       const current = await schemaVersion(client);
       if (current > latest) {
-        throw new Error(
-          `the workbench database is at schema version ${current}, newer than this code knows (${latest}); ` +
-            "use a newer workbench or another database (WORKBENCH_DATABASE_URL)",
-        );
+        throw newerSchema(current, latest, "another database (WORKBENCH_DATABASE_URL)");
       }
       for (const m of migrations) {
         if (m.version <= current) continue;

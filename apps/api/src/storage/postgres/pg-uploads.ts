@@ -10,11 +10,11 @@
 
 import { hostname } from "node:os";
 import type { Pool } from "pg";
-import { toJson } from "../rows.js";
+import { exampleToParams, uploadToParams } from "../rows.js";
 import type { ExampleRow, UploadRow } from "../types.js";
 import { newOwner, ownerGone, ownerOf } from "../upload-owner.js";
 import { UploadCancelled } from "../upload-sql.js";
-import { inTransaction } from "./pg-answers.js";
+import { columnArrays, inTransaction } from "./pg-client.js";
 
 /** Examples inserted (or deleted) by one transaction. */
 const UPLOAD_BATCH = 2000;
@@ -36,22 +36,14 @@ function pgOwnerGone(pending: string): boolean {
 const OWNED = "SELECT 1 FROM datasets WHERE name = $1 AND pending = $2 FOR UPDATE";
 
 const INSERT_EXAMPLES = `INSERT INTO examples (dataset, ordinal, id, split, state, labels, meta)
-  SELECT $1, * FROM unnest($2::integer[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])`;
+  SELECT * FROM unnest($1::text[], $2::integer[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])`;
 
 /** Inserts an upload's row, pending under `owner`: the name is reserved. Throws the unique violation when taken. */
 export async function reservePgUpload(pool: Pool, row: UploadRow, owner: string): Promise<void> {
   await pool.query(
     `INSERT INTO datasets (name, task, hash, examples, splits, created_at, pending)
      VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [
-      row.name,
-      JSON.stringify(row.task),
-      row.hash,
-      row.examples,
-      JSON.stringify(row.splits),
-      row.createdAt,
-      owner,
-    ],
+    uploadToParams(row, owner),
   );
 }
 
@@ -70,16 +62,8 @@ export async function fillPgUpload(
       const batch = examples.slice(at, at + UPLOAD_BATCH);
       await inTransaction(pool, async (c) => {
         if (!(await c.query(OWNED, [row.name, owner])).rowCount) throw new UploadCancelled(row.name);
-        await c.query(INSERT_EXAMPLES, [
-          row.name,
-          batch.map((_, i) => at + i),
-          batch.map((e) => e.id),
-          batch.map((e) => e.split),
-          // the state's text in its file's key order (exampleFromRaw restores it)
-          batch.map((e) => e.stateJson ?? JSON.stringify(e.state)),
-          batch.map((e) => JSON.stringify(e.labels)),
-          batch.map((e) => toJson(e.meta)),
-        ]);
+        const rows = batch.map((e, i) => exampleToParams(row.name, at + i, e));
+        await c.query(INSERT_EXAMPLES, columnArrays(rows, 7));
       });
     }
     const done = await pool.query("UPDATE datasets SET pending = NULL WHERE name = $1 AND pending = $2", [

@@ -5,37 +5,30 @@
  * migrations (pg-migrations.ts).
  */
 
-import type { State, Task } from "@decision-workbench/datasets";
-import type { DecisionRecord, State as WireState } from "@decision-workbench/scorer";
 import pg from "pg";
-import { type ItemSpec, taskSpecs } from "../../analysis/item-spec.js";
-import { bundledStates, bundledTaskOf } from "../../catalog/bundled.js";
-import { columnsOf, decodeColumns, type ItemColumns, joinColumns } from "../item-columns.js";
-import { SPLIT_NAMES, valueColumns } from "../item-values.js";
+import { ANSWER_COLUMNS, type AnswerRow, PAGE_EXAMPLES } from "../answer-rows.js";
 import {
-  type AnswerRow,
   calibrationFromRaw,
   exampleFromRaw,
-  itemValuesFromRaw,
-  predictionOf,
+  likePattern,
   type Raw,
+  RUN_INSERT_COLUMNS,
+  RUN_PATCH_COLUMNS,
   runFromRaw,
   runToParams,
+  SERVER_COLUMNS,
   serverFromRaw,
   serverToParams,
   toJson,
   uploadFromRaw,
-  wireStateOf,
 } from "../rows.js";
+import { type ItemParts, StoreBase } from "../store-base.js";
 import type {
   CalibrationRow,
   ExamplePage,
   ExampleResult,
   ExampleRow,
-  PredictionFilter,
-  PredictionRow,
   RunPatch,
-  RunRow,
   RunStatus,
   ServerRow,
   Split,
@@ -44,8 +37,8 @@ import type {
   WorkbenchStorage,
 } from "../types.js";
 import { UPLOAD_COMPLETE } from "../upload-sql.js";
-import { storedItemsOf } from "../writer.js";
-import { inTransaction, LOOSE_VALUES, PgAnswerWriter } from "./pg-answers.js";
+import { LOOSE_VALUES, PgAnswerWriter } from "./pg-answers.js";
+import { inTransaction, SNAPSHOT } from "./pg-client.js";
 import { migratePostgres } from "./pg-migrations.js";
 import {
   claimPgUpload,
@@ -57,83 +50,8 @@ import {
   reservePgUpload,
 } from "./pg-uploads.js";
 
-const SERVER_COLUMNS = [
-  "id",
-  "name",
-  "base_url",
-  "base_url_secret",
-  "endpoint",
-  "models",
-  "api_key_secret",
-  "extra_body",
-  "timeout",
-  "retries",
-  "backoff",
-  "deterministic",
-  "embedded",
-  "created_at",
-  "requests_per_minute",
-  "input_tokens_per_minute",
-  "input_price_per_million",
-  "output_price_per_million",
-];
-
-const RUN_INSERT_COLUMNS = [
-  "id",
-  "dataset",
-  "dataset_hash",
-  "server_id",
-  "server_name",
-  "endpoint",
-  "model",
-  "fingerprint",
-  "splits",
-  "concurrency",
-  "max_len",
-  "options",
-  "limit_n",
-  "status",
-  "error",
-  "created_at",
-  "started_at",
-  "finished_at",
-  "owner_pid",
-  "total",
-  "headline",
-  "max_cost",
-  "max_input_tokens",
-  "stop_reason",
-  "items",
-];
-
-/** The runs column of each field updateRun sets. */
-const RUN_PATCH_COLUMNS: Record<keyof RunPatch, string> = {
-  status: "status",
-  error: "error",
-  startedAt: "started_at",
-  finishedAt: "finished_at",
-  ownerPid: "owner_pid",
-  headline: "headline",
-  total: "total",
-  maxCost: "max_cost",
-  maxInputTokens: "max_input_tokens",
-  stopReason: "stop_reason",
-};
-
 /** `$1, $2, ...` for n parameters. */
 const params = (n: number, from = 1) => Array.from({ length: n }, (_, i) => `$${i + from}`).join(", ");
-
-function likePattern(q: string): string {
-  return `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-/** Answered examples read per page by the prediction reader. */
-const PAGE_EXAMPLES = 512;
-
-const ANSWER_COLUMNS = "example_id, split, served_by, items, record, logits, ordinal";
-
-/** A read-only transaction that sees one snapshot throughout. */
-const SNAPSHOT = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY";
 
 /** A database URL without its password (what `path` shows). */
 function withoutPassword(url: string): string {
@@ -148,7 +66,7 @@ function withoutPassword(url: string): string {
 }
 
 /** The storage over a PostgreSQL database. */
-export class PostgresStorage implements WorkbenchStorage {
+export class PostgresStorage extends StoreBase implements WorkbenchStorage {
   /** The database URL without its password. */
   readonly path: string;
   private readonly writer: PgAnswerWriter;
@@ -169,6 +87,7 @@ export class PostgresStorage implements WorkbenchStorage {
     private readonly pool: pg.Pool,
     url: string,
   ) {
+    super();
     this.path = withoutPassword(url);
     this.writer = new PgAnswerWriter(pool);
     this.abandoned = discardPgAbandoned(pool, this.closing.signal).catch(() => []);
@@ -183,114 +102,50 @@ export class PostgresStorage implements WorkbenchStorage {
 
   // ---- the analysis members -------------------------------------------------------------------------
 
-  async getRun(id: string): Promise<RunRow | undefined> {
-    return this.getStoredRun(id);
-  }
-
-  async listRuns(filter: { dataset?: string; status?: RunStatus } = {}): Promise<RunRow[]> {
-    return this.listStoredRuns(filter);
-  }
-
-  async getTask(dataset: string): Promise<Task | undefined> {
-    return bundledTaskOf(dataset) ?? (await this.getUpload(dataset))?.task;
-  }
-
-  async getStates(dataset: string, ids: string[]): Promise<Map<string, State>> {
-    return this.readStates(dataset, ids, (text) => JSON.parse(text) as State);
-  }
-
-  async getWireStates(dataset: string, ids: string[]): Promise<Map<string, WireState>> {
-    return this.readStates<WireState>(dataset, ids, wireStateOf);
-  }
-
-  /** States of some examples of a complete upload by id, each made from its JSON text by `of`. */
-  private async readStates<T>(
-    dataset: string,
-    ids: string[],
-    of: (text: string) => T,
-  ): Promise<Map<string, T>> {
-    if (bundledTaskOf(dataset)) return (await bundledStates(dataset, ids)) as Map<string, T>;
+  protected async stateTexts(dataset: string, ids: string[]): Promise<Map<string, string>> {
     await this.marks;
     const { rows } = await this.pool.query<{ id: string; state: string }>(
       `SELECT e.id, e.state FROM examples e JOIN datasets d ON d.name = e.dataset AND d.${UPLOAD_COMPLETE}
        WHERE e.dataset = $1 AND e.id = ANY($2)`,
       [dataset, ids],
     );
-    return new Map(rows.map((r) => [r.id, of(r.state)]));
+    return new Map(rows.map((r) => [r.id, r.state]));
   }
 
-  async listPredictions(runId: string, filter: PredictionFilter = {}): Promise<PredictionRow[]> {
-    const out: PredictionRow[] = [];
-    for await (const page of this.predictionPages(runId, filter)) for (const r of page) out.push(r);
-    return out;
-  }
-
-  async *predictionPages(runId: string, filter: PredictionFilter = {}): AsyncGenerator<PredictionRow[]> {
-    const splits = filter.split === undefined ? null : [filter.split].flat();
-    // each page starts after the previous page's last example: examples written meanwhile are not seen twice
-    for (let after = -1; ; ) {
-      const { rows } = await this.pool.query<AnswerRow>(
-        `SELECT ${ANSWER_COLUMNS} FROM run_examples WHERE run_id = $1 AND ordinal > $2
-         AND ($3::text[] IS NULL OR split = ANY($3)) ORDER BY ordinal LIMIT ${PAGE_EXAMPLES}`,
-        [runId, after, splits],
-      );
-      const page: PredictionRow[] = [];
-      for (const row of rows) page.push(...this.predictionsOf(runId, row, filter.item));
-      if (page.length) yield page;
-      if (rows.length < PAGE_EXAMPLES) return;
-      after = rows[rows.length - 1].ordinal;
-    }
-  }
-
-  /** The predictions of a stored answer (only the named item's, when one is). */
-  private predictionsOf(runId: string, row: AnswerRow, item?: string): PredictionRow[] {
-    const items = storedItemsOf(row.items);
-    const wanted = item === undefined ? items : items.filter((i) => i.item === item);
-    if (!wanted.length) return [];
-    const base = JSON.parse(row.record) as DecisionRecord;
-    const logits = JSON.parse(row.logits) as number[][];
-    return wanted.map((i) => predictionOf(runId, row, base, i, logits[items.indexOf(i)] ?? []));
-  }
-
-  async itemColumns(runId: string, itemIndex: number, splits?: readonly Split[]): Promise<ItemColumns> {
-    // one snapshot: a commit that packs rows meanwhile is seen whole or not at all
-    return inTransaction(
-      this.pool,
-      async (c) => {
-        const run = await c.query<{ items: string }>("SELECT items FROM runs WHERE id = $1", [runId]);
-        const spec = (JSON.parse(run.rows[0]?.items ?? "[]") as ItemSpec[])[itemIndex];
-        const rowK = spec ? valueColumns(spec).length : 0;
-        const chunks = await c.query<{ data: Buffer }>(
-          "SELECT data FROM item_chunks WHERE run_id = $1 AND item_index = $2 ORDER BY chunk",
-          [runId, itemIndex],
-        );
-        const loose = (await c.query<Raw>(LOOSE_VALUES, [runId, itemIndex])).rows.map(itemValuesFromRaw);
-        const parts = [...chunks.rows.map((r) => decodeColumns(r.data)), columnsOf(rowK, loose)];
-        return joinColumns(
-          rowK,
-          parts.filter((p) => p.n > 0),
-          splits?.map((s) => SPLIT_NAMES.indexOf(s)),
-        );
-      },
-      SNAPSHOT,
+  protected async answerPage(runId: string, after: number, splits?: Split[]): Promise<AnswerRow[]> {
+    const { rows } = await this.pool.query<AnswerRow>(
+      `SELECT ${ANSWER_COLUMNS} FROM run_examples WHERE run_id = $1 AND ordinal > $2
+       AND ($3::text[] IS NULL OR split = ANY($3)) ORDER BY ordinal LIMIT ${PAGE_EXAMPLES}`,
+      [runId, after, splits ?? null],
     );
+    return rows;
   }
 
-  async predictionsFor(
-    runId: string,
-    item: string,
-    exampleIds: string[],
-  ): Promise<Map<string, PredictionRow>> {
+  protected async answersOf(runId: string, exampleIds: string[]): Promise<AnswerRow[]> {
     const { rows } = await this.pool.query<AnswerRow>(
       `SELECT ${ANSWER_COLUMNS} FROM run_examples WHERE run_id = $1 AND example_id = ANY($2)`,
       [runId, exampleIds],
     );
-    const out = new Map<string, PredictionRow>();
-    for (const row of rows) {
-      const p = this.predictionsOf(runId, row, item)[0];
-      if (p) out.set(row.example_id, p);
-    }
-    return out;
+    return rows;
+  }
+
+  protected async itemParts(runId: string, itemIndex: number): Promise<ItemParts> {
+    const args = [runId, itemIndex];
+    return inTransaction(
+      this.pool,
+      async (c) => ({
+        specs: (await c.query<{ items: string }>("SELECT items FROM runs WHERE id = $1", [runId])).rows[0]
+          ?.items,
+        chunks: (
+          await c.query<{ data: Buffer }>(
+            "SELECT data FROM item_chunks WHERE run_id = $1 AND item_index = $2 ORDER BY chunk",
+            args,
+          )
+        ).rows.map((r) => r.data),
+        loose: (await c.query<Raw>(LOOSE_VALUES, args)).rows,
+      }),
+      SNAPSHOT,
+    );
   }
 
   async saveCalibration(row: CalibrationRow): Promise<void> {
@@ -454,8 +309,7 @@ export class PostgresStorage implements WorkbenchStorage {
   // ---- runs -------------------------------------------------------------------------------------------
 
   async insertRun(run: StoredRun): Promise<void> {
-    const task = await this.getTask(run.dataset);
-    const p = runToParams({ ...run, items: run.items ?? (task ? taskSpecs(task) : []) });
+    const p = runToParams(await this.withItems(run));
     await this.pool.query(
       `INSERT INTO runs (${RUN_INSERT_COLUMNS.join(", ")}) VALUES (${params(RUN_INSERT_COLUMNS.length)})`,
       RUN_INSERT_COLUMNS.map((c) => p[c]),
@@ -492,7 +346,7 @@ export class PostgresStorage implements WorkbenchStorage {
     await this.pool.query("UPDATE runs SET active_ms = active_ms + $2 WHERE id = $1", [id, ms]);
   }
 
-  /** Stores one answered example; rejects with AlreadyStored (pg-answers.ts) when it is stored already. */
+  /** Stores one answered example; rejects with AlreadyStored (errors.ts) when it is stored already. */
   async recordExample(result: ExampleResult): Promise<void> {
     return this.writer.write(result);
   }
