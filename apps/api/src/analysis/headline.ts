@@ -1,4 +1,5 @@
 import { ece, type TopLabel } from "@decision-workbench/calibration";
+import type { RunSummary } from "../shapes/runs.js";
 import type { AnalysisRow } from "../storage/types.js";
 import { groupByItem, inferSpec } from "./item-spec.js";
 import { itemData } from "./matrix.js";
@@ -8,11 +9,7 @@ import { topView } from "./views.js";
  * A run's headline numbers: top-label accuracy and the plain (plug-in) ECE, over `n` usable rows (absent from headlines
  * stored before it was kept). The plain ECE is biased upward; a report gives its bias-corrected value and interval.
  */
-export interface Headline {
-  accuracy: number | null;
-  ece: number | null;
-  n?: number;
-}
+export type Headline = RunSummary["headline"];
 
 /**
  * Top-label accuracy and ECE (15 equal-width bins) over the usable rows of all the given items: rows with an

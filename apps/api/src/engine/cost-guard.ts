@@ -9,18 +9,15 @@
 import type { Item } from "@decision-workbench/datasets";
 import { estimateTokens, type State } from "@decision-workbench/scorer";
 import { badRequest } from "../errors.js";
-import type { RunEstimate } from "../shapes/runs.js";
+import type { Progress, RunEstimate } from "../shapes/runs.js";
 import type { ServerRow } from "../storage/types.js";
 import { itemTokens, requestTokens } from "./rate-tokens.js";
 
 /** A server's prices per million tokens (null: not given). */
 export type Prices = Pick<ServerRow, "inputPricePerMillion" | "outputPricePerMillion">;
 
-/** A run's caps (null: none). */
-export interface Caps {
-  maxCost: number | null;
-  maxInputTokens: number | null;
-}
+/** A run's caps (null: none), as its progress shows them. */
+export type Caps = NonNullable<Progress["budget"]>;
 
 /** cost-guard.test.ts imports the estimate's type from here. */
 export type { RunEstimate };
