@@ -332,8 +332,14 @@ async function main(): Promise<void> {
       api = await startApi(dir);
       startups.push(api.ms);
       if (i === 0) {
-        const runs = (await (await fetch(`${api.url}/api/runs?status=done`)).json()) as unknown[];
-        notes.push(`the API lists ${runs.length} finished runs in the data folder of (b)`);
+        const res = await fetch(`${api.url}/api/runs?status=done`);
+        const text = await res.text();
+        const runs = JSON.parse(text) as unknown;
+        notes.push(
+          Array.isArray(runs)
+            ? `the API lists ${runs.length} finished runs in the data folder of (b)`
+            : `GET /api/runs?status=done on the data folder of (b) answered HTTP ${res.status}: ${text.slice(0, 300)}`,
+        );
       }
       await stopApi(api.proc);
     }
