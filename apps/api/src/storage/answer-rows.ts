@@ -5,7 +5,8 @@
  */
 
 import type { DecisionRecord } from "@decision-workbench/scorer";
-import type { ItemValues } from "./item-values.js";
+import { type ItemSpec, inferSpec } from "../analysis/item-spec.js";
+import { type ItemValues, itemValues } from "./item-values.js";
 import type { ExampleResult, PredictionRow, RunCounters, Split } from "./types.js";
 
 /** Answered examples read per page by the prediction readers (writes go on between pages). */
@@ -209,6 +210,27 @@ export function itemValuesParams(
     answerList: list(v.answer),
     probs: v.probs,
   };
+}
+
+/**
+ * The `item_values` rows of an example, one per decision, by its run's item specs `specs`. An item they do not
+ * name (e.g. a test's run) gets a spec read from its decision, appended to `specs`: `added` says so, and the
+ * store saves them with the run.
+ */
+export function valueRowsOf(
+  r: ExampleResult,
+  specs: ItemSpec[],
+): { rows: ReturnType<typeof itemValuesParams>[]; added: boolean } {
+  let added = false;
+  const rows = r.predictions.map((p) => {
+    let index = specs.findIndex((s) => s.name === p.item);
+    if (index < 0) {
+      index = specs.push(inferSpec(p.item, [p])) - 1;
+      added = true;
+    }
+    return itemValuesParams(r.runId, index, itemValues(specs[index], r, p));
+  });
+  return { rows, added };
 }
 
 /** The predictions of a stored answer (only the named item's, when one is). */

@@ -134,6 +134,15 @@ interface ChunkHeader {
 
 const align8 = (n: number) => Math.ceil(n / 8) * 8;
 
+/** Rows packed into chunks of at most CHUNK_ROWS rows, in order: what a store appends to `item_chunks`. */
+export function packChunks(rowK: number, values: readonly ItemValues[]): Buffer[] {
+  const out: Buffer[] = [];
+  for (let at = 0; at < values.length; at += CHUNK_ROWS) {
+    out.push(encodeColumns(columnsOf(rowK, values.slice(at, at + CHUNK_ROWS))));
+  }
+  return out;
+}
+
 /** The packed bytes of some columns. */
 export function encodeColumns(c: ItemColumns): Buffer {
   const header: ChunkHeader = {

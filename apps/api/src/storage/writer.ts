@@ -10,19 +10,19 @@
 
 import { performance } from "node:perf_hooks";
 import type Database from "better-sqlite3";
-import { type ItemSpec, inferSpec } from "../analysis/item-spec.js";
+import type { ItemSpec } from "../analysis/item-spec.js";
 import {
   ANSWER_ROW,
   addCounters,
   answerParams,
   COUNTER_COLUMNS,
   type CounterSums,
-  itemValuesParams,
   VALUE_ROW,
+  valueRowsOf,
 } from "./answer-rows.js";
 import { AlreadyStored } from "./errors.js";
-import { CHUNK_ROWS, columnsOf, encodeColumns } from "./item-columns.js";
-import { itemValues, valueColumns } from "./item-values.js";
+import { CHUNK_ROWS, packChunks } from "./item-columns.js";
+import { valueColumns } from "./item-values.js";
 import { itemValuesFromRaw, type Raw } from "./rows.js";
 import type { ExampleResult } from "./types.js";
 
@@ -67,10 +67,7 @@ export function packer(db: Database.Database): (runId: string) => void {
     items.forEach((spec, index) => {
       const rows = (loose.all(runId, index) as Raw[]).map(itemValuesFromRaw);
       let chunk = next.get(runId, index) as number;
-      for (let at = 0; at < rows.length; at += CHUNK_ROWS) {
-        const columns = columnsOf(valueColumns(spec).length, rows.slice(at, at + CHUNK_ROWS));
-        insert.run(runId, index, chunk++, encodeColumns(columns));
-      }
+      for (const data of packChunks(valueColumns(spec).length, rows)) insert.run(runId, index, chunk++, data);
       drop.run(runId, index);
     });
     packed.run(runId);
@@ -95,26 +92,13 @@ function groupCommitter(db: Database.Database): (group: ExampleResult[]) => Grou
   const loose = db.prepare("SELECT done - packed FROM runs WHERE id = ?").pluck();
   const pack = packer(db);
   const writeSpecs = db.prepare(SQL.setSpecs);
-  const specsOf = (r: ExampleResult): ItemSpec[] => {
-    const specs = JSON.parse((readSpecs.get(r.runId) as string | undefined) ?? "[]") as ItemSpec[];
-    let added = false;
-    for (const p of r.predictions) {
-      if (!specs.some((s) => s.name === p.item)) {
-        specs.push(inferSpec(p.item, [p]));
-        added = true;
-      }
-    }
-    if (added) writeSpecs.run(JSON.stringify(specs), r.runId);
-    return specs;
-  };
   /** Inserts an example's rows; false when it is stored already (nothing inserted). */
   const rows = (r: ExampleResult): boolean => {
     if (example.run(answerParams(r)).changes === 0) return false;
-    const specs = specsOf(r);
-    for (const p of r.predictions) {
-      const index = specs.findIndex((s) => s.name === p.item);
-      values.run(itemValuesParams(r.runId, index, itemValues(specs[index], r, p)));
-    }
+    const specs = JSON.parse((readSpecs.get(r.runId) as string | undefined) ?? "[]") as ItemSpec[];
+    const made = valueRowsOf(r, specs);
+    if (made.added) writeSpecs.run(JSON.stringify(specs), r.runId);
+    for (const row of made.rows) values.run(row);
     return true;
   };
   const commit = db.transaction((group: ExampleResult[]): GroupOutcome => {

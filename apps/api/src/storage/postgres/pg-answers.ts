@@ -9,19 +9,19 @@
  */
 
 import type { Pool, PoolClient } from "pg";
-import { type ItemSpec, inferSpec } from "../../analysis/item-spec.js";
+import type { ItemSpec } from "../../analysis/item-spec.js";
 import {
   ANSWER_ROW,
   addCounters,
   answerParams,
   COUNTER_COLUMNS,
   type CounterSums,
-  itemValuesParams,
   VALUE_ROW,
+  valueRowsOf,
 } from "../answer-rows.js";
 import { AlreadyStored } from "../errors.js";
-import { CHUNK_ROWS, columnsOf, encodeColumns } from "../item-columns.js";
-import { itemValues, valueColumns } from "../item-values.js";
+import { CHUNK_ROWS, packChunks } from "../item-columns.js";
+import { valueColumns } from "../item-values.js";
 import { itemValuesFromRaw, type Raw } from "../rows.js";
 import type { ExampleResult } from "../types.js";
 import { GROUP_COMMIT_MAX } from "../writer.js";
@@ -55,8 +55,7 @@ async function pack(c: PoolClient, runId: string, specs: ItemSpec[]): Promise<vo
       [runId, index],
     );
     let chunk = next.rows[0].n;
-    for (let at = 0; at < rows.length; at += CHUNK_ROWS) {
-      const data = encodeColumns(columnsOf(valueColumns(spec).length, rows.slice(at, at + CHUNK_ROWS)));
+    for (const data of packChunks(valueColumns(spec).length, rows)) {
       await c.query("INSERT INTO item_chunks (run_id, item_index, chunk, data) VALUES ($1, $2, $3, $4)", [
         runId,
         index,
@@ -100,16 +99,9 @@ async function storeGroup(c: PoolClient, group: ExampleResult[]): Promise<(Alrea
       continue;
     }
     outcome.push(null);
-    const runSpecs = specs.get(r.runId) ?? [];
-    for (const p of r.predictions) {
-      let index = runSpecs.findIndex((s) => s.name === p.item);
-      if (index < 0) {
-        index = runSpecs.push(inferSpec(p.item, [p])) - 1;
-        respecified.add(r.runId);
-      }
-      const v = itemValuesParams(r.runId, index, itemValues(runSpecs[index], r, p));
-      values.push(VALUE_FIELDS.map((f) => v[f]));
-    }
+    const made = valueRowsOf(r, specs.get(r.runId) ?? []);
+    if (made.added) respecified.add(r.runId);
+    for (const v of made.rows) values.push(VALUE_FIELDS.map((f) => v[f]));
     addCounters(sums, r);
   }
   if (values.length) await c.query(INSERT_VALUES, columnArrays(values, VALUE_FIELDS.length));
