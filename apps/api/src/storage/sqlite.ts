@@ -269,24 +269,15 @@ export class SqliteStorage extends StoreBase implements WorkbenchStorage {
     })();
   }
 
-  async allExamples(name: string): Promise<ExampleRow[]> {
-    return this.db
-      .transaction(() => (this.uploadComplete(name) ? this.exampleRows(name) : []))()
-      .map(exampleFromRaw);
-  }
-
-  /** The stored rows of an upload's examples, in file order. */
-  private exampleRows(name: string): Raw[] {
-    return this.stmt("SELECT * FROM examples WHERE dataset = ? ORDER BY ordinal").all(name) as Raw[];
-  }
-
   async uploadWithExamples(
     name: string,
   ): Promise<{ upload: UploadRow; examples: readonly ExampleRow[] } | undefined> {
     // one read transaction, so the upload and its examples agree
     const read = this.db.transaction(() => {
       const upload = this.completeUpload(name);
-      return upload && { upload, examples: this.exampleRows(name).map(exampleFromRaw) };
+      if (!upload) return undefined;
+      const rows = this.stmt("SELECT * FROM examples WHERE dataset = ? ORDER BY ordinal").all(name) as Raw[];
+      return { upload, examples: rows.map(exampleFromRaw) };
     });
     return read();
   }

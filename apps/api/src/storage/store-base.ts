@@ -1,6 +1,6 @@
 /**
  * What both stores do alike, over the few reads each makes in its own SQL and transactions: runs without their
- * bookkeeping, tasks and states of bundled or uploaded datasets, predictions page by page or all at once, one
+ * bookkeeping, tasks and states of bundled or uploaded datasets, an upload's examples, predictions page by page or all at once, one
  * item's analysis columns, a new run's item specs.
  */
 
@@ -13,6 +13,7 @@ import { columnsOf, decodeColumns, type ItemColumns, joinColumns } from "./item-
 import { SPLIT_NAMES, valueColumns } from "./item-values.js";
 import { itemValuesFromRaw, type Raw, wireStateOf } from "./rows.js";
 import type {
+  ExampleRow,
   PredictionFilter,
   PredictionRow,
   RunRow,
@@ -36,6 +37,9 @@ export abstract class StoreBase {
   abstract getStoredRun(id: string): Promise<StoredRun | undefined>;
   abstract listStoredRuns(filter?: { dataset?: string; status?: RunStatus }): Promise<StoredRun[]>;
   abstract getUpload(name: string): Promise<UploadRow | undefined>;
+  abstract uploadWithExamples(
+    name: string,
+  ): Promise<{ upload: UploadRow; examples: readonly ExampleRow[] } | undefined>;
   /** The stored JSON texts of some examples' states of a complete upload, by id (none while it is pending). */
   protected abstract stateTexts(dataset: string, ids: string[]): Promise<Map<string, string>>;
   /** At most PAGE_EXAMPLES stored answers of a run after ordinal `after`, in run order, on `splits` (all: none). */
@@ -75,6 +79,10 @@ export abstract class StoreBase {
     const out = new Map<string, T>();
     for (const [id, text] of await this.stateTexts(dataset, ids)) out.set(id, of(text));
     return out;
+  }
+
+  async allExamples(name: string): Promise<ExampleRow[]> {
+    return (await this.uploadWithExamples(name))?.examples.slice() ?? [];
   }
 
   async listPredictions(runId: string, filter: PredictionFilter = {}): Promise<PredictionRow[]> {

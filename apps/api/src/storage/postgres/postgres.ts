@@ -277,10 +277,6 @@ export class PostgresStorage extends StoreBase implements WorkbenchStorage {
     );
   }
 
-  async allExamples(name: string): Promise<ExampleRow[]> {
-    return (await this.uploadWithExamples(name))?.examples.slice() ?? [];
-  }
-
   async uploadWithExamples(
     name: string,
   ): Promise<{ upload: UploadRow; examples: readonly ExampleRow[] } | undefined> {
