@@ -144,7 +144,7 @@ export function packChunks(rowK: number, values: readonly ItemValues[]): Buffer[
 }
 
 /** The packed bytes of some columns. */
-export function encodeColumns(c: ItemColumns): Buffer {
+function encodeColumns(c: ItemColumns): Buffer {
   const header: ChunkHeader = {
     n: c.n,
     rowK: c.rowK,
