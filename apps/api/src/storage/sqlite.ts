@@ -109,7 +109,7 @@ export class SqliteStorage extends StoreBase implements WorkbenchStorage {
     return s;
   }
 
-  // ---- the analysis members -------------------------------------------------------------------------
+  // ---- the reads store-base.ts makes the analysis members of -----------------------------------------
 
   protected async stateTexts(dataset: string, ids: string[]): Promise<Map<string, string>> {
     const out = new Map<string, string>();

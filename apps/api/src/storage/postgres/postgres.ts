@@ -100,7 +100,7 @@ export class PostgresStorage extends StoreBase implements WorkbenchStorage {
     return done;
   }
 
-  // ---- the analysis members -------------------------------------------------------------------------
+  // ---- the reads store-base.ts makes the analysis members of -----------------------------------------
 
   protected async stateTexts(dataset: string, ids: string[]): Promise<Map<string, string>> {
     await this.marks;
