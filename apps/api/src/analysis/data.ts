@@ -55,13 +55,21 @@ export function splitsOf(choice: SplitChoice): Split[] | null {
 
 /** Data access for the analysis routes: runs, item specs, typed item data and what is computed from them. */
 export class AnalysisData {
-  private readonly cache = new LRUCache<string, object, () => Promise<object>>({
-    maxSize: CACHED_ROWS,
-    sizeCalculation: sizeOf,
-    fetchMethod: (_key, _stale, { context }) => context(),
-  });
+  private readonly cache: LRUCache<string, object, () => Promise<object>>;
 
-  constructor(readonly storage: Storage) {}
+  /** `maxRows`: what the cache holds at most (CACHED_ROWS). */
+  constructor(
+    readonly storage: Storage,
+    maxRows = CACHED_ROWS,
+  ) {
+    this.cache = new LRUCache({
+      maxSize: maxRows,
+      sizeCalculation: sizeOf,
+      fetchMethod: (_key, _stale, { context }) => context(),
+      // a computation pushed out of the cache while under way still answers the requests waiting for it
+      ignoreFetchAbort: true,
+    });
+  }
 
   /** The run, or a 404 that says how to find one. */
   async run(id: string): Promise<LoadedRun> {

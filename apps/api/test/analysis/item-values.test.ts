@@ -161,6 +161,22 @@ describe("stored analysis columns", () => {
     });
   }
 
+  it("computations pushed out of a full cache while under way still answer", async () => {
+    // a cache of 10 rows: every item's data and payload pushes the others out while they are computed
+    const data = new AnalysisData(storage, 10);
+    const [p, s] = await Promise.all([data.run("run_p"), data.run("run_s")]);
+    const all = await Promise.all([
+      data.headline("run_p"),
+      data.headline("run_s"),
+      ...p.specs.map((spec) => data.report(p, { item: spec.name, split: "all" })),
+      ...s.specs.map((spec) => data.report(s, { item: spec.name, split: "all" })),
+    ]);
+    expect(all).toHaveLength(2 + p.specs.length + s.specs.length);
+    const fresh = new AnalysisData(storage);
+    expect(all[0]).toEqual(await fresh.headline("run_p"));
+    expect(all[2]).toEqual(await fresh.report(p, { item: p.specs[0].name, split: "all" }));
+  });
+
   it("a split is read from the columns alone, and an unknown label is not usable", async () => {
     const data = new AnalysisData(storage);
     const loaded = await data.run("run_p");
