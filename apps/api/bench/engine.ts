@@ -19,7 +19,7 @@ import { maxUnstored, UnstoredAnswers } from "../dist/engine/job.js";
 import { exampleResult } from "../dist/engine/record.js";
 import type { Selected } from "../dist/engine/selection.js";
 import { openStorage } from "../dist/storage/sqlite.js";
-import type { RunSummary } from "../src/engine/types.js";
+import type { RunSummary } from "../src/shapes/runs.js";
 import { jsonl, storedRun, syntheticExamples, syntheticTask } from "../test/fixtures.js";
 import { readEvents } from "../test/sse.js";
 

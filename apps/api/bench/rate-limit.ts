@@ -11,7 +11,7 @@
 
 import { loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
-import type { RunSummary } from "../src/engine/types.js";
+import type { RunSummary } from "../src/shapes/runs.js";
 import { addDataset, addServer, reference, runToEnd, testBench } from "../test/helpers.js";
 
 const N = Number(process.env.BENCH_N ?? 2000);

@@ -5,8 +5,7 @@
  */
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunEstimate } from "../src/engine/cost-guard.js";
-import type { RunSummary } from "../src/engine/types.js";
+import type { RunEstimate, RunSummary } from "../src/shapes/runs.js";
 import {
   addDataset,
   addServer,

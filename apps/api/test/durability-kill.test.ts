@@ -12,7 +12,7 @@ import { performance } from "node:perf_hooks";
 import type { DecisionServerHandle, ReceivedRequest } from "@decision-workbench/decision-server";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
-import type { RunSummary } from "../src/engine/types.js";
+import type { RunSummary } from "../src/shapes/runs.js";
 import { type Child, json, listeningUrl, startRunOverHttp, workbench } from "./child.js";
 import { syntheticExamples, uploadBody } from "./fixtures.js";
 import { addDataset, reference, tempDir, testBench } from "./helpers.js";

@@ -13,9 +13,9 @@ import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll } from "vitest";
 import { buildApp } from "../src/app.js";
 import { RunEngine } from "../src/engine/engine.js";
-import type { RunSummary } from "../src/engine/types.js";
 import { SecretBox } from "../src/secrets/box.js";
 import { outboundPolicyOf } from "../src/servers/outbound.js";
+import type { RunSummary } from "../src/shapes/runs.js";
 import { openStorage, type SqliteStorage } from "../src/storage/sqlite.js";
 import { uploadBody } from "./fixtures.js";
 

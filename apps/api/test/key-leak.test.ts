@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { DecisionServerHandle } from "@decision-workbench/decision-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunSummary } from "../src/engine/types.js";
+import type { RunSummary } from "../src/shapes/runs.js";
 import { listeningUrl, workbench } from "./child.js";
 import { uploadBody } from "./fixtures.js";
 import { reference, tempDir } from "./helpers.js";

@@ -4,7 +4,7 @@ import type { DecisionServerHandle } from "@decision-workbench/decision-server";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { maxUnstored } from "../src/engine/job.js";
-import type { RunSummary } from "../src/engine/types.js";
+import type { RunSummary } from "../src/shapes/runs.js";
 import { openStorage } from "../src/storage/sqlite.js";
 import type { PredictionRow } from "../src/storage/types.js";
 import { json, listeningUrl, startRunOverHttp, workbench } from "./child.js";

@@ -3,7 +3,7 @@
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ProgressPrinter, rateLimitText } from "../src/cli/progress.js";
-import type { Progress } from "../src/engine/types.js";
+import type { Progress } from "../src/shapes/runs.js";
 import { openStorage } from "../src/storage/sqlite.js";
 import { inProcess, penguinsRun } from "./cli-in-process.js";
 import { reference, tempDir } from "./helpers.js";

@@ -7,7 +7,7 @@
 import { performance } from "node:perf_hooks";
 import type { DecisionServerHandle } from "@decision-workbench/decision-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Progress, RunSummary } from "../src/engine/types.js";
+import type { Progress, RunSummary } from "../src/shapes/runs.js";
 import {
   addDataset,
   addServer,

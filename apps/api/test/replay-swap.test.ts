@@ -1,6 +1,6 @@
 import type { DecisionServerHandle } from "@decision-workbench/decision-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ReplayResult } from "../src/engine/types.js";
+import type { ReplayResult } from "../src/shapes/runs.js";
 import { addServer, post, reference, runToEnd, type TestBench, testBench } from "./helpers.js";
 
 let bench: TestBench;

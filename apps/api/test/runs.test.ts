@@ -5,7 +5,7 @@ import { AnalysisData } from "../src/analysis/data.js";
 import { headlineMetrics } from "../src/analysis/headline.js";
 import { maxUnstored } from "../src/engine/job.js";
 import { percentiles } from "../src/engine/percentiles.js";
-import type { RunSummary } from "../src/engine/types.js";
+import type { RunSummary } from "../src/shapes/runs.js";
 import { syntheticExamples } from "./fixtures.js";
 import {
   addDataset,
@@ -155,6 +155,11 @@ describe("runs", () => {
       expect(run.headline.n).toBe(fromRows.n);
       expect(run.headline.n).toBeLessThan(rows.length);
       expect(run.headline.n).toBeGreaterThan(0);
+      expect((await bench.storage.getStoredRun(id))?.headline).toEqual(run.headline);
+      // a finished run without a stored headline (finished by another process) gets it computed and stored
+      await bench.storage.updateRun(id, { headline: null });
+      const listed = body<RunSummary>(await bench.app.inject({ method: "GET", url: `/api/runs/${id}` }));
+      expect(listed.headline).toEqual(run.headline);
       expect((await bench.storage.getStoredRun(id))?.headline).toEqual(run.headline);
       expect(run.progress.latency).toEqual(percentiles(await bench.storage.latencies(id)));
       await bench.engine.settle(id);

@@ -21,7 +21,6 @@ import { thresholdCurves } from "./thresholds.js";
 import { libraryData, topView } from "./views.js";
 
 /** The report tests import the report's type from here. */
-export type { ItemReport };
 
 /**
  * Options of an item report: the report query's bins (15), binning ("width"), view ("top"), headline resamples

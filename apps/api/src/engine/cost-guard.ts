@@ -20,7 +20,6 @@ export type Prices = Pick<ServerRow, "inputPricePerMillion" | "outputPricePerMil
 export type Caps = NonNullable<Progress["budget"]>;
 
 /** cost-guard.test.ts imports the estimate's type from here. */
-export type { RunEstimate };
 
 /** Largest cap or price taken. */
 const MAX_AMOUNT = 1e12;

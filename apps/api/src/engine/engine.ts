@@ -495,10 +495,15 @@ export class RunEngine {
     };
   }
 
-  /** A finished run's stored headline; any other run's, computed (and cached by its version). */
+  /**
+   * A finished run's stored headline (computed and stored the first time when it has none, e.g. a run finished
+   * by another process); any other run's, computed (and cached by its version).
+   */
   private async headline(run: StoredRun): Promise<Headline> {
     if (run.headline && run.status === "done") return run.headline;
-    return analysisData(this.storage).headline(run.id);
+    const headline = await analysisData(this.storage).headline(run.id);
+    if (run.status === "done") await this.storage.updateRun(run.id, { headline });
+    return headline;
   }
 
   private async mustGet(runId: string): Promise<StoredRun> {

@@ -15,7 +15,6 @@ import { outboundOpener } from "./outbound-opener.js";
 import { SNIPPET_CHARS, snippet } from "./outbound-text.js";
 
 /** ssrf.test.ts imports the answer's type by this name. */
-export type { ServerCheck as CheckResult };
 
 /** Models listed at most, and characters of a name or description kept. */
 const MODELS_LISTED = 200;

@@ -9,7 +9,7 @@ import { runCheckCommand, runFitCommand, runReportCommand } from "../../src/cli/
 import { UsageError } from "../../src/cli/args.js";
 import { runCommand } from "../../src/cli/run-command.js";
 import { DB_FILE } from "../../src/config.js";
-import type { Calibration } from "../../src/routes/analysis/fit-run.js";
+import type { Calibration } from "../../src/shapes/calibrations.js";
 import { openStorage } from "../../src/storage/sqlite.js";
 
 let dir: string;

@@ -8,7 +8,7 @@ import { calibrationFile, fitItem } from "../../src/analysis/calibrate.js";
 import { taskSpecs } from "../../src/analysis/item-spec.js";
 import { itemData, restrictRows } from "../../src/analysis/matrix.js";
 import { candidatesText } from "../../src/cli/analysis-commands.js";
-import type { Calibration } from "../../src/routes/analysis/fit-run.js";
+import type { Calibration } from "../../src/shapes/calibrations.js";
 import type { PredictionRow } from "../../src/storage/types.js";
 import { decisionRows, startServer } from "./fixtures.js";
 

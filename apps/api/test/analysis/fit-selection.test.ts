@@ -6,7 +6,7 @@ import { type DecisionServerHandle, startDecisionServer } from "@decision-workbe
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { AnalysisData } from "../../src/analysis/data.js";
 import { type ItemData, SPLIT_NAMES } from "../../src/analysis/matrix.js";
-import type { RunSummary } from "../../src/engine/types.js";
+import type { RunSummary } from "../../src/shapes/runs.js";
 import { startWorkbench, type Workbench } from "./harness.js";
 
 /** What happened, in order: selections finishing, reads of an evaluation split's probabilities or gold. */

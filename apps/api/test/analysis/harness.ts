@@ -7,8 +7,8 @@ import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../../src/app.js";
 import { RunEngine } from "../../src/engine/engine.js";
-import type { RunSummary } from "../../src/engine/types.js";
 import { SecretBox } from "../../src/secrets/box.js";
+import type { RunSummary } from "../../src/shapes/runs.js";
 import { openStorage, type SqliteStorage } from "../../src/storage/sqlite.js";
 
 /** The app, its storage and engine, listening on 127.0.0.1. */

@@ -5,9 +5,10 @@ import type { DecisionServerHandle } from "@decision-workbench/decision-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inferSpec } from "../../src/analysis/item-spec.js";
 import { itemData } from "../../src/analysis/matrix.js";
-import { type ItemReport, itemReport, OPTION_ECE_BUDGET } from "../../src/analysis/report.js";
+import { itemReport, OPTION_ECE_BUDGET } from "../../src/analysis/report.js";
 import { runReportCommand } from "../../src/cli/analysis-commands.js";
-import type { RunSummary } from "../../src/engine/types.js";
+import type { ItemReport } from "../../src/shapes/reports.js";
+import type { RunSummary } from "../../src/shapes/runs.js";
 import { startServer } from "./fixtures.js";
 import { startWorkbench, type Workbench } from "./harness.js";
 

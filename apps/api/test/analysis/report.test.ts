@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { headlineMetrics } from "../../src/analysis/headline.js";
 import { taskSpecs } from "../../src/analysis/item-spec.js";
 import { itemData, restrictSplits } from "../../src/analysis/matrix.js";
-import { type ItemReport, itemReport, reportBase } from "../../src/analysis/report.js";
+import { itemReport, reportBase } from "../../src/analysis/report.js";
+import type { ItemReport } from "../../src/shapes/reports.js";
 import type { PredictionRow } from "../../src/storage/types.js";
 import { decisionRows, escalatedRow, startServer } from "./fixtures.js";
 

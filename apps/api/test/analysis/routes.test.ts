@@ -8,7 +8,7 @@ import { AnalysisData } from "../../src/analysis/data.js";
 import { taskSpecs } from "../../src/analysis/item-spec.js";
 import { itemData, restrictSplits } from "../../src/analysis/matrix.js";
 import { itemReport } from "../../src/analysis/report.js";
-import type { RunSummary } from "../../src/engine/types.js";
+import type { RunSummary } from "../../src/shapes/runs.js";
 import type { PredictionRow } from "../../src/storage/types.js";
 import { parseCsv } from "./csv.js";
 import { startWorkbench, type Workbench } from "./harness.js";

@@ -16,7 +16,6 @@ import type { Calibration, FitRequest, RunCheck } from "../../shapes/calibration
 import type { SplitChoice } from "../../shapes/common.js";
 
 /** The tests import the calibration's type from here. */
-export type { Calibration };
 
 /** Folds of the cross-fitting that compares candidates (and estimates one-split metrics). */
 const FOLDS = 5;
