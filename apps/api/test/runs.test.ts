@@ -1,6 +1,6 @@
 import type { DecisionServerHandle } from "@decision-workbench/decision-server";
 import Database from "better-sqlite3";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AnalysisData } from "../src/analysis/data.js";
 import { headlineMetrics } from "../src/analysis/headline.js";
 import { maxUnstored } from "../src/engine/job.js";
