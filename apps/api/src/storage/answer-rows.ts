@@ -6,7 +6,15 @@
 
 import type { DecisionRecord } from "@decision-workbench/scorer";
 import { type ItemSpec, inferSpec } from "../analysis/item-spec.js";
-import { type ItemValues, itemValues } from "./item-values.js";
+import {
+  type DecisionFields,
+  decodeExampleValues,
+  encodeExampleValues,
+  type ItemValues,
+  itemValues,
+  SPLIT_NAMES,
+} from "./item-values.js";
+import type { Raw } from "./rows.js";
 import type { ExampleResult, PredictionRow, RunCounters, Split } from "./types.js";
 
 /** Answered examples read per page by the prediction readers (writes go on between pages). */
@@ -170,68 +178,71 @@ export function addCounters(sums: Map<string, CounterSums>, r: ExampleResult): v
   else for (const key of Object.keys(add) as (keyof CounterSums)[]) sum[key] += add[key];
 }
 
-/** The `item_values` column of each field of `itemValuesParams`, in statement order. */
+/** The `item_values` column of each field of a loose row (one per answered example), in statement order. */
 export const VALUE_ROW = {
   runId: "run_id",
-  itemIndex: "item_index",
   ordinal: "ordinal",
   exampleId: "example_id",
   split: "split",
-  status: "status",
   servedBy: "served_by",
-  confidence: "confidence",
-  gold: "gold",
-  goldList: "gold_list",
-  answer: "answer",
-  answerList: "answer_list",
-  probs: "probs",
+  data: "data",
 } as const;
 
-/** The `item_values` row of one decision, by field (VALUE_ROW names their columns). */
-export function itemValuesParams(
-  runId: string,
-  itemIndex: number,
-  v: ItemValues,
-): Record<keyof typeof VALUE_ROW, unknown> {
-  const list = (code: ItemValues["gold"]) => (code !== null && typeof code === "object" ? code : null);
-  const single = (code: ItemValues["gold"]) => (typeof code === "number" ? code : null);
-  return {
-    runId,
-    itemIndex,
-    ordinal: v.ordinal,
-    exampleId: v.exampleId,
-    split: v.split,
-    status: v.status,
-    servedBy: v.servedBy,
-    confidence: v.confidence,
-    gold: single(v.gold),
-    goldList: list(v.gold),
-    answer: single(v.answer),
-    answerList: list(v.answer),
-    probs: v.probs,
-  };
-}
+/** A loose item_values row: an example's values of every item (item-values.ts `encodeExampleValues`). */
+export type ValueRow = Record<keyof typeof VALUE_ROW, string | number | Buffer | null>;
 
 /**
- * The `item_values` rows of an example, one per decision, by its run's item specs `specs`. An item they do not
- * name (e.g. a test's run) gets a spec read from its decision, appended to `specs`: `added` says so, and the
- * store saves them with the run.
+ * The loose item_values row of an example, by its run's item specs `specs`. An item they do not name (e.g. a
+ * test's run) gets a spec read from its decision, appended to `specs`: `added` says so, and the store saves them
+ * with the run.
  */
-export function valueRowsOf(
-  r: ExampleResult,
+export function valueRowOf(
+  r: Pick<ExampleResult, "runId" | "ordinal" | "exampleId" | "split" | "servedBy"> & {
+    predictions: readonly (DecisionFields & { item: string })[];
+  },
   specs: ItemSpec[],
-): { rows: ReturnType<typeof itemValuesParams>[]; added: boolean } {
+): { row: ValueRow; added: boolean } {
   let added = false;
-  const rows = r.predictions.map((p) => {
+  const items = r.predictions.map((p) => {
     let index = specs.findIndex((s) => s.name === p.item);
     if (index < 0) {
       index = specs.push(inferSpec(p.item, [p])) - 1;
       added = true;
     }
-    return itemValuesParams(r.runId, index, itemValues(specs[index], r, p));
+    return { index, values: itemValues(specs[index], r, p) };
   });
-  return { rows, added };
+  const row = {
+    runId: r.runId,
+    ordinal: r.ordinal,
+    exampleId: r.exampleId,
+    split: Math.max(SPLIT_NAMES.indexOf(r.split), 0),
+    servedBy: r.servedBy,
+    data: encodeExampleValues(items),
+  };
+  return { row, added };
 }
+
+/** The loose rows' values of one item (rows that have none of it are left out). */
+export function looseValues(rows: readonly Raw[], itemIndex: number): ItemValues[] {
+  const out: ItemValues[] = [];
+  for (const r of rows) {
+    const v = decodeExampleValues(
+      {
+        ordinal: Number(r.ordinal),
+        exampleId: String(r.example_id),
+        split: Number(r.split),
+        servedBy: r.served_by === null || r.served_by === undefined ? null : String(r.served_by),
+        data: r.data as Uint8Array,
+      },
+      itemIndex,
+    );
+    if (v) out.push(v);
+  }
+  return out;
+}
+
+/** The loose rows of a run (every item), in run order. */
+export const LOOSE_COLUMNS = "ordinal, example_id, split, served_by, data";
 
 /** The predictions of a stored answer (only the named item's, when one is). */
 export function predictionsOf(runId: string, row: AnswerRow, item?: string): PredictionRow[] {

@@ -44,13 +44,27 @@ export interface ItemValues {
  * The columns a decision's probabilities are stored in: the options, then `not stated` when the item allows it
  * (single-label: a class of the simplex; multi-label: kept apart by the analysis).
  */
-export function valueColumns(spec: ItemSpec): string[] {
-  return spec.notStated ? [...spec.options, NOT_STATED] : [...spec.options];
+export function valueColumns(spec: ItemSpec): readonly string[] {
+  let columns = VALUE_COLUMNS.get(spec);
+  if (!columns) {
+    columns = spec.notStated ? [...spec.options, NOT_STATED] : [...spec.options];
+    VALUE_COLUMNS.set(spec, columns);
+  }
+  return columns;
 }
 
+/** Each spec's value columns and label names, made once (a run's decisions all share its specs). */
+const VALUE_COLUMNS = new WeakMap<ItemSpec, string[]>();
+const LABEL_NAMES = new WeakMap<ItemSpec, string[]>();
+
 /** The names a single label code indexes: the options, then `not stated` (always, so any stored label reads back). */
-export function labelNames(spec: ItemSpec): string[] {
-  return [...spec.options, NOT_STATED];
+export function labelNames(spec: ItemSpec): readonly string[] {
+  let names = LABEL_NAMES.get(spec);
+  if (!names) {
+    names = [...spec.options, NOT_STATED];
+    LABEL_NAMES.set(spec, names);
+  }
+  return names;
 }
 
 /** The code of a gold label or an answer. */
@@ -105,4 +119,89 @@ export function itemValues(
     answer: labelCode(names, d.answer),
     probs,
   };
+}
+
+/**
+ * One answered example's values of every item, as the `data` of its loose item_values row (the example's
+ * ordinal, id, split and served model are the row's own columns). Per item: its index in the run's items (u16),
+ * status (u8), flags (u8: 1 probabilities, 2 confidence, 4 gold list, 8 answer list), confidence (f64), gold and
+ * answer codes (i32), the lists (u8 count, then one byte per option index), the probabilities (u8 count, f64 each).
+ */
+export function encodeExampleValues(items: readonly { index: number; values: ItemValues }[]): Buffer {
+  const list = (code: LabelCode) => (code !== null && typeof code === "object" ? code : null);
+  let size = 2;
+  for (const { values: v } of items) {
+    size += 20 + 1 + (v.probs ? v.probs.byteLength : 0);
+    for (const l of [list(v.gold), list(v.answer)]) if (l) size += 1 + l.length;
+  }
+  const out = Buffer.alloc(size);
+  let at = out.writeUInt16LE(items.length, 0);
+  for (const { index, values: v } of items) {
+    const gold = list(v.gold);
+    const answer = list(v.answer);
+    const flags = (v.probs ? 1 : 0) | (v.confidence !== null ? 2 : 0) | (gold ? 4 : 0) | (answer ? 8 : 0);
+    at = out.writeUInt16LE(index, at);
+    at = out.writeUInt8(v.status, at);
+    at = out.writeUInt8(flags, at);
+    at = out.writeDoubleLE(v.confidence ?? 0, at);
+    at = out.writeInt32LE(typeof v.gold === "number" ? v.gold : -1, at);
+    at = out.writeInt32LE(typeof v.answer === "number" ? v.answer : -1, at);
+    for (const l of [gold, answer]) {
+      if (!l) continue;
+      at = out.writeUInt8(l.length, at);
+      out.set(l, at);
+      at += l.length;
+    }
+    const probs = v.probs ?? new Uint8Array(0);
+    at = out.writeUInt8(probs.byteLength / 8, at);
+    out.set(probs, at);
+    at += probs.byteLength;
+  }
+  return out;
+}
+
+/** The values of one item read back from an example's loose row (undefined when the example has none of it). */
+export function decodeExampleValues(
+  row: { ordinal: number; exampleId: string; split: number; servedBy: string | null; data: Uint8Array },
+  itemIndex: number,
+): ItemValues | undefined {
+  const b = Buffer.from(row.data.buffer, row.data.byteOffset, row.data.byteLength);
+  const count = b.readUInt16LE(0);
+  let at = 2;
+  for (let t = 0; t < count; t++) {
+    const index = b.readUInt16LE(at);
+    const status = b.readUInt8(at + 2);
+    const flags = b.readUInt8(at + 3);
+    const confidence = flags & 2 ? b.readDoubleLE(at + 4) : null;
+    // -1: none, or a text that is no option (the analysis reads both alike)
+    const code = (c: number): LabelCode => (c < 0 ? null : c);
+    let gold = code(b.readInt32LE(at + 12));
+    let answer = code(b.readInt32LE(at + 16));
+    at += 20;
+    const list = (): Buffer => {
+      const n = b[at];
+      const out = Buffer.from(b.subarray(at + 1, at + 1 + n));
+      at += 1 + n;
+      return out;
+    };
+    if (flags & 4) gold = list();
+    if (flags & 8) answer = list();
+    const k = b.readUInt8(at);
+    at += 1;
+    const probs = flags & 1 ? Buffer.from(b.subarray(at, at + 8 * k)) : null;
+    at += 8 * k;
+    if (index !== itemIndex) continue;
+    return {
+      ordinal: row.ordinal,
+      exampleId: row.exampleId,
+      split: row.split,
+      status,
+      servedBy: row.servedBy,
+      confidence,
+      gold,
+      answer,
+      probs,
+    };
+  }
+  return undefined;
 }

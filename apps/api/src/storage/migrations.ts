@@ -3,9 +3,8 @@
 import type Database from "better-sqlite3";
 import { type ItemSpec, inferSpec, taskSpecs } from "../analysis/item-spec.js";
 import { bundledTaskOf } from "../catalog/bundled.js";
-import { itemValuesParams, storedItemsOf } from "./answer-rows.js";
+import { storedItemsOf, valueRowOf } from "./answer-rows.js";
 import { newerSchema } from "./errors.js";
-import { itemValues } from "./item-values.js";
 import type { PredictionRow, Split } from "./types.js";
 import { ITEM_VALUES_INSERT, packer } from "./writer.js";
 
@@ -198,8 +197,8 @@ export const MIGRATIONS: Migration[] = [
   {
     version: 8,
     name: "item values: each decision's analysis columns (loose rows, packed in chunks), read by every report; a run's item specs; no analysis cache",
-    // gold / answer: an option index (or -1, a text that is no option); gold_list / answer_list: a list's option
-    // indices, one byte each; probs: little-endian doubles in the run's item spec order (storage/item-values.ts)
+    // item_values: one loose row per answered example, its items' values in `data` (item-values.ts
+    // encodeExampleValues); item_chunks: CHUNK_ROWS examples of one item packed (item-columns.ts)
     sql: `
       ALTER TABLE runs ADD COLUMN items TEXT NOT NULL DEFAULT '[]';
       ALTER TABLE runs ADD COLUMN packed INTEGER NOT NULL DEFAULT 0;
@@ -212,19 +211,12 @@ export const MIGRATIONS: Migration[] = [
       ) WITHOUT ROWID;
       CREATE TABLE item_values (
         run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
-        item_index INTEGER NOT NULL,
         ordinal INTEGER NOT NULL,
         example_id TEXT NOT NULL,
         split INTEGER NOT NULL,
-        status INTEGER NOT NULL,
         served_by TEXT,
-        confidence REAL,
-        gold INTEGER,
-        gold_list BLOB,
-        answer INTEGER,
-        answer_list BLOB,
-        probs BLOB,
-        PRIMARY KEY (run_id, item_index, ordinal)
+        data BLOB NOT NULL,
+        PRIMARY KEY (run_id, ordinal)
       ) WITHOUT ROWID;
       DROP TABLE analysis_cache;
     `,
@@ -255,18 +247,16 @@ function fillItemValues(db: Database.Database): void {
     db,
     "example_id, split, served_by, items",
     ([runId, ordinal, exampleId, split, servedBy, items]) => {
-      const runSpecs = specs.get(runId as string) ?? [];
       const example = {
+        runId: runId as string,
         ordinal: ordinal as number,
         exampleId: exampleId as string,
         split: split as Split,
         servedBy: servedBy as string | null,
+        predictions: storedItemsOf(items as string),
       };
-      for (const item of storedItemsOf(items as string)) {
-        const index = runSpecs.findIndex((s) => s.name === item.item);
-        if (index < 0) continue;
-        insert.run(itemValuesParams(runId as string, index, itemValues(runSpecs[index], example, item)));
-      }
+      // every item has a spec (inferred above), so none is added
+      insert.run(valueRowOf(example, specs.get(runId as string) ?? []).row);
     },
   );
   const pack = packer(db);

@@ -5,7 +5,6 @@
 
 import { reorderedJson, type State } from "@decision-workbench/datasets";
 import { orderedState, type State as WireState } from "@decision-workbench/scorer";
-import type { ItemValues } from "./item-values.js";
 import type {
   CalibrationRow,
   ExampleRow,
@@ -251,21 +250,6 @@ export function runToParams(run: StoredRun): Raw {
     max_input_tokens: run.maxInputTokens,
     stop_reason: run.stopReason,
     items: JSON.stringify(run.items ?? []),
-  };
-}
-
-/** An item_values row. */
-export function itemValuesFromRaw(r: Raw): ItemValues {
-  return {
-    ordinal: Number(r.ordinal),
-    exampleId: str(r.example_id),
-    split: Number(r.split),
-    status: Number(r.status),
-    servedBy: strOrNull(r.served_by),
-    confidence: numOrNull(r.confidence),
-    gold: (r.gold_list as Uint8Array | null) ?? numOrNull(r.gold),
-    answer: (r.answer_list as Uint8Array | null) ?? numOrNull(r.answer),
-    probs: (r.probs as Uint8Array | null) ?? null,
   };
 }
 

@@ -150,7 +150,7 @@ export class SqliteStorage extends StoreBase implements WorkbenchStorage {
         chunks: this.stmt("SELECT data FROM item_chunks WHERE run_id = ? AND item_index = ? ORDER BY chunk")
           .pluck()
           .all(runId, itemIndex) as Buffer[],
-        loose: this.stmt(LOOSE_VALUES_SELECT).all(runId, itemIndex) as Raw[],
+        loose: this.stmt(LOOSE_VALUES_SELECT).all(runId) as Raw[],
       }),
     );
     return read();

@@ -8,10 +8,10 @@ import type { State, Task } from "@decision-workbench/datasets";
 import type { State as WireState } from "@decision-workbench/scorer";
 import { type ItemSpec, taskSpecs } from "../analysis/item-spec.js";
 import { bundledStates, bundledTaskOf } from "../catalog/bundled.js";
-import { type AnswerRow, PAGE_EXAMPLES, predictionsOf } from "./answer-rows.js";
+import { type AnswerRow, looseValues, PAGE_EXAMPLES, predictionsOf } from "./answer-rows.js";
 import { columnsOf, decodeColumns, type ItemColumns, joinColumns } from "./item-columns.js";
 import { SPLIT_NAMES, valueColumns } from "./item-values.js";
-import { itemValuesFromRaw, type Raw, wireStateOf } from "./rows.js";
+import { type Raw, wireStateOf } from "./rows.js";
 import type {
   ExampleRow,
   PredictionFilter,
@@ -122,7 +122,7 @@ export abstract class StoreBase {
     const { specs, chunks, loose } = await this.itemParts(runId, itemIndex);
     const spec = (JSON.parse(specs ?? "[]") as ItemSpec[])[itemIndex];
     const rowK = spec ? valueColumns(spec).length : 0;
-    const parts = [...chunks.map(decodeColumns), columnsOf(rowK, loose.map(itemValuesFromRaw))];
+    const parts = [...chunks.map(decodeColumns), columnsOf(rowK, looseValues(loose, itemIndex))];
     return joinColumns(
       rowK,
       parts.filter((p) => p.n > 0),

@@ -17,13 +17,15 @@ import {
   answerParams,
   COUNTER_COLUMNS,
   type CounterSums,
+  LOOSE_COLUMNS,
+  looseValues,
   VALUE_ROW,
-  valueRowsOf,
+  valueRowOf,
 } from "./answer-rows.js";
 import { AlreadyStored } from "./errors.js";
 import { CHUNK_ROWS, packChunks } from "./item-columns.js";
 import { valueColumns } from "./item-values.js";
-import { itemValuesFromRaw, type Raw } from "./rows.js";
+import type { Raw } from "./rows.js";
 import type { ExampleResult } from "./types.js";
 
 /** `(column, ...) VALUES (@field, ...)` of a row's fields and their columns. */
@@ -42,16 +44,15 @@ const SQL = {
   setSpecs: "UPDATE runs SET items = ? WHERE id = ?",
 };
 
-/** Inserts one decision's analysis columns (also used by the migration that fills them for older runs). */
+/** Inserts an example's loose item_values row (also used by the migration that fills them for older runs). */
 export const ITEM_VALUES_INSERT = `INSERT INTO item_values ${namedValues(VALUE_ROW)}`;
 
-/** The loose rows of one item of a run, in run order. */
-export const LOOSE_VALUES_SELECT = `SELECT ordinal, example_id, split, status, served_by, confidence, gold, gold_list,
-  answer, answer_list, probs FROM item_values WHERE run_id = ? AND item_index = ? ORDER BY ordinal`;
+/** The loose rows of a run (every item's values in each), in run order. */
+export const LOOSE_VALUES_SELECT = `SELECT ${LOOSE_COLUMNS} FROM item_values WHERE run_id = ? ORDER BY ordinal`;
 
 /**
- * Packs every loose row of a run's items into chunks (item-columns.ts) and marks the run's stored examples as
- * packed. Run by the commit that brings a run's loose rows to CHUNK_ROWS per item, and by the migration.
+ * Packs every loose row of a run into chunks, one set per item (item-columns.ts), and marks the run's stored
+ * examples as packed. Run by the commit that brings a run's loose rows to CHUNK_ROWS, and by the migration.
  */
 export function packer(db: Database.Database): (runId: string) => void {
   const specs = db.prepare(SQL.specs).pluck();
@@ -60,16 +61,18 @@ export function packer(db: Database.Database): (runId: string) => void {
     .prepare("SELECT coalesce(max(chunk) + 1, 0) FROM item_chunks WHERE run_id = ? AND item_index = ?")
     .pluck();
   const insert = db.prepare("INSERT INTO item_chunks (run_id, item_index, chunk, data) VALUES (?, ?, ?, ?)");
-  const drop = db.prepare("DELETE FROM item_values WHERE run_id = ? AND item_index = ?");
+  const drop = db.prepare("DELETE FROM item_values WHERE run_id = ?");
   const packed = db.prepare("UPDATE runs SET packed = done WHERE id = ?");
   return (runId) => {
     const items = JSON.parse((specs.get(runId) as string | undefined) ?? "[]") as ItemSpec[];
+    const rows = loose.all(runId) as Raw[];
     items.forEach((spec, index) => {
-      const rows = (loose.all(runId, index) as Raw[]).map(itemValuesFromRaw);
       let chunk = next.get(runId, index) as number;
-      for (const data of packChunks(valueColumns(spec).length, rows)) insert.run(runId, index, chunk++, data);
-      drop.run(runId, index);
+      for (const data of packChunks(valueColumns(spec).length, looseValues(rows, index))) {
+        insert.run(runId, index, chunk++, data);
+      }
     });
+    drop.run(runId);
     packed.run(runId);
   };
 }
@@ -93,18 +96,24 @@ function groupCommitter(db: Database.Database): (group: ExampleResult[]) => Grou
   const pack = packer(db);
   const writeSpecs = db.prepare(SQL.setSpecs);
   /** Inserts an example's rows; false when it is stored already (nothing inserted). */
-  const rows = (r: ExampleResult): boolean => {
+  const rows = (r: ExampleResult, specsOf: Map<string, ItemSpec[]>): boolean => {
     if (example.run(answerParams(r)).changes === 0) return false;
-    const specs = JSON.parse((readSpecs.get(r.runId) as string | undefined) ?? "[]") as ItemSpec[];
-    const made = valueRowsOf(r, specs);
+    let specs = specsOf.get(r.runId);
+    if (!specs) {
+      specs = JSON.parse((readSpecs.get(r.runId) as string | undefined) ?? "[]") as ItemSpec[];
+      specsOf.set(r.runId, specs);
+    }
+    const made = valueRowOf(r, specs);
     if (made.added) writeSpecs.run(JSON.stringify(specs), r.runId);
-    for (const row of made.rows) values.run(row);
+    values.run(made.row);
     return true;
   };
   const commit = db.transaction((group: ExampleResult[]): GroupOutcome => {
     const sums = new Map<string, CounterSums>();
+    // each run's item specs, read once per group
+    const specsOf = new Map<string, ItemSpec[]>();
     const outcome = group.map((r) => {
-      if (!rows(r)) return new AlreadyStored(r.runId, r.exampleId);
+      if (!rows(r, specsOf)) return new AlreadyStored(r.runId, r.exampleId);
       addCounters(sums, r);
       return null;
     });

@@ -16,13 +16,15 @@ import {
   answerParams,
   COUNTER_COLUMNS,
   type CounterSums,
+  LOOSE_COLUMNS,
+  looseValues,
   VALUE_ROW,
-  valueRowsOf,
+  valueRowOf,
 } from "../answer-rows.js";
 import { AlreadyStored } from "../errors.js";
 import { CHUNK_ROWS, packChunks } from "../item-columns.js";
 import { valueColumns } from "../item-values.js";
-import { itemValuesFromRaw, type Raw } from "../rows.js";
+import type { Raw } from "../rows.js";
 import type { ExampleResult } from "../types.js";
 import { GROUP_COMMIT_MAX } from "../writer.js";
 import { columnArrays, inTransaction } from "./pg-client.js";
@@ -38,17 +40,16 @@ const INSERT_EXAMPLES = `INSERT INTO run_examples (${Object.values(ANSWER_ROW).j
   ON CONFLICT (run_id, example_id) DO NOTHING RETURNING run_id, example_id`;
 
 const INSERT_VALUES = `INSERT INTO item_values (${Object.values(VALUE_ROW).join(", ")})
-  SELECT * FROM unnest($1::text[], $2::integer[], $3::integer[], $4::text[], $5::smallint[], $6::smallint[], $7::text[],
-    $8::float8[], $9::integer[], $10::bytea[], $11::integer[], $12::bytea[], $13::bytea[])`;
+  SELECT * FROM unnest($1::text[], $2::integer[], $3::text[], $4::smallint[], $5::text[], $6::bytea[])`;
 
-/** The loose rows of one item of a run, in run order. */
-export const LOOSE_VALUES = `SELECT ordinal, example_id, split, status, served_by, confidence, gold, gold_list,
-  answer, answer_list, probs FROM item_values WHERE run_id = $1 AND item_index = $2 ORDER BY ordinal`;
+/** The loose rows of a run (every item's values in each), in run order. */
+export const LOOSE_VALUES = `SELECT ${LOOSE_COLUMNS} FROM item_values WHERE run_id = $1 ORDER BY ordinal`;
 
 /** Packs every loose row of a run's items into chunks and marks its stored examples packed (run row locked). */
 async function pack(c: PoolClient, runId: string, specs: ItemSpec[]): Promise<void> {
+  const loose = (await c.query<Raw>(LOOSE_VALUES, [runId])).rows;
   for (const [index, spec] of specs.entries()) {
-    const rows = (await c.query<Raw>(LOOSE_VALUES, [runId, index])).rows.map(itemValuesFromRaw);
+    const rows = looseValues(loose, index);
     if (!rows.length) continue;
     const next = await c.query<{ n: number }>(
       "SELECT coalesce(max(chunk) + 1, 0) AS n FROM item_chunks WHERE run_id = $1 AND item_index = $2",
@@ -63,8 +64,8 @@ async function pack(c: PoolClient, runId: string, specs: ItemSpec[]): Promise<vo
         data,
       ]);
     }
-    await c.query("DELETE FROM item_values WHERE run_id = $1 AND item_index = $2", [runId, index]);
   }
+  await c.query("DELETE FROM item_values WHERE run_id = $1", [runId]);
   await c.query("UPDATE runs SET packed = done WHERE id = $1", [runId]);
 }
 
@@ -99,9 +100,9 @@ async function storeGroup(c: PoolClient, group: ExampleResult[]): Promise<(Alrea
       continue;
     }
     outcome.push(null);
-    const made = valueRowsOf(r, specs.get(r.runId) ?? []);
+    const made = valueRowOf(r, specs.get(r.runId) ?? []);
     if (made.added) respecified.add(r.runId);
-    for (const v of made.rows) values.push(VALUE_FIELDS.map((f) => v[f]));
+    values.push(VALUE_FIELDS.map((f) => made.row[f]));
     addCounters(sums, r);
   }
   if (values.length) await c.query(INSERT_VALUES, columnArrays(values, VALUE_FIELDS.length));

@@ -121,21 +121,15 @@ export const PG_MIGRATIONS: PgMigration[] = [
       );
       -- gold / answer: an option index (or -1, a text that is no option); gold_list / answer_list: a list's option
       -- indices, one byte each; probs: little-endian doubles in the run's item spec order (storage/item-values.ts)
+      -- one loose row per answered example: its items' values in data (storage/item-values.ts)
       CREATE TABLE item_values (
         run_id text COLLATE "C" NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
-        item_index integer NOT NULL,
         ordinal integer NOT NULL,
         example_id text NOT NULL,
         split smallint NOT NULL,
-        status smallint NOT NULL,
         served_by text,
-        confidence double precision,
-        gold integer,
-        gold_list bytea,
-        answer integer,
-        answer_list bytea,
-        probs bytea,
-        PRIMARY KEY (run_id, item_index, ordinal)
+        data bytea NOT NULL,
+        PRIMARY KEY (run_id, ordinal)
       );
       -- packed columns (storage/item-columns.ts): doubles compress poorly, so they are stored uncompressed
       CREATE TABLE item_chunks (

@@ -142,7 +142,7 @@ export class PostgresStorage extends StoreBase implements WorkbenchStorage {
             args,
           )
         ).rows.map((r) => r.data),
-        loose: (await c.query<Raw>(LOOSE_VALUES, args)).rows,
+        loose: (await c.query<Raw>(LOOSE_VALUES, [runId])).rows,
       }),
       SNAPSHOT,
     );
