@@ -18,7 +18,7 @@ import type { ExampleRow, Split, UploadRow } from "../storage/types.js";
 import { isBundled } from "./bundled.js";
 import type { ReadUpload } from "./upload-input.js";
 import { UPLOAD_LIMIT, UPLOAD_MAX_DEPTH } from "./upload-limits.js";
-import type { UploadStore } from "./upload-store.js";
+import type { UploadTarget } from "./upload-store.js";
 
 /** Upload names: letters, digits, `.`, `_`, `-`; they appear in URLs. */
 const DATASET_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -49,7 +49,7 @@ function checkTaskForScorer(task: Task): void {
 }
 
 /** The task of an upload, checked; its name free. */
-async function checkedTask(value: unknown, store: UploadStore): Promise<Task> {
+async function checkedTask(value: unknown, store: UploadTarget): Promise<Task> {
   const parsed = parseTask(value);
   if (!parsed.ok) throw new ApiError(400, "invalid_task", parsed.message, parsed.errors.map(detailOf));
   const task = parsed.task;
@@ -83,7 +83,7 @@ function parseFile(input: ReadUpload, task: Task, source: string): ExampleRow[] 
 }
 
 /** Validates and stores an upload (all or nothing); errors come back as a list with line numbers. */
-export async function storeUpload(input: ReadUpload, store: UploadStore): Promise<UploadRow> {
+export async function storeUpload(input: ReadUpload, store: UploadTarget): Promise<UploadRow> {
   const task = await checkedTask(input.task, store);
   const examples = parseFile(input, task, `${task.name}.${input.format}`);
   const splits: Record<Split, number> = { train: 0, calibration: 0, test: 0 };

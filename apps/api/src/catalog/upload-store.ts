@@ -11,7 +11,7 @@ import type { ExampleRow, UploadRow } from "../storage/types.js";
 import { UploadCancelled, uploadNameState, writeUpload } from "../storage/upload-sql.js";
 
 /** 409 dataset_exists for a name already uploaded. */
-function uploadExists(name: string): ApiError {
+export function uploadExists(name: string): ApiError {
   return conflict(
     `a dataset named ${JSON.stringify(name)} is already uploaded; delete it first (DELETE /api/datasets/${name}) or give the task another name`,
     "dataset_exists",
@@ -19,15 +19,24 @@ function uploadExists(name: string): ApiError {
 }
 
 /** 409 dataset_exists for a name another upload is being stored under. */
-function uploadInProgress(name: string): ApiError {
+export function uploadInProgress(name: string): ApiError {
   return conflict(
     `an upload of a dataset named ${JSON.stringify(name)} is in progress; wait for it to finish (GET /api/datasets/${name}) or give the task another name`,
     "dataset_exists",
   );
 }
 
-/** One connection of the upload thread, storing uploads as `owner` (storage/upload-owner.ts). */
-export class UploadStore {
+/** What the upload thread stores an upload through: its own connection to the workbench's database. */
+export interface UploadTarget {
+  /** 409 when an upload of that name is stored or being stored (a gone owner's pending upload is deleted). */
+  checkName(name: string): Promise<void>;
+  /** Stores the upload hidden until complete; 409 when the name was taken meanwhile; nothing left on failure. */
+  insert(row: UploadRow, examples: (ExampleRow | undefined)[]): Promise<void>;
+  close(): void;
+}
+
+/** One SQLite connection of the upload thread, storing uploads as `owner` (storage/upload-owner.ts). */
+export class UploadStore implements UploadTarget {
   private readonly db: Database.Database;
 
   constructor(

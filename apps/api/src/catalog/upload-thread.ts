@@ -11,7 +11,8 @@ import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { ApiError, type ErrorDetail } from "../errors.js";
-import type { UploadRow } from "../storage/types.js";
+import { newPgOwner } from "../storage/postgres/pg-uploads.js";
+import type { StoreLocation, UploadRow } from "../storage/types.js";
 import { newOwner } from "../storage/upload-owner.js";
 
 /** What the event loop sends the thread: a form field starts, bytes of the current one, the end of the body. */
@@ -36,8 +37,8 @@ export type ThreadAnswer =
  * Starts the thread: the built upload-worker.js, or, when this module runs from its TypeScript source (the
  * tests), upload-worker.ts through tsx's loader registered in the thread.
  */
-function startThread(path: string, owner: string): Worker {
-  const workerData = { path, owner };
+function startThread(database: StoreLocation, owner: string): Worker {
+  const workerData = { database, owner };
   const self = import.meta.url;
   if (self.endsWith(".js")) return new Worker(new URL("./upload-worker.js", self), { workerData });
   const tsx = pathToFileURL(createRequire(self).resolve("tsx/esm/api")).href;
@@ -60,9 +61,10 @@ export class UploadJob {
    */
   readonly ended: Promise<void>;
 
-  constructor(path: string, abandon: Abandon) {
+  constructor(database: StoreLocation, abandon: Abandon) {
     const upload = randomUUID();
-    this.worker = startThread(path, newOwner(upload));
+    // a PostgreSQL owner names its host: another machine's cleaner never takes it for gone
+    this.worker = startThread(database, database.kind === "postgres" ? newPgOwner(upload) : newOwner(upload));
     let stored = false;
     const exited = new Promise<void>((resolve) => this.worker.once("exit", () => resolve()));
     this.ended = exited.then(() => (stored ? undefined : abandon(upload))).catch(() => {});
@@ -126,13 +128,13 @@ export class UploadJobs {
   private readonly running = new Set<UploadJob>();
 
   constructor(
-    private readonly path: string,
+    private readonly database: StoreLocation,
     private readonly abandon: Abandon,
   ) {}
 
   /** Starts an upload thread. */
   start(): UploadJob {
-    const job = new UploadJob(this.path, this.abandon);
+    const job = new UploadJob(this.database, this.abandon);
     this.running.add(job);
     void job.ended.then(() => this.running.delete(job));
     return job;

@@ -7,14 +7,16 @@
 
 import { parentPort, workerData } from "node:worker_threads";
 import { ApiError } from "../errors.js";
+import type { StoreLocation } from "../storage/types.js";
 import { storeUpload } from "./upload-dataset.js";
 import { type Received, type ReceivedUpload, readUpload } from "./upload-input.js";
-import { UploadStore } from "./upload-store.js";
+import { UploadStore, type UploadTarget } from "./upload-store.js";
+import { PgUploadStore } from "./upload-store-pg.js";
 import type { ThreadAnswer, ThreadMessage } from "./upload-thread.js";
 
 const port = parentPort;
 if (!port) throw new Error("upload-worker.ts runs as a worker thread (see UploadJob)");
-const { path, owner } = workerData as { path: string; owner: string };
+const { database, owner } = workerData as { database: StoreLocation; owner: string };
 
 /**
  * One field's bytes (or the JSON body's), copied into one buffer as they arrive so that each chunk is let go at
@@ -61,7 +63,10 @@ function received(kind: "json" | "form"): ReceivedUpload {
 async function answer(kind: "json" | "form"): Promise<ThreadAnswer> {
   try {
     const input = readUpload(received(kind));
-    const store = new UploadStore(path, owner);
+    const store: UploadTarget =
+      database.kind === "postgres"
+        ? new PgUploadStore(database.url, owner)
+        : new UploadStore(database.path, owner);
     try {
       return { ok: true, row: await storeUpload(input, store) };
     } finally {

@@ -124,7 +124,7 @@ function jsonIntoThread(jobs: UploadJobs) {
 
 /** The upload route with its parsers (registered in a context of its own: other routes keep Fastify's). */
 export const uploadRoute: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const jobs = new UploadJobs(ctx.storage.path, (upload) => ctx.storage.abandonUpload(upload));
+  const jobs = new UploadJobs(ctx.storage.database, (upload) => ctx.storage.abandonUpload(upload));
   const places = uploadPlaces();
   app.addHook("onClose", () => jobs.close());
   await app.register(multipart, multipartOptions);

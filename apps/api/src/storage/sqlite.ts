@@ -31,6 +31,7 @@ import type {
   ServerRow,
   Split,
   StoredRun,
+  StoreLocation,
   UploadRow,
   WorkbenchStorage,
 } from "./types.js";
@@ -65,6 +66,7 @@ function splitSql<T extends string | number>(splits: readonly T[] | undefined): 
 /** The storage over one SQLite file. Every method is synchronous underneath and async at the interface. */
 export class SqliteStorage extends StoreBase implements WorkbenchStorage {
   readonly path: string;
+  readonly database: StoreLocation;
   private readonly db: Database.Database;
   private readonly stmts = new Map<string, Database.Statement>();
   private readonly writer: AnswerWriter;
@@ -80,6 +82,7 @@ export class SqliteStorage extends StoreBase implements WorkbenchStorage {
     super();
     if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
     this.path = path;
+    this.database = { kind: "sqlite", path };
     this.db = new Database(path);
     this.db.pragma("journal_mode = WAL");
     this.db.pragma(`synchronous = ${opts.synchronous ?? "NORMAL"}`);

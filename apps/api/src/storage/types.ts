@@ -350,5 +350,13 @@ export interface WorkbenchStorage extends Storage {
   integrityCheck(): Promise<string>;
   /** Where the store is: the SQLite file's path, or the PostgreSQL database URL without its password. */
   readonly path: string;
+  /**
+   * How another connection (an upload thread's) opens the same database. The PostgreSQL URL keeps its password:
+   * never shown, logged or returned.
+   */
+  readonly database: StoreLocation;
   close(): Promise<void>;
 }
+
+/** Where a store's database is, for a second connection to it. */
+export type StoreLocation = { kind: "sqlite"; path: string } | { kind: "postgres"; url: string };

@@ -21,9 +21,9 @@ const UPLOAD_BATCH = 2000;
 
 const HOST = hostname();
 
-/** The owner text of a new upload of this process on this host. */
-export function newPgOwner(): string {
-  return JSON.stringify({ ...JSON.parse(newOwner()), host: HOST });
+/** The owner text of a new upload (id `upload`) of this process on this host. */
+export function newPgOwner(upload?: string): string {
+  return JSON.stringify({ ...JSON.parse(newOwner(upload)), host: HOST });
 }
 
 /** Whether the owner of a pending upload is a process of this host that is gone (see upload-owner.ts). */

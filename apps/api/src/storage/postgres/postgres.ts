@@ -33,6 +33,7 @@ import type {
   ServerRow,
   Split,
   StoredRun,
+  StoreLocation,
   UploadRow,
   WorkbenchStorage,
 } from "../types.js";
@@ -69,6 +70,7 @@ function withoutPassword(url: string): string {
 export class PostgresStorage extends StoreBase implements WorkbenchStorage {
   /** The database URL without its password. */
   readonly path: string;
+  readonly database: StoreLocation;
   private readonly writer: PgAnswerWriter;
   /**
    * Start-up: the pending uploads of this host's processes that are gone, deleted while the storage is in use;
@@ -89,6 +91,7 @@ export class PostgresStorage extends StoreBase implements WorkbenchStorage {
   ) {
     super();
     this.path = withoutPassword(url);
+    this.database = { kind: "postgres", url };
     this.writer = new PgAnswerWriter(pool);
     this.abandoned = discardPgAbandoned(pool, this.closing.signal).catch(() => []);
   }
