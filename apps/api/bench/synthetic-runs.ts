@@ -18,7 +18,7 @@ import { storedRun } from "../test/fixtures.js";
 
 /** A fixed time: the runs' timestamps are the same in every snapshot. */
 const T0 = Date.parse("2026-01-01T00:00:00.000Z");
-export const at = (seconds: number) => new Date(T0 + seconds * 1000).toISOString();
+const at = (seconds: number) => new Date(T0 + seconds * 1000).toISOString();
 
 export interface RunPlan {
   id: string;

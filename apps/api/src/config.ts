@@ -106,7 +106,7 @@ function port(text: string | undefined, what: string, fallback: number): number 
 }
 
 /** A PostgreSQL URL, or null when none is given; the message never repeats the URL (it may hold a password). */
-export function databaseUrl(text: string | undefined): string | null {
+function databaseUrl(text: string | undefined): string | null {
   if (text === undefined || text === "") return null;
   let url: URL | undefined;
   try {
