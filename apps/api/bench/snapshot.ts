@@ -19,18 +19,15 @@
 // Each has ~2 % failed examples (every item escalated), ~1 % single escalated items, 0.5 % unlabelled rows
 // (synthetic ids only), reasoning on ~10 % of the answers and Unknowns where an item allows "not stated".
 
-import { type ChildProcess, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { itemOptionNames, loadDataset } from "@decision-workbench/datasets";
 import { openStorage } from "../src/storage/sqlite.js";
+import { startApi } from "./api-child.js";
 import { type RunPlan, writeRun } from "./synthetic-runs.js";
-
-const here = dirname(fileURLToPath(import.meta.url));
 
 const RUNS: RunPlan[] = [
   {
@@ -146,23 +143,6 @@ function dropTimes(v: unknown): unknown {
       NORMALISED.timeKeys.includes(k) && !fixedRunTime && typeof x === "string" ? "<time>" : dropTimes(x);
   }
   return out;
-}
-
-function startApi(dataDir: string): Promise<{ proc: ChildProcess; url: string }> {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(
-      process.execPath,
-      [join(here, "../dist/cli/main.js"), "serve", "--port", "0", "--no-reference", "--log-level", "warn"],
-      { env: { ...process.env, WORKBENCH_DATA_DIR: dataDir }, stdio: ["ignore", "pipe", "inherit"] },
-    );
-    let out = "";
-    proc.stdout?.setEncoding("utf8").on("data", (c: string) => {
-      out += c;
-      const m = /listening on (\S+)/.exec(out);
-      if (m) resolve({ proc, url: m[1] });
-    });
-    proc.on("exit", (code) => reject(new Error(`the API exited with ${code}`)));
-  });
 }
 
 /** The calls, in order; a POST's body may use what earlier answers returned. */

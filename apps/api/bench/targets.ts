@@ -18,7 +18,7 @@
 // storage by bench/synthetic-runs.ts: seattle-weather's one 5-option item, every example on the test split (one
 // report covers every prediction); the 10 runs of (b) are the first one's rows copied under new ids by SQL.
 
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync } from "node:child_process";
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -39,6 +39,7 @@ import { bundledTask, itemOptionNames } from "@decision-workbench/datasets";
 import Database from "better-sqlite3";
 import { openStorage } from "../src/storage/sqlite.js";
 import type { PredictionRow } from "../src/storage/types.js";
+import { startApi } from "./api-child.js";
 import { type RunPlan, writeRun } from "./synthetic-runs.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -142,25 +143,6 @@ function collector(item: string, options: string[]) {
 function rssMb(pid: number, field: "VmHWM" | "VmRSS" = "VmHWM"): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024;
-}
-
-/** The built workbench on a data folder (`workbench serve`, as a user starts it); ms from spawn to "listening". */
-function startApi(dataDir: string): Promise<{ proc: ChildProcess; url: string; ms: number }> {
-  const t0 = performance.now();
-  return new Promise((resolve, reject) => {
-    const proc = spawn(
-      process.execPath,
-      [join(here, "../dist/cli/main.js"), "serve", "--port", "0", "--no-reference", "--log-level", "warn"],
-      { env: { ...process.env, WORKBENCH_DATA_DIR: dataDir }, stdio: ["ignore", "pipe", "inherit"] },
-    );
-    let out = "";
-    proc.stdout?.setEncoding("utf8").on("data", (c: string) => {
-      out += c;
-      const m = /listening on (\S+)/.exec(out);
-      if (m) resolve({ proc, url: m[1], ms: performance.now() - t0 });
-    });
-    proc.on("exit", (code) => reject(new Error(`the API exited with ${code}`)));
-  });
 }
 
 async function stopApi(proc: ChildProcess): Promise<void> {
