@@ -816,6 +816,54 @@ export function storageContract(name: string, open: () => Promise<OpenedStorage>
       });
     });
 
+    describe("person tokens", () => {
+      it("stores tokens by hash, lists them without it, revokes one by name at once", async () => {
+        const hashA = "a".repeat(64);
+        const hashB = "b".repeat(64);
+        await storage.insertToken({
+          id: "tok_a",
+          name: "alice",
+          hash: hashA,
+          createdAt: "2026-01-01T00:00:00.000Z",
+          revokedAt: null,
+        });
+        expect(await storage.hasActiveTokens()).toBe(true);
+        await storage.insertToken({
+          id: "tok_b",
+          name: "bob",
+          hash: hashB,
+          createdAt: "2026-01-02T00:00:00.000Z",
+          revokedAt: null,
+        });
+        const alice = { id: "tok_a", name: "alice", createdAt: "2026-01-01T00:00:00.000Z", revokedAt: null };
+        expect(await storage.tokenByHash(hashA)).toEqual(alice);
+        expect(await storage.tokenByHash("c".repeat(64))).toBeUndefined();
+        const listed = await storage.listTokens();
+        expect(listed.map((t) => t.name)).toEqual(["alice", "bob"]);
+        expect(JSON.stringify(listed)).not.toContain(hashA);
+        // a name or a hash is taken once
+        const again = {
+          id: "tok_c",
+          name: "alice",
+          hash: "d".repeat(64),
+          createdAt: "2026",
+          revokedAt: null,
+        };
+        await expect(storage.insertToken(again)).rejects.toThrow();
+        await expect(storage.insertToken({ ...again, name: "carol", hash: hashB })).rejects.toThrow();
+        expect(await storage.revokeToken("alice")).toBe(true);
+        expect(await storage.revokeToken("alice")).toBe(false);
+        expect(await storage.revokeToken("nobody")).toBe(false);
+        expect(await storage.tokenByHash(hashA)).toBeUndefined();
+        expect(await storage.tokenByHash(hashB)).toMatchObject({ name: "bob" });
+        const revoked = (await storage.listTokens()).find((t) => t.name === "alice");
+        expect(revoked?.revokedAt).toMatch(/^\d{4}-\d\d-\d\dT/);
+        expect(await storage.hasActiveTokens()).toBe(true);
+        await storage.revokeToken("bob");
+        expect(await storage.hasActiveTokens()).toBe(false);
+      });
+    });
+
     describe("calibrations", () => {
       it("saves, replaces, reads and lists calibrations, newest first, by run", async () => {
         await storage.saveCalibration({

@@ -222,6 +222,19 @@ export const MIGRATIONS: Migration[] = [
     `,
     run: fillItemValues,
   },
+  {
+    version: 9,
+    name: "person tokens: each a name and the SHA-256 of its token (never the token), revoked or not",
+    sql: `
+      CREATE TABLE tokens (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        hash TEXT NOT NULL UNIQUE,
+        created_at TEXT NOT NULL,
+        revoked_at TEXT
+      );
+    `,
+  },
 ];
 
 /**

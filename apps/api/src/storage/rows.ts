@@ -14,6 +14,7 @@ import type {
   Split,
   StopReason,
   StoredRun,
+  TokenInfo,
   UploadRow,
 } from "./types.js";
 
@@ -260,5 +261,17 @@ export function calibrationFromRaw(r: Raw): CalibrationRow {
     runId: strOrNull(r.run_id),
     createdAt: str(r.created_at),
     payload: json<Record<string, unknown>>(r.payload, {}),
+  };
+}
+
+/** The columns of a token a listing shows (never its hash). */
+export const TOKEN_INFO_COLUMNS = "id, name, created_at, revoked_at";
+
+export function tokenFromRaw(r: Raw): TokenInfo {
+  return {
+    id: str(r.id),
+    name: str(r.name),
+    createdAt: str(r.created_at),
+    revokedAt: strOrNull(r.revoked_at),
   };
 }

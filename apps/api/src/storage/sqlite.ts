@@ -17,7 +17,9 @@ import {
   SERVER_COLUMNS,
   serverFromRaw,
   serverToParams,
+  TOKEN_INFO_COLUMNS,
   toJson,
+  tokenFromRaw,
   uploadFromRaw,
 } from "./rows.js";
 import { type ItemParts, StoreBase } from "./store-base.js";
@@ -32,6 +34,8 @@ import type {
   Split,
   StoredRun,
   StoreLocation,
+  TokenInfo,
+  TokenRow,
   UploadRow,
   WorkbenchStorage,
 } from "./types.js";
@@ -372,6 +376,38 @@ export class SqliteStorage extends StoreBase implements WorkbenchStorage {
   }
 
   /** `PRAGMA integrity_check`: "ok" when the file's structure (pages, indexes, constraints) is sound. */
+  // ---- person tokens --------------------------------------------------------------------------------
+
+  async insertToken(row: TokenRow): Promise<void> {
+    this.stmt("INSERT INTO tokens (id, name, hash, created_at, revoked_at) VALUES (?, ?, ?, ?, ?)").run(
+      row.id,
+      row.name,
+      row.hash,
+      row.createdAt,
+      row.revokedAt,
+    );
+  }
+
+  async listTokens(): Promise<TokenInfo[]> {
+    const rows = this.stmt(`SELECT ${TOKEN_INFO_COLUMNS} FROM tokens ORDER BY created_at, id`).all();
+    return (rows as Raw[]).map(tokenFromRaw);
+  }
+
+  async revokeToken(name: string): Promise<boolean> {
+    const sql = "UPDATE tokens SET revoked_at = ? WHERE name = ? AND revoked_at IS NULL";
+    return this.stmt(sql).run(new Date().toISOString(), name).changes > 0;
+  }
+
+  async tokenByHash(hash: string): Promise<TokenInfo | undefined> {
+    const sql = `SELECT ${TOKEN_INFO_COLUMNS} FROM tokens WHERE hash = ? AND revoked_at IS NULL`;
+    const r = this.stmt(sql).get(hash) as Raw | undefined;
+    return r ? tokenFromRaw(r) : undefined;
+  }
+
+  async hasActiveTokens(): Promise<boolean> {
+    return this.stmt("SELECT 1 FROM tokens WHERE revoked_at IS NULL LIMIT 1").get() !== undefined;
+  }
+
   async integrityCheck(): Promise<string> {
     const rows = this.db.pragma("integrity_check") as { integrity_check: string }[];
     return rows.map((r) => r.integrity_check).join("\n");

@@ -342,6 +342,19 @@ export interface WorkbenchStorage extends Storage {
   /** Deletes a run, its predictions and its calibrations. */
   deleteRun(id: string): Promise<void>;
 
+  // person tokens (security/person-tokens.ts): read on every authenticated request, so a revocation made
+  // through any store on the database is seen by every API instance at once
+  /** Stores a new token; rejects when its name (or hash) is taken. */
+  insertToken(row: TokenRow): Promise<void>;
+  /** Every token, active or revoked, by creation time; never their hashes. */
+  listTokens(): Promise<TokenInfo[]>;
+  /** Revokes the active token of that name; false when there is none. */
+  revokeToken(name: string): Promise<boolean>;
+  /** The active token with that hash, if any. */
+  tokenByHash(hash: string): Promise<TokenInfo | undefined>;
+  /** Whether any token is active (then every /api request needs a token). */
+  hasActiveTokens(): Promise<boolean>;
+
   /**
    * "ok" when the store is sound, else what is wrong, a line each. SQLite: `PRAGMA integrity_check` (the file's
    * pages, indexes and constraints). PostgreSQL: every run's counters against its rows (`done` is the number of
@@ -357,6 +370,21 @@ export interface WorkbenchStorage extends Storage {
   readonly database: StoreLocation;
   close(): Promise<void>;
 }
+
+/** A person's API token as stored: its SHA-256 hash, never the token (security/person-tokens.ts). */
+export interface TokenRow {
+  id: string;
+  /** Who holds it: 1-64 of [a-z0-9._-], unique (a revoked token keeps its name). */
+  name: string;
+  /** SHA-256 of the token, hex. */
+  hash: string;
+  createdAt: string;
+  /** When it was revoked, or null while it is active. */
+  revokedAt: string | null;
+}
+
+/** A token as listed: everything but its hash. */
+export type TokenInfo = Omit<TokenRow, "hash">;
 
 /** Where a store's database is, for a second connection to it. */
 export type StoreLocation = { kind: "sqlite"; path: string } | { kind: "postgres"; url: string };

@@ -149,6 +149,19 @@ export const PG_MIGRATIONS: PgMigration[] = [
       CREATE INDEX calibrations_by_run ON calibrations(run_id);
     `,
   },
+  {
+    version: 2,
+    name: "person tokens: each a name and the SHA-256 of its token (never the token), revoked or not",
+    sql: `
+      CREATE TABLE tokens (
+        id text COLLATE "C" PRIMARY KEY,
+        name text COLLATE "C" NOT NULL UNIQUE,
+        hash text COLLATE "C" NOT NULL UNIQUE,
+        created_at text COLLATE "C" NOT NULL,
+        revoked_at text
+      );
+    `,
+  },
 ];
 
 /** The advisory lock (two keys, "work" "benc") held while migrating: one API instance migrates, the others wait. */

@@ -19,7 +19,9 @@ import {
   SERVER_COLUMNS,
   serverFromRaw,
   serverToParams,
+  TOKEN_INFO_COLUMNS,
   toJson,
+  tokenFromRaw,
   uploadFromRaw,
 } from "../rows.js";
 import { type ItemParts, StoreBase } from "../store-base.js";
@@ -34,6 +36,8 @@ import type {
   Split,
   StoredRun,
   StoreLocation,
+  TokenInfo,
+  TokenRow,
   UploadRow,
   WorkbenchStorage,
 } from "../types.js";
@@ -387,6 +391,43 @@ export class PostgresStorage extends StoreBase implements WorkbenchStorage {
    * "ok" when every run's counters agree with its stored rows: `done` is the number of its stored examples and
    * `packed` is at most `done`; else one line per run that differs.
    */
+  // ---- person tokens --------------------------------------------------------------------------------
+
+  async insertToken(row: TokenRow): Promise<void> {
+    await this.pool.query(
+      "INSERT INTO tokens (id, name, hash, created_at, revoked_at) VALUES ($1, $2, $3, $4, $5)",
+      [row.id, row.name, row.hash, row.createdAt, row.revokedAt],
+    );
+  }
+
+  async listTokens(): Promise<TokenInfo[]> {
+    const { rows } = await this.pool.query(
+      `SELECT ${TOKEN_INFO_COLUMNS} FROM tokens ORDER BY created_at, id`,
+    );
+    return (rows as Raw[]).map(tokenFromRaw);
+  }
+
+  async revokeToken(name: string): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
+      "UPDATE tokens SET revoked_at = $1 WHERE name = $2 AND revoked_at IS NULL",
+      [new Date().toISOString(), name],
+    );
+    return (rowCount ?? 0) > 0;
+  }
+
+  async tokenByHash(hash: string): Promise<TokenInfo | undefined> {
+    const { rows } = await this.pool.query(
+      `SELECT ${TOKEN_INFO_COLUMNS} FROM tokens WHERE hash = $1 AND revoked_at IS NULL`,
+      [hash],
+    );
+    return rows.length ? tokenFromRaw(rows[0] as Raw) : undefined;
+  }
+
+  async hasActiveTokens(): Promise<boolean> {
+    const { rows } = await this.pool.query("SELECT 1 FROM tokens WHERE revoked_at IS NULL LIMIT 1");
+    return rows.length > 0;
+  }
+
   async integrityCheck(): Promise<string> {
     const { rows } = await this.pool.query<{ id: string; done: number; packed: number; stored: string }>(
       `SELECT r.id, r.done, r.packed, coalesce(e.n, 0) AS stored FROM runs r
