@@ -24,7 +24,10 @@ export interface AppOptions {
   storage: WorkbenchStorage;
   engine: RunEngine;
   secrets: SecretBox;
-  /** When set, every /api request needs `Authorization: Bearer <token>`. */
+  /**
+   * When set, every /api request needs `Authorization: Bearer <token>`: this one or a person's (security/token.ts),
+   * as it does when any person's token is active.
+   */
   token?: string | null;
   /** Host names the API answers to beyond the bound address and the loopback names (`--allow-host`). */
   allowHosts?: string[];
@@ -82,6 +85,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   await registerSecurity(app, {
     token: opts.token,
+    storage: opts.storage,
     boundHost: opts.boundHost,
     allowHosts: opts.allowHosts,
   });

@@ -1,16 +1,22 @@
-/** Dispatches the `workbench` command line: serve, datasets, run, and the analysis commands report, fit and check. */
+/**
+ * Dispatches the `workbench` command line: serve, tokens, datasets, run, and the analysis commands report, fit
+ * and check.
+ */
 
 import { runCheckCommand, runFitCommand, runReportCommand } from "./analysis-commands.js";
 import { UsageError } from "./args.js";
 import { datasetsCommand } from "./datasets-command.js";
 import { runCommand } from "./run-command.js";
 import { serveCommand } from "./serve-command.js";
+import { tokensCommand } from "./tokens-command.js";
 
 const HELP = `workbench <command> [flags]
 
   serve      start the API, the web app and the embedded reference server
              [--port 8710] [--host 127.0.0.1] [--token T] [--data-dir D] [--reference-port P] [--no-reference]
              [--allow-host NAME ...] [--allow-private-servers]
+  tokens     create --name NAME (prints the new token once) | list [--json] | revoke --name NAME
+             [--data-dir D] [--database-url URL]   (people's own API tokens, stored hashed)
   datasets   list the datasets [--json] [--data-dir D]
   run        --dataset D --server URL --model M [--api-key-env VAR] [--split test] [--concurrency 16]
              [--max-len N] [--limit N] [--timeout S] [--retries N] [--data-dir D]
@@ -24,7 +30,7 @@ const HELP = `workbench <command> [flags]
              [--split S] [--limit N] [--concurrency 16] [--json]   (exit 1 with the reasons on drift)
 
 Environment: WORKBENCH_DATA_DIR (data folder, default <repo>/.data/workbench), WORKBENCH_PORT, WORKBENCH_HOST,
-WORKBENCH_TOKEN, WORKBENCH_ALLOW_HOSTS (comma-separated), WORKBENCH_ALLOW_PRIVATE_SERVERS (1), WORKBENCH_REFERENCE_PORT, WORKBENCH_SECRET_KEY (64 hex digits; else <data>/secret.key).
+WORKBENCH_TOKEN, WORKBENCH_DATABASE_URL, WORKBENCH_ALLOW_HOSTS (comma-separated), WORKBENCH_ALLOW_PRIVATE_SERVERS (1), WORKBENCH_REFERENCE_PORT, WORKBENCH_SECRET_KEY (64 hex digits; else <data>/secret.key).
 `;
 
 /** Runs the command line; resolves to the exit code. */
@@ -34,6 +40,8 @@ export async function main(argv: string[]): Promise<number> {
     switch (command) {
       case "serve":
         return await serveCommand(rest);
+      case "tokens":
+        return await tokensCommand(rest);
       case "datasets":
         return await datasetsCommand(rest);
       case "run":

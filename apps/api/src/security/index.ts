@@ -1,9 +1,10 @@
 /**
  * The workbench's defences, registered before any route: canonical paths (see canonical-path.ts, used as
- * Fastify's rewriteUrl), the Host allow-list, the bearer token, the cross-site refusal and security headers.
+ * Fastify's rewriteUrl), the Host allow-list, the bearer tokens, the cross-site refusal and security headers.
  */
 
 import type { FastifyInstance } from "fastify";
+import type { WorkbenchStorage } from "../storage/types.js";
 import { refuseCrossSite } from "./cross-site.js";
 import { securityHeaders } from "./headers.js";
 import { allowedHosts, requireAllowedHost } from "./hosts.js";
@@ -15,6 +16,8 @@ export { docsCsp } from "./headers.js";
 /** What the defences need to know. */
 export interface SecurityOptions {
   token?: string | null;
+  /** Where the people's tokens are (read on every request). */
+  storage: WorkbenchStorage;
   boundHost?: string;
   allowHosts?: readonly string[];
 }
@@ -23,6 +26,6 @@ export interface SecurityOptions {
 export async function registerSecurity(app: FastifyInstance, opts: SecurityOptions): Promise<void> {
   await securityHeaders(app);
   requireAllowedHost(app, allowedHosts(opts.boundHost, opts.allowHosts));
-  if (opts.token) requireToken(app, opts.token);
+  requireToken(app, opts.token || null, opts.storage);
   refuseCrossSite(app);
 }

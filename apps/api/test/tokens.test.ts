@@ -1,0 +1,182 @@
+/**
+ * People's tokens end to end, on a real SQLite file and a real PostgreSQL database: `workbench tokens` creates,
+ * lists and revokes them; two API instances on the same store require one as soon as one is active, take an
+ * active one, and refuse a revoked one on the very next request; the token is in no answer, log line or row.
+ */
+
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startWorkbench, type Workbench } from "../src/cli/serve.js";
+import { serveConfig } from "../src/config.js";
+import { inProcess } from "./cli-in-process.js";
+import { tempDir } from "./helpers.js";
+import { type TestDatabase, testDatabase } from "./postgres.js";
+
+const tmp = tempDir("wb-tokens-");
+let db: TestDatabase;
+
+beforeAll(async () => {
+  process.env.WORKBENCH_SECRET_KEY = "cd".repeat(32);
+  db = await testDatabase();
+});
+
+afterAll(async () => {
+  delete process.env.WORKBENCH_SECRET_KEY;
+  await db?.drop();
+  tmp.cleanup();
+});
+
+describe("workbench tokens: usage", () => {
+  it.each([
+    [["tokens"], "unknown tokens command"],
+    [["tokens", "make", "--name", "alice"], "unknown tokens command"],
+    [["tokens", "create"], "needs --name NAME"],
+    [["tokens", "create", "--name", "Alice"], "1 to 64 of a-z"],
+    [["tokens", "create", "--name", "a".repeat(65)], "1 to 64 of a-z"],
+    [["tokens", "revoke", "--name", "a b"], "1 to 64 of a-z"],
+    [["tokens", "list", "--name", "alice"], "unknown flag"],
+    [["tokens", "list", "--database-url", "mysql://x/y"], "PostgreSQL URL"],
+  ])("workbench %j exits 2 saying what is wrong", async (args, message) => {
+    const res = await inProcess([...args, "--data-dir", join(tmp.dir, "usage")], {});
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain(message);
+    expect(res.stdout).toBe("");
+  });
+});
+
+/** The flags that name the store, for the CLI and for serve. */
+type Where = { "data-dir": string } | { "data-dir": string; "database-url": string };
+
+function storeTests(kind: string, where: () => Where, storedText: () => Promise<string>): void {
+  describe(`person tokens on ${kind}`, () => {
+    const instances: Workbench[] = [];
+    const logs: string[] = [];
+    let a: Workbench;
+    let b: Workbench;
+
+    const cli = (...args: string[]) =>
+      inProcess(["tokens", ...args, ...Object.entries(where()).flatMap(([k, v]) => [`--${k}`, v])], {});
+    const get = (wb: Workbench, token?: string) =>
+      wb.app.inject({
+        method: "GET",
+        url: "/api/servers",
+        headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
+      });
+
+    beforeAll(async () => {
+      const start = async (logger: boolean) => {
+        const config = serveConfig({ ...where(), port: "0", "no-reference": true }, {});
+        const stream = { write: (line: string) => void logs.push(line) };
+        const wb = await startWorkbench(config, logger ? { logger: { level: "info", stream } } : {});
+        instances.push(wb);
+        return wb;
+      };
+      a = await start(true);
+      b = await start(false);
+    });
+
+    afterAll(async () => {
+      for (const wb of instances) await wb.close();
+    });
+
+    it("creates, lists and revokes tokens; both instances follow at once", async () => {
+      // no token active, no --token: the API is open
+      expect((await get(a)).statusCode).toBe(200);
+
+      const alice = await cli("create", "--name", "alice");
+      expect(alice.code, alice.stderr).toBe(0);
+      expect(alice.stdout).toMatch(/^wbt_[A-Za-z0-9_-]{43}\n$/);
+      const aliceToken = alice.stdout.trim();
+      const bob = (await cli("create", "--name", "bob")).stdout.trim();
+      const twice = await cli("create", "--name", "alice");
+      expect(twice.code).toBe(1);
+      expect(twice.stderr).toContain("exists already");
+      expect(twice.stdout).toBe("");
+
+      // a token is active: every /api request needs one, on both instances
+      for (const wb of [a, b]) {
+        const none = await get(wb);
+        expect(none.statusCode).toBe(401);
+        expect(none.json().error.message).toContain("Authorization: Bearer <token>");
+        const wrong = await get(wb, `${aliceToken}x`);
+        expect(wrong.statusCode).toBe(401);
+        expect(wrong.json().error.message).toContain("wrong or revoked");
+        expect(wrong.body).not.toContain(aliceToken);
+        expect((await get(wb, aliceToken)).statusCode).toBe(200);
+        expect((await get(wb, bob)).statusCode).toBe(200);
+      }
+      expect((await a.app.inject({ method: "GET", url: "/health" })).statusCode).toBe(200);
+
+      const listed = await cli("list", "--json");
+      expect(listed.code).toBe(0);
+      const tokens = JSON.parse(listed.stdout) as { name: string; revokedAt: string | null }[];
+      expect(tokens.map((t) => [t.name, t.revokedAt])).toEqual([
+        ["alice", null],
+        ["bob", null],
+      ]);
+      const hash = createHash("sha256").update(aliceToken).digest("hex");
+      for (const text of [listed.stdout, (await cli("list")).stdout]) {
+        expect(text).toContain("alice");
+        expect(text).not.toContain(aliceToken);
+        expect(text).not.toContain(hash);
+      }
+
+      // revoked through the CLI (a store of its own): refused by both instances on the very next request
+      const revoked = await cli("revoke", "--name", "alice");
+      expect(revoked.code, revoked.stderr).toBe(0);
+      expect((await get(a, aliceToken)).statusCode).toBe(401);
+      expect((await get(b, aliceToken)).statusCode).toBe(401);
+      expect((await cli("revoke", "--name", "alice")).code).toBe(1);
+      expect((await cli("list")).stdout).toMatch(/alice {2}created \S+ {2}revoked /);
+
+      // revoked through one instance's storage: the other refuses it at once (carol's keeps tokens required)
+      const carol = (await cli("create", "--name", "carol")).stdout.trim();
+      expect((await get(b, bob)).statusCode).toBe(200);
+      expect(await a.storage.revokeToken("bob")).toBe(true);
+      expect((await get(b, bob)).statusCode).toBe(401);
+      expect((await get(b, carol)).statusCode).toBe(200);
+
+      // no token active any more: open again
+      expect(await b.storage.revokeToken("carol")).toBe(true);
+      expect((await get(a)).statusCode).toBe(200);
+
+      // only the hash is stored; no log line holds the token
+      const stored = await storedText();
+      expect(stored).toContain(hash);
+      expect(stored).not.toContain(aliceToken);
+      expect(stored).not.toContain(bob);
+      expect(logs.length).toBeGreaterThan(0);
+      expect(logs.join("")).not.toContain(aliceToken);
+      expect(logs.join("")).not.toContain(bob);
+    });
+  });
+}
+
+const sqliteDir = join(tmp.dir, "sqlite");
+storeTests(
+  "a SQLite file",
+  () => ({ "data-dir": sqliteDir }),
+  async () =>
+    // every byte of the data folder: the database file, its WAL, the key
+    readdirSync(sqliteDir)
+      .map((f) => readFileSync(join(sqliteDir, f)).toString("latin1"))
+      .join("\n"),
+);
+
+storeTests(
+  "PostgreSQL",
+  () => ({ "data-dir": join(tmp.dir, "pg"), "database-url": db.url }),
+  async () => {
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      const { rows } = await client.query("SELECT * FROM tokens");
+      return JSON.stringify(rows);
+    } finally {
+      await client.end();
+    }
+  },
+);
