@@ -110,6 +110,7 @@ function versionTwoFile(path: string, runs: [string, number][]): PredictionRow[]
       max_input_tokens: _t,
       stop_reason: _s,
       items: _i,
+      created_by: _b,
       ...r
     } = runToParams(storedRun(runId, { total: count, dataset: "vanished" }));
     insertRun(db, r);
@@ -417,9 +418,11 @@ function versionSevenFile(
   const example = db.prepare(V7_EXAMPLE);
   const out = new Map<string, PredictionRow[][]>();
   runs.forEach((run, r) => {
-    const { items: _items, ...params } = runToParams(
-      storedRun(run.id, { dataset: run.dataset, total: run.count }),
-    );
+    const {
+      items: _items,
+      created_by: _by,
+      ...params
+    } = runToParams(storedRun(run.id, { dataset: run.dataset, total: run.count }));
     insertRun(db, params);
     db.prepare(
       "INSERT INTO analysis_cache (run_id, key, version, data) VALUES (?, 'item:0', 'done|1', x'00')",

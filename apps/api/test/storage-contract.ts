@@ -862,6 +862,17 @@ export function storageContract(name: string, open: () => Promise<OpenedStorage>
         await storage.revokeToken("bob");
         expect(await storage.hasActiveTokens()).toBe(false);
       });
+
+      it("keeps who started a run, and nobody for a run no person's token started", async () => {
+        await storage.insertRun(run("run_by_alice", { createdBy: "alice" }));
+        await storage.insertRun(run("run_by_nobody"));
+        expect((await storage.getStoredRun("run_by_alice"))?.createdBy).toBe("alice");
+        expect(await storage.getStoredRun("run_by_nobody")).not.toHaveProperty("createdBy");
+        const listed = await storage.listStoredRuns();
+        expect(listed.find((r) => r.id === "run_by_alice")?.createdBy).toBe("alice");
+        await storage.deleteRun("run_by_alice");
+        await storage.deleteRun("run_by_nobody");
+      });
     });
 
     describe("calibrations", () => {

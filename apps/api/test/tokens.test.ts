@@ -7,24 +7,29 @@
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { DecisionServerHandle } from "@decision-workbench/decision-server";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWorkbench, type Workbench } from "../src/cli/serve.js";
 import { serveConfig } from "../src/config.js";
+import type { RunSummary } from "../src/shapes/runs.js";
 import { inProcess } from "./cli-in-process.js";
-import { tempDir } from "./helpers.js";
+import { reference, tempDir } from "./helpers.js";
 import { type TestDatabase, testDatabase } from "./postgres.js";
 
 const tmp = tempDir("wb-tokens-");
 let db: TestDatabase;
+let ref: DecisionServerHandle;
 
 beforeAll(async () => {
   process.env.WORKBENCH_SECRET_KEY = "cd".repeat(32);
   db = await testDatabase();
+  ref = await reference();
 });
 
 afterAll(async () => {
   delete process.env.WORKBENCH_SECRET_KEY;
+  await ref?.close();
   await db?.drop();
   tmp.cleanup();
 });
@@ -109,6 +114,29 @@ function storeTests(kind: string, where: () => Where, storedText: () => Promise<
         expect((await get(wb, bob)).statusCode).toBe(200);
       }
       expect((await a.app.inject({ method: "GET", url: "/health" })).statusCode).toBe(200);
+
+      // a run started with alice's token is hers, as every instance lists it
+      const asAlice = { authorization: `Bearer ${aliceToken}` };
+      const server = await a.app.inject({
+        method: "POST",
+        url: "/api/servers",
+        headers: asAlice,
+        payload: { name: "reference", baseUrl: ref.url, models: ["lexical"], deterministic: true },
+      });
+      expect(server.statusCode, server.body).toBe(201);
+      const started = await a.app.inject({
+        method: "POST",
+        url: "/api/runs",
+        headers: asAlice,
+        payload: { dataset: "penguins", serverId: server.json().id, model: "lexical", limit: 3 },
+      });
+      expect(started.statusCode, started.body).toBe(201);
+      const run = started.json() as RunSummary;
+      expect(run.createdBy).toBe("alice");
+      await a.engine.settle(run.id);
+      const runs = (await b.app.inject({ method: "GET", url: "/api/runs", headers: asAlice })).json();
+      expect(runs.map((r: RunSummary) => [r.id, r.createdBy])).toEqual([[run.id, "alice"]]);
+      expect(JSON.stringify(runs)).not.toContain(aliceToken);
 
       const listed = await cli("list", "--json");
       expect(listed.code).toBe(0);

@@ -259,6 +259,7 @@ export function runSummary(id: string, n: number, servedBy = "bayes-2"): RunSumm
     finishedAt: "2026-11-21T10:03:20Z",
     progress: PROGRESS(n),
     headline: { accuracy: 0.72, ece: 0.08 },
+    createdBy: null,
   };
 }
 

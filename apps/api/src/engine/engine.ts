@@ -75,8 +75,11 @@ export class RunEngine {
     this.outbound = opts.outbound ?? LOCAL_POLICY;
   }
 
-  /** Checks the input, stores a new run and starts it. Throws ApiError on bad input. */
-  async create(input: RunInput): Promise<RunSummary> {
+  /**
+   * Checks the input, stores a new run and starts it; `createdBy`: the person whose token asked for it. Throws
+   * ApiError on bad input.
+   */
+  async create(input: RunInput, createdBy: string | null = null): Promise<RunSummary> {
     const { server, splits, selection, decider } = await this.prepare(input);
     const concurrency = input.concurrency ?? CONCURRENCY.default;
     const run: StoredRun = {
@@ -99,6 +102,7 @@ export class RunEngine {
       stopReason: null,
       error: null,
       createdAt: new Date().toISOString(),
+      ...(createdBy === null ? {} : { createdBy }),
       startedAt: null,
       finishedAt: null,
       ownerPid: null,
@@ -492,6 +496,7 @@ export class RunEngine {
       finishedAt: run.finishedAt,
       progress,
       headline,
+      createdBy: run.createdBy ?? null,
     };
   }
 

@@ -32,7 +32,7 @@ export const runRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
         response: { 201: RunSummary, ...errorResponses },
       },
     },
-    async (req, reply) => reply.code(201).send(await engine.create(req.body)),
+    async (req, reply) => reply.code(201).send(await engine.create(req.body, req.actor)),
   );
 
   app.post(

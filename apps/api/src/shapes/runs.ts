@@ -75,6 +75,8 @@ export const RunSummary = Type.Object({
     ece: Nullable(Type.Number()),
     n: Type.Optional(Type.Integer()),
   }),
+  /** The name of the person whose token started the run (`workbench tokens`), else null. */
+  createdBy: Nullable(Type.String()),
 });
 export type RunSummary = Static<typeof RunSummary>;
 

@@ -235,6 +235,11 @@ export const MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    version: 10,
+    name: "who started a run: the name of the person whose token did (null: none)",
+    sql: "ALTER TABLE runs ADD COLUMN created_by TEXT;",
+  },
 ];
 
 /**

@@ -35,7 +35,7 @@ export const SERVER_COLUMNS = words(`
 export const RUN_INSERT_COLUMNS = words(`
   id dataset dataset_hash server_id server_name endpoint model fingerprint splits concurrency max_len
   options limit_n status error created_at started_at finished_at owner_pid total headline max_cost
-  max_input_tokens stop_reason items
+  max_input_tokens stop_reason items created_by
 `);
 
 /** The runs column of each field updateRun sets. */
@@ -220,6 +220,7 @@ export function runFromRaw(r: Raw): StoredRun {
     },
     headline: json(r.headline, null),
     items: json(r.items, []),
+    ...(r.created_by == null ? {} : { createdBy: str(r.created_by) }),
   };
 }
 
@@ -251,6 +252,7 @@ export function runToParams(run: StoredRun): Raw {
     max_input_tokens: run.maxInputTokens,
     stop_reason: run.stopReason,
     items: JSON.stringify(run.items ?? []),
+    created_by: run.createdBy ?? null,
   };
 }
 

@@ -59,6 +59,8 @@ export interface RunRow {
   items?: ItemSpec[];
   error: string | null;
   createdAt: string;
+  /** The name of the person whose token started it; absent when no person's token did. */
+  createdBy?: string;
   startedAt: string | null;
   finishedAt: string | null;
 }

@@ -54,7 +54,10 @@ function RunRow({ run, selected, onToggle }: { run: RunSummary; selected: boolea
         <Link to={`/runs/${run.id}`} className="mono">
           {run.id}
         </Link>
-        <div className="muted small">{when(run.createdAt)}</div>
+        <div className="muted small">
+          {when(run.createdAt)}
+          {run.createdBy ? ` by ${run.createdBy}` : null}
+        </div>
       </td>
       <td>{run.dataset}</td>
       <td>{run.serverName}</td>

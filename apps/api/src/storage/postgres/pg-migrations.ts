@@ -162,6 +162,11 @@ export const PG_MIGRATIONS: PgMigration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    name: "who started a run: the name of the person whose token did (null: none)",
+    sql: "ALTER TABLE runs ADD COLUMN created_by text;",
+  },
 ];
 
 /** The advisory lock (two keys, "work" "benc") held while migrating: one API instance migrates, the others wait. */
