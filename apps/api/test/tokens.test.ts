@@ -128,7 +128,7 @@ function storeTests(kind: string, where: () => Where, storedText: () => Promise<
         method: "POST",
         url: "/api/runs",
         headers: asAlice,
-        payload: { dataset: "penguins", serverId: server.json().id, model: "lexical", limit: 3 },
+        payload: { dataset: "penguins", serverId: server.json().id, model: "lexical", limit: 40 },
       });
       expect(started.statusCode, started.body).toBe(201);
       const run = started.json() as RunSummary;
@@ -137,6 +137,19 @@ function storeTests(kind: string, where: () => Where, storedText: () => Promise<
       const runs = (await b.app.inject({ method: "GET", url: "/api/runs", headers: asAlice })).json();
       expect(runs.map((r: RunSummary) => [r.id, r.createdBy])).toEqual([[run.id, "alice"]]);
       expect(JSON.stringify(runs)).not.toContain(aliceToken);
+      // and so is a calibration fitted with it
+      const fitted = await a.app.inject({
+        method: "POST",
+        url: `/api/runs/${run.id}/calibrations`,
+        headers: asAlice,
+        payload: {},
+      });
+      expect(fitted.statusCode, fitted.body).toBe(201);
+      expect(fitted.json().createdBy).toBe("alice");
+      const calibrations = (
+        await b.app.inject({ method: "GET", url: "/api/calibrations", headers: asAlice })
+      ).json();
+      expect(calibrations.map((c: { createdBy: string | null }) => c.createdBy)).toEqual(["alice"]);
 
       const listed = await cli("list", "--json");
       expect(listed.code).toBe(0);

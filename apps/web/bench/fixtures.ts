@@ -340,6 +340,7 @@ export function calibration(n: number): Calibration {
     after: { genre: after },
     skipped: [],
     imported: false,
+    createdBy: null,
   };
 }
 

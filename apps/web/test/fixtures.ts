@@ -115,6 +115,7 @@ export function calibration(
     after: {},
     skipped: [],
     imported: runId === null,
+    createdBy: null,
   };
 }
 

@@ -102,6 +102,8 @@ export const Calibration = InOrder(
     ),
     skipped: Type.Array(Type.Object({ item: Type.String(), reason: Type.String() })),
     imported: Type.Boolean(),
+    /** The name of the person whose token fitted or imported it (`workbench tokens`), else null. */
+    createdBy: Nullable(Type.String()),
   }),
 );
 export type Calibration = Static<typeof Calibration>;

@@ -31,6 +31,12 @@ function invalidFile(errs: { path: string; message: string }[]): ApiError {
   );
 }
 
+/** A stored Calibration payload; one stored before people had tokens has no createdBy: nobody's. */
+function calibrationOf(payload: Record<string, unknown>): Calibration {
+  const c = payload as Calibration;
+  return c.createdBy === undefined ? { ...c, createdBy: null } : c;
+}
+
 /** Registers the calibration routes. */
 export function calibrationRoutes(app: TypedApp, data: AnalysisData): void {
   const { storage } = data;
@@ -38,7 +44,7 @@ export function calibrationRoutes(app: TypedApp, data: AnalysisData): void {
   async function mustGetCalibration(id: string): Promise<Calibration> {
     const row = await storage.getCalibration(id);
     if (!row) throw notFound("calibration", id, "list them with GET /api/calibrations");
-    return row.payload as Calibration;
+    return calibrationOf(row.payload);
   }
 
   app.post(
@@ -55,7 +61,7 @@ export function calibrationRoutes(app: TypedApp, data: AnalysisData): void {
     },
     async (req, reply) => {
       const loaded = await data.run(req.params.id);
-      const calibration = await fitRun(data, loaded, req.body ?? {});
+      const calibration = await fitRun(data, loaded, req.body ?? {}, req.actor);
       await storage.saveCalibration({
         id: calibration.id,
         runId: loaded.run.id,
@@ -77,7 +83,7 @@ export function calibrationRoutes(app: TypedApp, data: AnalysisData): void {
       },
     },
     async (req) =>
-      (await storage.listCalibrations({ runId: req.query.runId })).map((r) => r.payload as Calibration),
+      (await storage.listCalibrations({ runId: req.query.runId })).map((r) => calibrationOf(r.payload)),
   );
 
   app.get(
@@ -134,6 +140,7 @@ export function calibrationRoutes(app: TypedApp, data: AnalysisData): void {
         after: {},
         skipped: [],
         imported: true,
+        createdBy: req.actor,
       };
       await storage.saveCalibration({
         id: calibration.id,

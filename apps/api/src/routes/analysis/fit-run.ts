@@ -25,8 +25,16 @@ export function newCalibrationId(): string {
   return `cal_${crypto.randomUUID().replace(/-/g, "").slice(0, 12)}`;
 }
 
-/** Fits a run's items (or one) and builds the Calibration payload (not stored). Throws ApiError on bad input. */
-export async function fitRun(data: AnalysisData, loaded: LoadedRun, b: FitRequest): Promise<Calibration> {
+/**
+ * Fits a run's items (or one) and builds the Calibration payload (not stored); `createdBy`: the person whose token
+ * asked for it. Throws ApiError on bad input.
+ */
+export async function fitRun(
+  data: AnalysisData,
+  loaded: LoadedRun,
+  b: FitRequest,
+  createdBy: string | null = null,
+): Promise<Calibration> {
   const splits = loaded.run.splits;
   const fitSplit = b.fitSplit ?? (splits.includes("calibration") ? "calibration" : splits[0]);
   const evalSplit = b.evalSplit ?? (splits.includes("test") && fitSplit !== "test" ? "test" : "crossfit");
@@ -148,6 +156,7 @@ export async function fitRun(data: AnalysisData, loaded: LoadedRun, b: FitReques
     },
     skipped,
     imported: false,
+    createdBy,
   };
 }
 
