@@ -105,6 +105,17 @@ function port(text: string | undefined, what: string, fallback: number): number 
   return Number(text);
 }
 
+/**
+ * Refuses to serve beyond 127.0.0.1 with no token at all: neither the shared one (--token) nor any person's
+ * (`workbench tokens create`; `hasPersonTokens` is read from the store once it is open).
+ */
+export function checkExposure(config: Pick<ServeConfig, "host" | "token">, hasPersonTokens: boolean): void {
+  if (config.host === LOOPBACK || config.token !== null || hasPersonTokens) return;
+  throw new ConfigError(
+    `binding to ${config.host} needs a bearer token: pass --token <secret> or set WORKBENCH_TOKEN, or give each person a token of their own (workbench tokens create --name NAME); only ${LOOPBACK} may go without one`,
+  );
+}
+
 /** A PostgreSQL URL, or null when none is given; the message never repeats the URL (it may hold a password). */
 function databaseUrl(text: string | undefined): string | null {
   if (text === undefined || text === "") return null;
@@ -136,11 +147,6 @@ export function serveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = pro
   if (token !== null && (token.length < 16 || /\s/.test(token))) {
     throw new ConfigError(
       "the token (--token or WORKBENCH_TOKEN) must be at least 16 characters without spaces",
-    );
-  }
-  if (host !== LOOPBACK && token === null) {
-    throw new ConfigError(
-      `binding to ${host} needs a bearer token: pass --token <secret> or set WORKBENCH_TOKEN (only ${LOOPBACK} may go without one)`,
     );
   }
   const logLevel = flags["log-level"] ?? env[ENV.logLevel] ?? "info";

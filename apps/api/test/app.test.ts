@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serveConfig } from "../src/config.js";
+import { checkExposure, serveConfig } from "../src/config.js";
 import { body, type TestBench, tempDir, testBench } from "./helpers.js";
 import { readEvents } from "./sse.js";
 
@@ -110,7 +110,9 @@ describe("serve settings", () => {
   });
 
   it("says what is wrong with a bad setting", () => {
-    expect(() => serveConfig({ host: "0.0.0.0" }, {})).toThrow(/needs a bearer token/);
+    expect(() => checkExposure(serveConfig({ host: "0.0.0.0" }, {}), false)).toThrow(/needs a bearer token/);
+    // a person's own token is enough to serve beyond 127.0.0.1
+    expect(() => checkExposure(serveConfig({ host: "0.0.0.0" }, {}), true)).not.toThrow();
     expect(() => serveConfig({ token: "short" }, {})).toThrow(/at least 16 characters/);
     expect(() => serveConfig({ port: "70000" }, {})).toThrow(/port number from 0 to 65535/);
     expect(() => serveConfig({ "log-level": "loud" }, {})).toThrow(/log level must be one of/);

@@ -26,10 +26,13 @@ export async function serveCommand(argv: string[]): Promise<number> {
     throw err;
   }
   const log = (m: string) => process.stderr.write(`${m}\n`);
-  const wb = await startWorkbench(config, {
-    log,
-    logger: { level: config.logLevel, stream: process.stderr },
-  });
+  let wb: Awaited<ReturnType<typeof startWorkbench>>;
+  try {
+    wb = await startWorkbench(config, { log, logger: { level: config.logLevel, stream: process.stderr } });
+  } catch (err) {
+    if (err instanceof ConfigError) throw new UsageError(err.message);
+    throw err;
+  }
   process.stdout.write(`listening on ${wb.url}\n`);
   const store = config.databaseUrl ? `PostgreSQL ${wb.storage.path}` : `data folder ${config.dataDir}`;
   log(`${store}${config.webDir ? "" : " (no built web app: run pnpm build)"}`);

@@ -9,7 +9,7 @@ import { type DecisionServerHandle, startDecisionServer } from "@decision-workbe
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../app.js";
 import { warmBundled } from "../catalog/catalog.js";
-import { DB_FILE, type ServeConfig } from "../config.js";
+import { checkExposure, DB_FILE, type ServeConfig } from "../config.js";
 import { newId, RunEngine } from "../engine/engine.js";
 import { SecretBox } from "../secrets/box.js";
 import { loadSecretKey } from "../secrets/key.js";
@@ -110,6 +110,7 @@ export async function startWorkbench(config: ServeConfig, opts: StartOptions = {
   let app: FastifyInstance | undefined;
   let engine: RunEngine | undefined;
   try {
+    checkExposure(config, await storage.hasActiveTokens());
     if (config.reference.enabled) {
       const previous = (await storage.listServers()).find((s) => s.embedded)?.baseUrl;
       reference = await startReference(config, previous);

@@ -26,6 +26,8 @@ export interface SecurityOptions {
 export async function registerSecurity(app: FastifyInstance, opts: SecurityOptions): Promise<void> {
   await securityHeaders(app);
   requireAllowedHost(app, allowedHosts(opts.boundHost, opts.allowHosts));
-  requireToken(app, opts.token || null, opts.storage);
+  // beyond 127.0.0.1 a token is always needed, even once every person's token is revoked
+  const exposed = opts.boundHost !== undefined && opts.boundHost !== "127.0.0.1";
+  requireToken(app, opts.token || null, opts.storage, exposed);
   refuseCrossSite(app);
 }

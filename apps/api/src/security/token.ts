@@ -59,10 +59,16 @@ function tokenOf(req: FastifyRequest): string | undefined {
 }
 
 /**
- * Requires a token on every request but the public ones when `shared` is set or a person's token is active:
- * the shared one (constant-time comparison of digests) or an active person's (by its hash). Sets `req.actor`.
+ * Requires a token on every request but the public ones when `shared` is set, a person's token is active, or
+ * `always` (a workbench bound beyond 127.0.0.1): the shared one (constant-time comparison of digests) or an
+ * active person's (by its hash). Sets `req.actor`.
  */
-export function requireToken(app: FastifyInstance, shared: string | null, storage: WorkbenchStorage): void {
+export function requireToken(
+  app: FastifyInstance,
+  shared: string | null,
+  storage: WorkbenchStorage,
+  always = false,
+): void {
   const expected = shared ? digest(shared) : undefined;
   app.decorateRequest("actor", null);
   app.addHook("onRequest", async (req) => {
@@ -76,7 +82,7 @@ export function requireToken(app: FastifyInstance, shared: string | null, storag
         return;
       }
     }
-    if (!expected && !(await storage.hasActiveTokens())) return;
+    if (!always && !expected && !(await storage.hasActiveTokens())) return;
     throw new ApiError(
       401,
       "unauthorized",
