@@ -226,6 +226,7 @@ export function storageContract(name: string, open: () => Promise<OpenedStorage>
           examples: 4,
           splits: { train: 1, calibration: 1, test: 2 },
           createdAt: "t",
+          createdBy: "alice",
         };
         await storage.insertUpload(row, [
           { id: "a", state: "Alpha 100%", labels: { x: "y" }, split: "train" },
@@ -278,6 +279,8 @@ export function storageContract(name: string, open: () => Promise<OpenedStorage>
         await storage.insertUpload(...upload("kept", "h1", ["one", "two"]));
         const first = await storage.uploadWithExamples("kept");
         expect(first?.upload.hash).toBe("h1");
+        // uploaded by no person's token: nobody's
+        expect(first?.upload).not.toHaveProperty("createdBy");
         expect(first?.examples.map((e) => e.state)).toEqual(["one", "two"]);
         await storage.deleteUpload("kept");
         await storage.insertUpload(...upload("kept", "h2", ["three"]));

@@ -14,6 +14,7 @@ import { startWorkbench, type Workbench } from "../src/cli/serve.js";
 import { serveConfig } from "../src/config.js";
 import type { RunSummary } from "../src/shapes/runs.js";
 import { inProcess } from "./cli-in-process.js";
+import { uploadBody } from "./fixtures.js";
 import { reference, tempDir } from "./helpers.js";
 import { type TestDatabase, testDatabase } from "./postgres.js";
 
@@ -52,6 +53,9 @@ describe("workbench tokens: usage", () => {
   });
 });
 
+/** The shared token (--token) of a third instance on the same store. */
+const SHARED = "shared-token-0123456789";
+
 /** The flags that name the store, for the CLI and for serve. */
 type Where = { "data-dir": string } | { "data-dir": string; "database-url": string };
 
@@ -61,6 +65,7 @@ function storeTests(kind: string, where: () => Where, storedText: () => Promise<
     const logs: string[] = [];
     let a: Workbench;
     let b: Workbench;
+    let shared: Workbench;
 
     const cli = (...args: string[]) =>
       inProcess(["tokens", ...args, ...Object.entries(where()).flatMap(([k, v]) => [`--${k}`, v])], {});
@@ -72,8 +77,8 @@ function storeTests(kind: string, where: () => Where, storedText: () => Promise<
       });
 
     beforeAll(async () => {
-      const start = async (logger: boolean) => {
-        const config = serveConfig({ ...where(), port: "0", "no-reference": true }, {});
+      const start = async (logger: boolean, token?: string) => {
+        const config = serveConfig({ ...where(), port: "0", "no-reference": true, token }, {});
         const stream = { write: (line: string) => void logs.push(line) };
         const wb = await startWorkbench(config, logger ? { logger: { level: "info", stream } } : {});
         instances.push(wb);
@@ -81,6 +86,7 @@ function storeTests(kind: string, where: () => Where, storedText: () => Promise<
       };
       a = await start(true);
       b = await start(false);
+      shared = await start(false, SHARED);
     });
 
     afterAll(async () => {
@@ -88,8 +94,13 @@ function storeTests(kind: string, where: () => Where, storedText: () => Promise<
     });
 
     it("creates, lists and revokes tokens; both instances follow at once", async () => {
-      // no token active, no --token: the API is open
+      // no token active, no --token: the API is open, and an upload sent without a token is nobody's
       expect((await get(a)).statusCode).toBe(200);
+      const upload = (wb: Workbench, name: string, headers: Record<string, string>) =>
+        wb.app.inject({ method: "POST", url: "/api/datasets", headers, payload: uploadBody(6, name) });
+      const anonymous = await upload(a, "by-nobody", {});
+      expect(anonymous.statusCode, anonymous.body).toBe(201);
+      expect(anonymous.json().createdBy).toBeNull();
 
       const alice = await cli("create", "--name", "alice");
       expect(alice.code, alice.stderr).toBe(0);
@@ -150,6 +161,31 @@ function storeTests(kind: string, where: () => Where, storedText: () => Promise<
         await b.app.inject({ method: "GET", url: "/api/calibrations", headers: asAlice })
       ).json();
       expect(calibrations.map((c: { createdBy: string | null }) => c.createdBy)).toEqual(["alice"]);
+      // and so is a dataset uploaded with it; one uploaded with the shared token is nobody's
+      const hers = await upload(a, "by-alice", asAlice);
+      expect(hers.statusCode, hers.body).toBe(201);
+      expect(hers.json().createdBy).toBe("alice");
+      const viaShared = await upload(shared, "by-shared", { authorization: `Bearer ${SHARED}` });
+      expect(viaShared.statusCode, viaShared.body).toBe(201);
+      expect(viaShared.json().createdBy).toBeNull();
+      const datasets = (await b.app.inject({ method: "GET", url: "/api/datasets", headers: asAlice })).json();
+      const uploaded = datasets.filter((d: { source: string }) => d.source === "upload");
+      expect(uploaded.map((d: { name: string; createdBy: string | null }) => [d.name, d.createdBy])).toEqual([
+        ["by-alice", "alice"],
+        ["by-nobody", null],
+        ["by-shared", null],
+      ]);
+      expect(datasets.find((d: { name: string }) => d.name === "penguins").createdBy).toBeNull();
+      for (const [name, by] of [
+        ["by-alice", "alice"],
+        ["by-nobody", null],
+        ["by-shared", null],
+      ]) {
+        const detail = await b.app.inject({ method: "GET", url: `/api/datasets/${name}`, headers: asAlice });
+        expect(detail.statusCode, detail.body).toBe(200);
+        expect(detail.json().createdBy).toBe(by);
+      }
+      expect(JSON.stringify(datasets)).not.toContain(aliceToken);
 
       const listed = await cli("list", "--json");
       expect(listed.code).toBe(0);

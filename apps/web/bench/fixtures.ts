@@ -282,6 +282,7 @@ export function datasetDetail(n: number): DatasetDetail {
       items: [],
     },
     labelCounts: [],
+    createdBy: null,
   };
 }
 

@@ -74,6 +74,7 @@ export function dataset(name: string, over: Partial<DatasetSummary> = {}): Datas
     examples: 300,
     splits: { train: 100, calibration: 100, test: 100 },
     items: [{ name: "q", kind: "choice", options: ["a", "b"], notStated: false }],
+    createdBy: null,
     ...over,
   };
 }

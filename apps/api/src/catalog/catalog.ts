@@ -64,6 +64,7 @@ export function uploadSummary(u: UploadRow): DatasetSummary {
     examples: u.examples,
     splits: u.splits,
     items: itemsOf(u.task),
+    createdBy: u.createdBy ?? null,
   };
 }
 
@@ -82,10 +83,12 @@ export async function datasetDetail(storage: WorkbenchStorage, name: string): Pr
   const u = await storage.getUpload(name);
   if (!u) throw notFound("dataset", name, "list the datasets with GET /api/datasets");
   const examples = await storage.allExamples(name);
+  const { createdBy, ...summary } = uploadSummary(u);
   return {
-    ...uploadSummary(u),
+    ...summary,
     task: u.task,
     labelCounts: countRows({ task: u.task, examples: examples as Example[] }),
+    createdBy,
   };
 }
 

@@ -28,6 +28,7 @@ const SCRIPT = `
       items: ds.task.items.map((i) => ({
         name: i.name, kind: i.kind, options: d.itemOptionNames(i), notStated: i.notStated === true,
       })),
+      createdBy: null,
     });
   }
   process.stdout.write(JSON.stringify(out));

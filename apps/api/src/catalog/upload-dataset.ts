@@ -83,7 +83,11 @@ function parseFile(input: ReadUpload, task: Task, source: string): ExampleRow[] 
 }
 
 /** Validates and stores an upload (all or nothing); errors come back as a list with line numbers. */
-export async function storeUpload(input: ReadUpload, store: UploadTarget): Promise<UploadRow> {
+export async function storeUpload(
+  input: ReadUpload,
+  store: UploadTarget,
+  createdBy: string | null,
+): Promise<UploadRow> {
   const task = await checkedTask(input.task, store);
   const examples = parseFile(input, task, `${task.name}.${input.format}`);
   const splits: Record<Split, number> = { train: 0, calibration: 0, test: 0 };
@@ -95,6 +99,7 @@ export async function storeUpload(input: ReadUpload, store: UploadTarget): Promi
     examples: examples.length,
     splits,
     createdAt: new Date().toISOString(),
+    ...(createdBy === null ? {} : { createdBy }),
   };
   await store.insert(row, examples);
   return row;

@@ -19,7 +19,7 @@ import { newOwner } from "../storage/upload-owner.js";
 export type ThreadMessage =
   | { type: "part"; name: string; filename?: string; size?: number }
   | { type: "chunk"; bytes: Uint8Array }
-  | { type: "end"; kind: "json" | "form" };
+  | { type: "end"; kind: "json" | "form"; createdBy: string | null };
 
 /** What the thread answers, once. */
 export type ThreadAnswer =
@@ -106,9 +106,12 @@ export class UploadJob {
     this.post({ type: "chunk", bytes }, [bytes.buffer]);
   }
 
-  /** The body is complete: the thread reads, checks and stores the upload. */
-  finish(kind: "json" | "form"): Promise<UploadRow> {
-    this.post({ type: "end", kind });
+  /**
+   * The body is complete: the thread reads, checks and stores the upload; `createdBy`: the person whose token
+   * sent it (null: none).
+   */
+  finish(kind: "json" | "form", createdBy: string | null): Promise<UploadRow> {
+    this.post({ type: "end", kind, createdBy });
     return this.answer;
   }
 

@@ -60,7 +60,7 @@ function received(kind: "json" | "form"): ReceivedUpload {
     : { kind, fields };
 }
 
-async function answer(kind: "json" | "form"): Promise<ThreadAnswer> {
+async function answer(kind: "json" | "form", createdBy: string | null): Promise<ThreadAnswer> {
   try {
     const input = readUpload(received(kind));
     const store: UploadTarget =
@@ -68,7 +68,7 @@ async function answer(kind: "json" | "form"): Promise<ThreadAnswer> {
         ? new PgUploadStore(database.url, owner)
         : new UploadStore(database.path, owner);
     try {
-      return { ok: true, row: await storeUpload(input, store) };
+      return { ok: true, row: await storeUpload(input, store, createdBy) };
     } finally {
       store.close();
     }
@@ -93,7 +93,7 @@ port.on("message", (m: ThreadMessage) => {
     }
     part.write(m.bytes);
   } else {
-    void answer(m.kind).then((a) => {
+    void answer(m.kind, m.createdBy).then((a) => {
       port.postMessage(a);
       port.close();
     });

@@ -175,7 +175,7 @@ export const uploadRoute: FastifyPluginAsync<{ ctx: AppContext }> = async (app, 
           "the upload has no body: send JSON {task, format, content} or multipart/form-data (task, format, file)",
         );
       }
-      return reply.code(201).send(uploadSummary(await job.finish(kind)));
+      return reply.code(201).send(uploadSummary(await job.finish(kind, req.actor)));
     },
   );
 };

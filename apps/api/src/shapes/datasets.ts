@@ -2,7 +2,7 @@
 
 import type { Task } from "@decision-workbench/datasets";
 import { type Static, Type } from "typebox";
-import { AnyValue, Name, OpenObject, SplitSchema, StringEnum } from "./common.js";
+import { AnyValue, Name, Nullable, OpenObject, SplitSchema, StringEnum } from "./common.js";
 import { EXAMPLES_PAGE } from "./limits.js";
 
 const SplitCounts = Type.Object({ train: Type.Integer(), calibration: Type.Integer(), test: Type.Integer() });
@@ -29,8 +29,11 @@ const summaryFields = {
   items: Type.Array(ItemSpec),
 };
 
+/** The name of the person whose token uploaded it (`workbench tokens`), else null (and for a bundled one). */
+const createdBy = Nullable(Type.String());
+
 /** A dataset as listed. */
-export const DatasetSummary = Type.Object(summaryFields);
+export const DatasetSummary = Type.Object({ ...summaryFields, createdBy });
 export type DatasetSummary = Static<typeof DatasetSummary>;
 
 /** A dataset with its task (the datasets package validates it) and label counts per split. */
@@ -40,6 +43,7 @@ export const DatasetDetail = Type.Object({
   labelCounts: Type.Array(
     Type.Object({ item: Type.String(), split: SplitSchema, label: Type.String(), count: Type.Integer() }),
   ),
+  createdBy,
 });
 export type DatasetDetail = Static<typeof DatasetDetail>;
 

@@ -240,6 +240,11 @@ export const MIGRATIONS: Migration[] = [
     name: "who started a run: the name of the person whose token did (null: none)",
     sql: "ALTER TABLE runs ADD COLUMN created_by TEXT;",
   },
+  {
+    version: 11,
+    name: "who uploaded a dataset: the name of the person whose token did (null: none)",
+    sql: "ALTER TABLE datasets ADD COLUMN created_by TEXT;",
+  },
 ];
 
 /**

@@ -135,11 +135,15 @@ export function uploadFromRaw(r: Raw): UploadRow {
     examples: Number(r.examples),
     splits: json<Record<Split, number>>(r.splits, { train: 0, calibration: 0, test: 0 }),
     createdAt: str(r.created_at),
+    ...(r.created_by == null ? {} : { createdBy: str(r.created_by) }),
   };
 }
 
-/** A datasets (upload) row's parameters, pending under `owner`: name, task, hash, examples, splits, created_at, pending. */
-export function uploadToParams(row: UploadRow, owner: string): (string | number)[] {
+/**
+ * A datasets (upload) row's parameters, pending under `owner`: name, task, hash, examples, splits, created_at,
+ * pending, created_by.
+ */
+export function uploadToParams(row: UploadRow, owner: string): (string | number | null)[] {
   return [
     row.name,
     JSON.stringify(row.task),
@@ -148,6 +152,7 @@ export function uploadToParams(row: UploadRow, owner: string): (string | number)
     JSON.stringify(row.splits),
     row.createdAt,
     owner,
+    row.createdBy ?? null,
   ];
 }
 

@@ -176,6 +176,8 @@ export interface UploadRow {
   examples: number;
   splits: Record<Split, number>;
   createdAt: string;
+  /** The name of the person whose token uploaded it; absent when no person's token did. */
+  createdBy?: string;
 }
 
 /** One stored example of an uploaded dataset. */

@@ -21,7 +21,7 @@ import { newOwner, ownerGone, ownerOf } from "./upload-owner.js";
 /** The statements of uploads. A complete upload's row has `pending` null (UPLOAD_COMPLETE). */
 export const UPLOAD_SQL = {
   reserve:
-    "INSERT INTO datasets (name, task, hash, examples, splits, created_at, pending) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    "INSERT INTO datasets (name, task, hash, examples, splits, created_at, pending, created_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
   example:
     "INSERT INTO examples (dataset, ordinal, id, split, state, labels, meta) VALUES (?, ?, ?, ?, ?, ?, ?)",
   owned: "SELECT 1 FROM datasets WHERE name = ? AND pending = ?",

@@ -258,6 +258,7 @@ export default function DatasetsPage() {
                   >
                     <strong>{d.name}</strong>{" "}
                     <span className="badge">{d.source === "bundled" ? "bundled" : "uploaded"}</span>
+                    {d.createdBy ? ` by ${d.createdBy}` : null}
                     <div className="muted small">
                       {count(d.examples)} examples · {d.items.map((i) => i.name).join(", ")}
                     </div>

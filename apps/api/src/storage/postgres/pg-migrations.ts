@@ -167,6 +167,11 @@ export const PG_MIGRATIONS: PgMigration[] = [
     name: "who started a run: the name of the person whose token did (null: none)",
     sql: "ALTER TABLE runs ADD COLUMN created_by text;",
   },
+  {
+    version: 4,
+    name: "who uploaded a dataset: the name of the person whose token did (null: none)",
+    sql: "ALTER TABLE datasets ADD COLUMN created_by text;",
+  },
 ];
 
 /** The advisory lock (two keys, "work" "benc") held while migrating: one API instance migrates, the others wait. */

@@ -41,8 +41,8 @@ const INSERT_EXAMPLES = `INSERT INTO examples (dataset, ordinal, id, split, stat
 /** Inserts an upload's row, pending under `owner`: the name is reserved. Throws the unique violation when taken. */
 export async function reservePgUpload(pool: Pool, row: UploadRow, owner: string): Promise<void> {
   await pool.query(
-    `INSERT INTO datasets (name, task, hash, examples, splits, created_at, pending)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    `INSERT INTO datasets (name, task, hash, examples, splits, created_at, pending, created_by)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
     uploadToParams(row, owner),
   );
 }
