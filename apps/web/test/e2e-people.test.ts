@@ -1,7 +1,7 @@
 // @vitest-environment node
 /**
  * People's own tokens in Debian's Chromium: a workbench where alice has a token (created with `workbench tokens
- * create`), a run she started, and the runs list naming her, at 1440 and 420 px.
+ * create`), a run she started and a dataset she uploaded, and the lists naming her, at 1440 and 420 px.
  */
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
@@ -48,6 +48,30 @@ beforeAll(async () => {
     if (r.status === "done") break;
     await new Promise((f) => setTimeout(f, 200));
   }
+  // and a dataset she uploaded
+  await workbench.api("/api/datasets", {
+    method: "POST",
+    headers: auth,
+    body: JSON.stringify({
+      task: {
+        name: "alices_tickets",
+        description: "Which team a ticket goes to.",
+        provenance: {
+          source: "written for this test",
+          package: "none",
+          licence: "CC0-1.0",
+          labels: "by hand",
+        },
+        items: [{ name: "team", kind: "choice", question: "Which team?", options: ["billing", "shipping"] }],
+      },
+      format: "jsonl",
+      content: ["billing", "shipping", "billing"]
+        .map((team, i) =>
+          JSON.stringify({ id: `t${i}`, state: `ticket ${i}`, split: "test", labels: { team } }),
+        )
+        .join("\n"),
+    }),
+  });
   browser = await launchChromium();
 }, 300_000);
 
@@ -58,7 +82,7 @@ afterAll(async () => {
 
 describe("people's own tokens", () => {
   it(
-    "the runs list names who started each run",
+    "the runs and datasets lists name who started or uploaded them",
     async () => {
       expect(token).toMatch(/^wbt_/);
       for (const width of [1440, 420]) {
@@ -73,6 +97,10 @@ describe("people's own tokens", () => {
         await page.getByText("by alice").first().waitFor({ timeout: 30_000 });
         expect(await page.content()).not.toContain(token);
         await shot(page, `people-${width}-runs`);
+        await page.getByRole("link", { name: "Datasets" }).first().click();
+        await page.getByText("alices_tickets").first().waitFor({ timeout: 30_000 });
+        await page.getByText("uploaded by alice").first().waitFor({ timeout: 30_000 });
+        await shot(page, `people-${width}-datasets`);
         expect(errors).toEqual([]);
         await page.close();
       }

@@ -258,9 +258,9 @@ export default function DatasetsPage() {
                   >
                     <strong>{d.name}</strong>{" "}
                     <span className="badge">{d.source === "bundled" ? "bundled" : "uploaded"}</span>
-                    {d.createdBy ? ` by ${d.createdBy}` : null}
                     <div className="muted small">
                       {count(d.examples)} examples · {d.items.map((i) => i.name).join(", ")}
+                      {d.createdBy ? ` · uploaded by ${d.createdBy}` : null}
                     </div>
                   </Link>
                 </li>
