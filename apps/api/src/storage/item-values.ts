@@ -44,27 +44,13 @@ export interface ItemValues {
  * The columns a decision's probabilities are stored in: the options, then `not stated` when the item allows it
  * (single-label: a class of the simplex; multi-label: kept apart by the analysis).
  */
-export function valueColumns(spec: ItemSpec): readonly string[] {
-  let columns = VALUE_COLUMNS.get(spec);
-  if (!columns) {
-    columns = spec.notStated ? [...spec.options, NOT_STATED] : [...spec.options];
-    VALUE_COLUMNS.set(spec, columns);
-  }
-  return columns;
+export function valueColumns(spec: ItemSpec): string[] {
+  return spec.notStated ? [...spec.options, NOT_STATED] : [...spec.options];
 }
 
-/** Each spec's value columns and label names, made once (a run's decisions all share its specs). */
-const VALUE_COLUMNS = new WeakMap<ItemSpec, string[]>();
-const LABEL_NAMES = new WeakMap<ItemSpec, string[]>();
-
 /** The names a single label code indexes: the options, then `not stated` (always, so any stored label reads back). */
-export function labelNames(spec: ItemSpec): readonly string[] {
-  let names = LABEL_NAMES.get(spec);
-  if (!names) {
-    names = [...spec.options, NOT_STATED];
-    LABEL_NAMES.set(spec, names);
-  }
-  return names;
+export function labelNames(spec: ItemSpec): string[] {
+  return [...spec.options, NOT_STATED];
 }
 
 /** The code of a gold label or an answer. */
