@@ -1,9 +1,9 @@
 /**
- * One item's stored analysis columns as typed arrays, and their packed form. A run's decisions of an item are kept
- * as loose rows (item_values, one per decision, written with the answer) until CHUNK_ROWS of them are there; then
- * the commit that brings the last one packs them into one chunk (item_chunks): a JSON header (example ids, served
- * model names, multi-label lists) and the typed arrays' bytes. Reading 100,000 decisions is then ~25 chunk reads
- * instead of 100,000 row reads.
+ * One item's stored analysis columns as typed arrays, and their packed form. A run's answers are kept as loose
+ * rows (item_values, one per answered example with every item's values, written with the answer) until
+ * CHUNK_ROWS of them are there; then the commit that brings the last one packs them into one chunk per item
+ * (item_chunks): a JSON header (example ids, served model names, multi-label lists) and the typed arrays' bytes.
+ * Reading 100,000 decisions of an item is then ~25 chunk reads instead of 100,000 row reads.
  */
 
 import type { ItemValues, LabelCode } from "./item-values.js";
@@ -71,15 +71,7 @@ export function columnsOf(rowK: number, values: readonly ItemValues[]): ItemColu
     cols.confidence[i] = v.confidence ?? Number.NaN;
     cols.gold[i] = codeOf(v.gold, i, cols.goldLists);
     cols.answer[i] = codeOf(v.answer, i, cols.answerLists);
-    if (v.servedBy === null) cols.served[i] = -1;
-    else {
-      let s = served.get(v.servedBy);
-      if (s === undefined) {
-        s = cols.servedNames.push(v.servedBy) - 1;
-        served.set(v.servedBy, s);
-      }
-      cols.served[i] = s;
-    }
+    cols.served[i] = v.servedBy === null ? -1 : servedIndex(cols, served, v.servedBy);
     if (v.probs && v.probs.byteLength === rowK * 8) {
       cols.hasProbs[i] = 1;
       const view = new DataView(v.probs.buffer, v.probs.byteOffset, v.probs.byteLength);
@@ -87,6 +79,16 @@ export function columnsOf(rowK: number, values: readonly ItemValues[]): ItemColu
     }
   });
   return cols;
+}
+
+/** The index of a served model's name in `c.servedNames` (`index` maps the names already there), added if new. */
+function servedIndex(c: ItemColumns, index: Map<string, number>, name: string): number {
+  let s = index.get(name);
+  if (s === undefined) {
+    s = c.servedNames.push(name) - 1;
+    index.set(name, s);
+  }
+  return s;
 }
 
 function emptyColumns(n: number, rowK: number): ItemColumns {
@@ -224,14 +226,7 @@ function concat(rowK: number, parts: readonly ItemColumns[]): ItemColumns {
     for (const id of p.exampleIds) out.exampleIds.push(id);
     for (const [i, list] of p.goldLists) out.goldLists.set(at + i, list);
     for (const [i, list] of p.answerLists) out.answerLists.set(at + i, list);
-    const names = p.servedNames.map((name) => {
-      let s = served.get(name);
-      if (s === undefined) {
-        s = out.servedNames.push(name) - 1;
-        served.set(name, s);
-      }
-      return s;
-    });
+    const names = p.servedNames.map((name) => servedIndex(out, served, name));
     for (let i = 0; i < p.n; i++) out.served[at + i] = p.served[i] < 0 ? -1 : names[p.served[i]];
     at += p.n;
   }
