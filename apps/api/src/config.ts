@@ -105,12 +105,17 @@ function port(text: string | undefined, what: string, fallback: number): number 
   return Number(text);
 }
 
+/** Whether a workbench bound to `host` may go without any token: only on 127.0.0.1. */
+export function tokenlessHost(host: string): boolean {
+  return host === LOOPBACK;
+}
+
 /**
  * Refuses to serve beyond 127.0.0.1 with no token at all: neither the shared one (--token) nor any person's
  * (`workbench tokens create`; `hasPersonTokens` is read from the store once it is open).
  */
 export function checkExposure(config: Pick<ServeConfig, "host" | "token">, hasPersonTokens: boolean): void {
-  if (config.host === LOOPBACK || config.token !== null || hasPersonTokens) return;
+  if (tokenlessHost(config.host) || config.token !== null || hasPersonTokens) return;
   throw new ConfigError(
     `binding to ${config.host} needs a bearer token: pass --token <secret> or set WORKBENCH_TOKEN, or give each person a token of their own (workbench tokens create --name NAME); only ${LOOPBACK} may go without one`,
   );

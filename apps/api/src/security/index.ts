@@ -4,6 +4,7 @@
  */
 
 import type { FastifyInstance } from "fastify";
+import { tokenlessHost } from "../config.js";
 import type { WorkbenchStorage } from "../storage/types.js";
 import { refuseCrossSite } from "./cross-site.js";
 import { securityHeaders } from "./headers.js";
@@ -27,7 +28,7 @@ export async function registerSecurity(app: FastifyInstance, opts: SecurityOptio
   await securityHeaders(app);
   requireAllowedHost(app, allowedHosts(opts.boundHost, opts.allowHosts));
   // beyond 127.0.0.1 a token is always needed, even once every person's token is revoked
-  const exposed = opts.boundHost !== undefined && opts.boundHost !== "127.0.0.1";
+  const exposed = opts.boundHost !== undefined && !tokenlessHost(opts.boundHost);
   requireToken(app, opts.token || null, opts.storage, exposed);
   refuseCrossSite(app);
 }
