@@ -3,6 +3,7 @@
 import type { Progress, RunEstimate } from "@decision-workbench/api/shapes";
 import { describe, expect, it } from "vitest";
 import { budgetText, costText, estimateText } from "../src/transforms/cost";
+import { progress } from "./fixtures";
 
 const ESTIMATE: RunEstimate = {
   examples: 200,
@@ -14,21 +15,17 @@ const ESTIMATE: RunEstimate = {
   cost: (34450 * 2 + 2200 * 8) / 1e6,
 };
 
-function progress(budget: Progress["budget"]): Progress {
-  return {
-    total: 200,
+/** Spend after 60 of 200 examples, against `budget`. */
+function spent(budget: Progress["budget"]): Progress {
+  return progress({
     done: 60,
     answered: 150,
     unknown: 10,
     escalated: 20,
-    errors: 0,
     usage: { input_tokens: 10335, output_tokens: 660, reasoning_tokens: 0 },
     cost: 0.02595,
-    latency: { p50: 1, p90: 2, p99: 3 },
-    examplesPerSecond: 10,
-    waitingForRateLimit: null,
     budget,
-  };
+  });
 }
 
 describe("the cost guard's read-outs", () => {
@@ -42,11 +39,9 @@ describe("the cost guard's read-outs", () => {
   });
 
   it("shows spend against the caps a run has, nothing without caps", () => {
-    expect(budgetText(progress(null))).toBeNull();
-    expect(budgetText(progress({ maxCost: null, maxInputTokens: 10335 }))).toBe(
-      "input tokens 10,335 of 10,335",
-    );
-    expect(budgetText(progress({ maxCost: 0.05, maxInputTokens: null }))).toBe("cost 0.02595 of 0.05");
+    expect(budgetText(spent(null))).toBeNull();
+    expect(budgetText(spent({ maxCost: null, maxInputTokens: 10335 }))).toBe("input tokens 10,335 of 10,335");
+    expect(budgetText(spent({ maxCost: 0.05, maxInputTokens: null }))).toBe("cost 0.02595 of 0.05");
     expect(costText(0)).toBe("0");
     expect(costText(1 / 3)).toBe("0.3333");
   });

@@ -3,11 +3,31 @@ import type {
   Bin,
   Calibration,
   DatasetSummary,
+  Progress,
   Rate,
   RunCheck,
   Server,
 } from "@decision-workbench/api/shapes";
 import { SPARSE_BIN } from "../src/transforms/reliability";
+
+/** A run's progress a quarter through 200 examples, with `over` in place. */
+export function progress(over: Partial<Progress> = {}): Progress {
+  return {
+    total: 200,
+    done: 50,
+    answered: 40,
+    unknown: 5,
+    escalated: 5,
+    errors: 0,
+    usage: { input_tokens: 0, output_tokens: 0, reasoning_tokens: 0 },
+    cost: 0,
+    latency: { p50: 1, p90: 2, p99: 3 },
+    examplesPerSecond: 10,
+    waitingForRateLimit: null,
+    budget: null,
+    ...over,
+  };
+}
 
 /** A bin from its edges, count and accuracy/confidence (interval ±0.1 clipped to [0, 1]; sparse as the API flags it). */
 export function bin(

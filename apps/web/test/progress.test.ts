@@ -1,26 +1,8 @@
 // @vitest-environment node
 
-import type { Progress } from "@decision-workbench/api/shapes";
 import { describe, expect, it } from "vitest";
 import { progressView } from "../src/transforms/progress";
-
-function progress(over: Partial<Progress>): Progress {
-  return {
-    total: 200,
-    done: 50,
-    answered: 40,
-    unknown: 5,
-    escalated: 5,
-    errors: 0,
-    usage: { input_tokens: 0, output_tokens: 0, reasoning_tokens: 0 },
-    cost: 0,
-    latency: { p50: 1, p90: 2, p99: 3 },
-    examplesPerSecond: 10,
-    waitingForRateLimit: null,
-    budget: null,
-    ...over,
-  };
-}
+import { progress } from "./fixtures";
 
 describe("progressView", () => {
   it("gives percent done, the time left at the current pace and the decision shares", () => {
