@@ -172,8 +172,12 @@ export class RateLane {
     return Math.max(at, this.pausedUntil);
   }
 
-  /** Waits until a reserved request may go (pauses included); rejects with an AbortError when `signal` aborts. */
-  async wait(at: number, signal?: AbortSignal): Promise<void> {
+  /**
+   * Waits until a reserved request may go (pauses included); rejects with an AbortError when `signal` aborts.
+   * `inputTokens` is the request's estimate: this lane took it in `reserve`; a lane shared by processes
+   * (rate-shared.ts) takes it from the shared limit here.
+   */
+  async wait(at: number, signal?: AbortSignal, _inputTokens = 0): Promise<void> {
     let pauses = this.pauses;
     for (;;) {
       const left = this.ready(at) - this.now();
@@ -272,10 +276,15 @@ export class RateLanes {
   lane(serverId: string, limits: RateLimits): RateLane {
     let lane = this.lanes.get(serverId);
     if (!lane) {
-      lane = new RateLane(serverId, limits);
+      lane = this.make(serverId, limits);
       this.lanes.set(serverId, lane);
     } else lane.setLimits(limits);
     return lane;
+  }
+
+  /** Makes a server's lane (a subclass makes its own kind). */
+  protected make(serverId: string, limits: RateLimits): RateLane {
+    return new RateLane(serverId, limits);
   }
 
   /** The server's lane when one was made. */
