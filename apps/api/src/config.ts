@@ -15,6 +15,8 @@ export const ENV = {
   allowHosts: "WORKBENCH_ALLOW_HOSTS",
   allowPrivateServers: "WORKBENCH_ALLOW_PRIVATE_SERVERS",
   databaseUrl: "WORKBENCH_DATABASE_URL",
+  redisUrl: "WORKBENCH_REDIS_URL",
+  queueLockMs: "WORKBENCH_QUEUE_LOCK_MS",
 } as const;
 
 /** The default API port. */
@@ -74,6 +76,18 @@ export interface ServeConfig {
    * the data folder's SQLite file. Never shown: it may hold a password.
    */
   databaseUrl: string | null;
+  /** With a database URL, the queue of run chunks and this process's workers on it; else null. */
+  queue: QueueConfig | null;
+}
+
+/** The queue of run chunks (engine/run-queue.ts), with a shared database. */
+export interface QueueConfig {
+  /** Run workers this process hosts (`--workers`; 0: none). */
+  workers: number;
+  /** Redis holds the queue instead of the database (`WORKBENCH_REDIS_URL`); never shown. */
+  redisUrl: string | null;
+  /** How long a chunk of a dead worker waits before another worker takes it (ms, `WORKBENCH_QUEUE_LOCK_MS`). */
+  lockMs: number;
 }
 
 /** Flags of `workbench serve` (strings as typed). */
@@ -88,6 +102,7 @@ export interface ServeFlags {
   "allow-host"?: string[];
   "allow-private-servers"?: boolean;
   "database-url"?: string;
+  workers?: string;
 }
 
 /** A bad setting; the message names the flag or variable and what would be right. */
@@ -121,6 +136,44 @@ export function checkExposure(config: Pick<ServeConfig, "host" | "token">, hasPe
   );
 }
 
+/** A whole number setting from `min` to `max`, or `fallback` when not given. */
+function whole(text: string | undefined, what: string, min: number, max: number, fallback: number): number {
+  if (text === undefined || text === "") return fallback;
+  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
+    throw new ConfigError(
+      `${what} must be a whole number from ${min} to ${max}; got ${JSON.stringify(text)}`,
+    );
+  }
+  return Number(text);
+}
+
+/**
+ * The queue settings of a process with a database URL (null without one: runs are worked on by the API process
+ * itself, and `--workers` is refused). Workers default to 1.
+ */
+export function queueConfig(
+  database: string | null,
+  workers: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): QueueConfig | null {
+  if (!database) {
+    if (workers !== undefined)
+      throw new ConfigError(
+        `--workers needs a shared database (--database-url or ${ENV.databaseUrl}); without one the workbench works on its runs itself`,
+      );
+    return null;
+  }
+  const redisUrl = env[ENV.redisUrl] || null;
+  if (redisUrl !== null && !/^rediss?:\/\/[^/\s]/.test(redisUrl)) {
+    throw new ConfigError(`${ENV.redisUrl} must be a redis:// or rediss:// URL such as redis://HOST:6379/0`);
+  }
+  return {
+    workers: whole(workers, "--workers", 0, 64, 1),
+    redisUrl,
+    lockMs: whole(env[ENV.queueLockMs], ENV.queueLockMs, 1000, 3_600_000, 30_000),
+  };
+}
+
 /** A PostgreSQL URL, or null when none is given; the message never repeats the URL (it may hold a password). */
 function databaseUrl(text: string | undefined): string | null {
   if (text === undefined || text === "") return null;
@@ -144,8 +197,14 @@ function databaseUrl(text: string | undefined): string | null {
 
 const LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
 
+/** The database URL of flags and environment (checked), or null. */
+export function databaseUrlOf(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string | null {
+  return databaseUrl(flag ?? env[ENV.databaseUrl]);
+}
+
 /** Reads flags and environment into a ServeConfig; throws ConfigError on a bad value. */
 export function serveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = process.env): ServeConfig {
+  const database = databaseUrlOf(flags["database-url"], env);
   const host = flags.host ?? env[ENV.host] ?? LOOPBACK;
   const tokenText = flags.token ?? env[ENV.token] ?? "";
   const token = tokenText === "" ? null : tokenText;
@@ -172,7 +231,8 @@ export function serveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = pro
     }
   }
   return {
-    databaseUrl: databaseUrl(flags["database-url"] ?? env[ENV.databaseUrl]),
+    databaseUrl: database,
+    queue: queueConfig(database, flags.workers, env),
     allowHosts,
     allowPrivateServers:
       flags["allow-private-servers"] === true || /^(1|true|yes)$/i.test(env[ENV.allowPrivateServers] ?? ""),

@@ -9,12 +9,16 @@ import { datasetsCommand } from "./datasets-command.js";
 import { runCommand } from "./run-command.js";
 import { serveCommand } from "./serve-command.js";
 import { tokensCommand } from "./tokens-command.js";
+import { workerCommand } from "./worker-command.js";
 
 const HELP = `workbench <command> [flags]
 
   serve      start the API, the web app and the embedded reference server
              [--port 8710] [--host 127.0.0.1] [--token T] [--data-dir D] [--reference-port P] [--no-reference]
              [--allow-host NAME ...] [--allow-private-servers]
+             [--database-url URL] [--workers 1]   (a shared PostgreSQL; runs go to its queue; 0: API only)
+  worker     run workers on the shared database's queue of runs, on any machine that reaches it
+             --database-url URL [--workers 1] [--data-dir D] [--allow-private-servers]
   tokens     create --name NAME (prints the new token once) | list [--json] | revoke --name NAME
              [--data-dir D] [--database-url URL]   (people's own API tokens, stored hashed)
   datasets   list the datasets [--json] [--data-dir D]
@@ -30,7 +34,7 @@ const HELP = `workbench <command> [flags]
              [--split S] [--limit N] [--concurrency 16] [--json]   (exit 1 with the reasons on drift)
 
 Environment: WORKBENCH_DATA_DIR (data folder, default <repo>/.data/workbench), WORKBENCH_PORT, WORKBENCH_HOST,
-WORKBENCH_TOKEN, WORKBENCH_DATABASE_URL, WORKBENCH_ALLOW_HOSTS (comma-separated), WORKBENCH_ALLOW_PRIVATE_SERVERS (1), WORKBENCH_REFERENCE_PORT, WORKBENCH_SECRET_KEY (64 hex digits; else <data>/secret.key).
+WORKBENCH_TOKEN, WORKBENCH_DATABASE_URL, WORKBENCH_REDIS_URL (the run queue on Redis), WORKBENCH_QUEUE_LOCK_MS, WORKBENCH_ALLOW_HOSTS (comma-separated), WORKBENCH_ALLOW_PRIVATE_SERVERS (1), WORKBENCH_REFERENCE_PORT, WORKBENCH_SECRET_KEY (64 hex digits; else <data>/secret.key).
 `;
 
 /** Runs the command line; resolves to the exit code. */
@@ -42,6 +46,8 @@ export async function main(argv: string[]): Promise<number> {
         return await serveCommand(rest);
       case "tokens":
         return await tokensCommand(rest);
+      case "worker":
+        return await workerCommand(rest);
       case "datasets":
         return await datasetsCommand(rest);
       case "run":

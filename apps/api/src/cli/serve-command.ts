@@ -17,6 +17,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
     "allow-host": { type: "string", multiple: true },
     "allow-private-servers": { type: "boolean" },
     "database-url": { type: "string" },
+    workers: { type: "string" },
   });
   let config: ReturnType<typeof serveConfig>;
   try {

@@ -11,6 +11,7 @@ import { buildApp } from "../app.js";
 import { warmBundled } from "../catalog/catalog.js";
 import { checkExposure, DB_FILE, type ServeConfig } from "../config.js";
 import { newId, RunEngine } from "../engine/engine.js";
+import { openTeam, type Team } from "../engine/team.js";
 import { SecretBox } from "../secrets/box.js";
 import { loadSecretKey } from "../secrets/key.js";
 import { secretContext } from "../servers/connect.js";
@@ -109,6 +110,7 @@ export async function startWorkbench(config: ServeConfig, opts: StartOptions = {
   let reference: DecisionServerHandle | undefined;
   let app: FastifyInstance | undefined;
   let engine: RunEngine | undefined;
+  let team: Team | undefined;
   try {
     checkExposure(config, await storage.hasActiveTokens());
     if (config.reference.enabled) {
@@ -118,7 +120,25 @@ export async function startWorkbench(config: ServeConfig, opts: StartOptions = {
       log(`reference server at ${reference.url}`);
     }
     const outbound = outboundPolicyOf(config.token, config.allowPrivateServers);
-    engine = new RunEngine({ storage, secrets: box, log, outbound });
+    // a shared database: runs go to the queue, worked on by this process's workers and any others
+    team =
+      config.databaseUrl && config.queue
+        ? await openTeam({
+            databaseUrl: config.databaseUrl,
+            config: config.queue,
+            storage,
+            secrets: box,
+            outbound,
+            log,
+          })
+        : undefined;
+    engine = new RunEngine({
+      storage,
+      secrets: box,
+      log,
+      outbound,
+      ...(team ? { queue: team.queue, events: team.events, lanes: team.lanes } : {}),
+    });
     app = await buildApp({
       storage,
       engine,
@@ -132,6 +152,7 @@ export async function startWorkbench(config: ServeConfig, opts: StartOptions = {
     await app.listen({ host: config.host, port: config.port });
   } catch (err) {
     await app?.close().catch(() => {});
+    await team?.close().catch(() => {});
     await reference?.close().catch(() => {});
     await storage.close();
     throw err;
@@ -156,6 +177,7 @@ export async function startWorkbench(config: ServeConfig, opts: StartOptions = {
     close() {
       closing ??= (async () => {
         await running.close();
+        await team?.close();
         await listening.close();
         await reference?.close();
         await storage.close();

@@ -8,7 +8,7 @@ import type { Headline } from "../analysis/headline.js";
 import { ApiError, conflict, notFound } from "../errors.js";
 import { processAlive } from "../process-alive.js";
 import type { SecretBox } from "../secrets/box.js";
-import { deciderFor, limitsOf } from "../servers/connect.js";
+import { deciderFor } from "../servers/connect.js";
 import { LOCAL_POLICY, type OutboundPolicy } from "../servers/outbound.js";
 import { CONCURRENCY } from "../shapes/limits.js";
 import type {
@@ -19,13 +19,17 @@ import type {
   RunInput,
   RunSummary,
 } from "../shapes/runs.js";
+import type { PgRunEvents } from "../storage/postgres/pg-events.js";
 import { emptyCounters, type Split, type StoredRun, type WorkbenchStorage } from "../storage/types.js";
 import { CAP_FIELDS, capReached, checkAmounts, estimateRun } from "./cost-guard.js";
 import { budgetOf, type JobOutcome, RunJob } from "./job.js";
 import { percentiles } from "./percentiles.js";
 import { RateLanes } from "./rate-lane.js";
 import { replayRun } from "./replay.js";
-import { type Selection, selectExamples, wireState } from "./selection.js";
+import type { RunQueue } from "./run-queue.js";
+import { setUpRun } from "./run-setup.js";
+import { finishIfComplete } from "./run-worker.js";
+import { type Selected, type Selection, selectExamples, wireState } from "./selection.js";
 
 /** A short random id with a prefix: `run_…`, `srv_…`, `cal_…`. */
 export function newId(prefix: string): string {
@@ -52,6 +56,15 @@ export interface EngineOptions {
    * loopback allowed; a workbench with a token passes `{ allowPrivate: false }` unless --allow-private-servers.
    */
   outbound?: OutboundPolicy;
+  /**
+   * The queue of run chunks (run-queue.ts), with a shared database: runs are worked on by run workers in any
+   * process (run-worker.ts), not by this engine.
+   */
+  queue?: RunQueue;
+  /** Run events across processes (with a queue): live views hear of runs worked on elsewhere. */
+  events?: PgRunEvents;
+  /** The servers' rate lanes (default: this process's own; with a queue, lanes shared through the database). */
+  lanes?: RateLanes;
 }
 
 /** Runs of one storage, worked on by this process. */
@@ -64,7 +77,9 @@ export class RunEngine {
   readonly outbound: OutboundPolicy;
   private readonly jobs = new Map<string, RunJob>();
   /** One rate-limit lane per server, shared by every run of this process on it (rate-lane.ts). */
-  readonly lanes = new RateLanes();
+  readonly lanes: RateLanes;
+  private readonly queue: RunQueue | undefined;
+  private readonly events: PgRunEvents | undefined;
   private closing = false;
 
   constructor(opts: EngineOptions) {
@@ -73,6 +88,9 @@ export class RunEngine {
     this.pid = opts.pid ?? process.pid;
     this.log = opts.log ?? (() => {});
     this.outbound = opts.outbound ?? LOCAL_POLICY;
+    this.lanes = opts.lanes ?? new RateLanes();
+    this.queue = opts.queue;
+    this.events = opts.events;
   }
 
   /**
@@ -177,41 +195,27 @@ export class RunEngine {
     return { server, splits, selection, decider };
   }
 
-  /** Starts (or restarts) work on a stored run; the status becomes `running`. */
+  /**
+   * Starts (or restarts) work on a stored run; the status becomes `running`. With a queue, its examples not stored
+   * yet go to the queue in chunks (a capped run in one chunk, so its cap is counted in one place).
+   */
   private async launch(runId: string, selected?: Selection): Promise<void> {
     if (this.closing)
       throw new ApiError(503, "shutting_down", "the workbench is shutting down; try again after it restarts");
     const run = await this.mustGet(runId);
-    const fail = async (error: string) => {
+    const ctx = { storage: this.storage, secrets: this.secrets, outbound: this.outbound, lanes: this.lanes };
+    const setup = await setUpRun(ctx, run, selected);
+    if ("error" in setup) {
       await this.storage.updateRun(runId, {
         status: "failed",
-        error,
+        error: setup.error,
         finishedAt: new Date().toISOString(),
         ownerPid: null,
       });
-      this.log(`run ${runId} failed: ${error}`);
-    };
-    const server = await this.storage.getServer(run.serverId);
-    if (!server)
-      return fail(`the run's server (${run.serverName}) was deleted; start a new run on another server`);
-    const selection = selected ?? (await selectExamples(this.storage, run.dataset, run.splits, run.limit));
-    if (!selection) return fail(`the run's dataset ${JSON.stringify(run.dataset)} was deleted`);
-    if (selection.hash !== run.datasetHash) {
-      return fail(
-        `the dataset ${JSON.stringify(run.dataset)} changed since the run started (hash ${run.datasetHash.slice(0, 12)}, now ${selection.hash.slice(0, 12)}); start a new run`,
-      );
+      this.log(`run ${runId} failed: ${setup.error}`);
+      return;
     }
-    const lane = this.lanes.lane(server.id, limitsOf(server));
-    let decider: ReturnType<typeof deciderFor>;
-    try {
-      decider = deciderFor(server, this.secrets, run.model, this.outbound, {
-        options: run.options,
-        maxLen: run.maxLen,
-        lane,
-      });
-    } catch (err) {
-      return fail((err as Error).message);
-    }
+    const { server, selection, lane, decider } = setup;
     const done = await this.storage.doneExampleIds(runId);
     const pending = selection.examples.filter((s) => !done.has(s.example.id));
     await this.storage.updateRun(runId, {
@@ -220,9 +224,19 @@ export class RunEngine {
       error: null,
       startedAt: run.startedAt ?? new Date().toISOString(),
       finishedAt: null,
-      ownerPid: this.pid,
+      ownerPid: this.queue ? null : this.pid,
       headline: null,
     });
+    const resumed = done.size ? `resumed (${done.size} of ${run.total} already stored)` : "started";
+    if (this.queue) {
+      const capped = run.maxCost !== null || run.maxInputTokens !== null;
+      await this.queue.add(runId, chunkRanges(selection.examples, done, capped));
+      this.events?.notify(runId, true);
+      // every example stored already (its last chunk ended before it could say so): done now
+      if (!pending.length) await finishIfComplete({ storage: this.storage, events: this.events }, runId);
+      this.log(`run ${runId} ${resumed}: queued`);
+      return;
+    }
     const fresh = await this.mustGet(runId);
     const job = new RunJob({
       storage: this.storage,
@@ -236,9 +250,7 @@ export class RunEngine {
       onSettled: (outcome) => this.settled(runId, outcome),
     });
     this.jobs.set(runId, job);
-    this.log(
-      `run ${runId} ${done.size ? `resumed (${done.size} of ${run.total} already stored)` : "started"}`,
-    );
+    this.log(`run ${runId} ${resumed}`);
   }
 
   private settled(runId: string, outcome: JobOutcome): void {
@@ -284,6 +296,7 @@ export class RunEngine {
         finishedAt: new Date().toISOString(),
         ownerPid: null,
       });
+      await this.unqueue(runId);
       return this.summary(runId);
     }
     throw conflict(
@@ -339,9 +352,20 @@ export class RunEngine {
     return this.summary(runId);
   }
 
-  /** Resumes every run left `running` or `queued` by a process that is gone; returns their ids. */
+  /** Removes a run's chunks from the queue (when there is one) and tells the live views. */
+  private async unqueue(runId: string): Promise<void> {
+    if (!this.queue) return;
+    await this.queue.remove(runId);
+    this.events?.notify(runId, true);
+  }
+
+  /**
+   * Resumes every run left `running` or `queued` by a process that is gone; returns their ids. With a queue,
+   * none: the queue keeps their chunks, and a chunk of a dead worker goes back to it.
+   */
   async resumeInterrupted(): Promise<string[]> {
     const ids: string[] = [];
+    if (this.queue) return ids;
     for (const status of ["running", "queued"] as const) {
       for (const run of await this.storage.listStoredRuns({ status })) {
         if (this.jobs.has(run.id)) continue;
@@ -371,6 +395,7 @@ export class RunEngine {
         "run_owned_elsewhere",
       );
     }
+    await this.unqueue(runId);
     await this.storage.deleteRun(runId);
   }
 
@@ -388,9 +413,19 @@ export class RunEngine {
   /** Waits until a run's current job (if any) has settled and its final summary is out. */
   async settle(runId: string): Promise<void> {
     const job = this.jobs.get(runId);
+    if (!job && this.queue) return this.stopped(runId);
     if (!job) return;
     await job.finished;
     while (this.jobs.get(runId) === job) await new Promise((r) => setTimeout(r, 5));
+  }
+
+  /** With a queue: resolves once the run is no longer queued or running (its workers are elsewhere). */
+  private async stopped(runId: string): Promise<void> {
+    for (;;) {
+      const run = await this.storage.getStoredRun(runId);
+      if (!run || (run.status !== "running" && run.status !== "queued")) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
   }
 
   /**
@@ -399,7 +434,7 @@ export class RunEngine {
    */
   follow(runId: string, listener: RunListener): (() => void) | null {
     const job = this.jobs.get(runId);
-    if (!job) return null;
+    if (!job) return this.events ? this.followElsewhere(runId, listener) : null;
     const current = () => job.progress();
     const onProgress = () => listener.progress?.(current);
     const onSummary = (summary: RunSummary) => listener.done?.(summary);
@@ -408,6 +443,48 @@ export class RunEngine {
     return () => {
       job.off("progress", onProgress);
       job.off("summary", onSummary);
+    };
+  }
+
+  /**
+   * Follows a run worked on by run workers: on each of its notices, its stored progress (one read at a time; a
+   * notice during a read asks for one more), and its summary once it has stopped.
+   */
+  private followElsewhere(runId: string, listener: RunListener): () => void {
+    const events = this.events as PgRunEvents;
+    let reading = false;
+    let again = false;
+    let over = false;
+    const read = async () => {
+      if (reading) {
+        again = true;
+        return;
+      }
+      reading = true;
+      try {
+        do {
+          again = false;
+          const run = await this.storage.getStoredRun(runId);
+          if (!run || over) return;
+          if (run.status !== "running" && run.status !== "queued") {
+            over = true;
+            listener.done?.(await this.summarize(run));
+            return;
+          }
+          const progress = await this.progress(run);
+          listener.progress?.(() => progress);
+        } while (again);
+      } catch {
+        // storage closed: the view ends with the stream
+      } finally {
+        reading = false;
+      }
+    };
+    const off = events.on(runId, () => void read());
+    void read(); // it may have ended between the summary and the subscription
+    return () => {
+      over = true;
+      off();
     };
   }
 
@@ -525,6 +602,30 @@ export class RunEngine {
     await Promise.all(jobs.map((j) => j.finished));
     for (const id of [...this.jobs.keys()]) await this.settle(id);
   }
+}
+
+/** Most chunks a run is cut into, and the sizes of a chunk (examples). */
+const CHUNKS = { most: 64, least: 100, largest: 10_000 } as const;
+
+/**
+ * A run's examples not stored yet, in chunks of its selection's indexes `[from, to)`: about `total / 64` pending
+ * examples each (100 at least, 10,000 at most), so several workers share a run and a dead worker's chunk costs
+ * little to ask again. A capped run is one chunk.
+ */
+export function chunkRanges(examples: Selected[], done: Set<string>, capped: boolean): [number, number][] {
+  const pending: number[] = [];
+  examples.forEach((s, i) => {
+    if (!done.has(s.example.id)) pending.push(i);
+  });
+  if (!pending.length) return [];
+  if (capped) return [[pending[0], examples.length]];
+  const size = Math.min(CHUNKS.largest, Math.max(CHUNKS.least, Math.ceil(pending.length / CHUNKS.most)));
+  const ranges: [number, number][] = [];
+  for (let k = 0; k < pending.length; k += size) {
+    const to = k + size < pending.length ? pending[k + size] : examples.length;
+    ranges.push([pending[k], to]);
+  }
+  return ranges;
 }
 
 function dedupe<T>(xs: T[]): T[] {

@@ -8,6 +8,7 @@ import { performance } from "node:perf_hooks";
 import type { Item } from "@decision-workbench/datasets";
 import { AbortError, type DecisionDecider, ServiceError } from "@decision-workbench/scorer";
 import type { Progress } from "../shapes/runs.js";
+import { AlreadyStored } from "../storage/errors.js";
 import type { ExampleResult, RunCounters, StoredRun, WorkbenchStorage } from "../storage/types.js";
 import { Budget, outputTokens, type Prices, priceCost } from "./cost-guard.js";
 import { LatencyLog } from "./percentiles.js";
@@ -94,6 +95,11 @@ export interface JobDeps {
   lane?: RateLane;
   /** The server's prices: the cost of a reply without its own `cost`, and the estimate a cost cap counts. */
   prices?: Prices;
+  /**
+   * True for one chunk of a queued run (run-worker.ts): its end leaves the run's status to the worker, which
+   * marks the run done once every example is stored, and an answer another worker stored first is skipped.
+   */
+  chunk?: boolean;
 }
 
 /** How often progress is told while the run's requests wait for the rate limit. */
@@ -339,6 +345,8 @@ export class RunJob extends EventEmitter {
     try {
       await this.deps.storage.recordExample(result);
     } catch (err) {
+      // a chunk put back after its worker died may ask an example that worker stored: stored once, counted once
+      if (this.deps.chunk && err instanceof AlreadyStored) return false;
       await this.stop(
         "failed",
         `the answer to example ${JSON.stringify(sel.example.id)} could not be stored: ${(err as Error).message}`,
@@ -376,7 +384,7 @@ export class RunJob extends EventEmitter {
     const outcome = this.outcome;
     try {
       await storage.addActiveMs(this.runId, elapsed);
-      if (outcome === "done") {
+      if (outcome === "done" && !this.deps.chunk) {
         await storage.updateRun(this.runId, {
           status: "done",
           error: null,

@@ -1,0 +1,88 @@
+/**
+ * `workbench worker`: run workers on a shared database, on any machine that reaches it. They take chunks of
+ * queued runs (engine/run-worker.ts) until SIGINT or SIGTERM, then store their answers in flight and put the
+ * rest of their chunks back. The process needs the same secret key as the API (WORKBENCH_SECRET_KEY, or the
+ * data folder's secret.key) to open the servers' API keys.
+ */
+
+import { ConfigError, databaseUrlOf, defaultDataDir, ENV, queueConfig } from "../config.js";
+import { openTeam } from "../engine/team.js";
+import { SecretBox } from "../secrets/box.js";
+import { loadSecretKey } from "../secrets/key.js";
+import { outboundPolicyOf } from "../servers/outbound.js";
+import { openPostgresStorage } from "../storage/postgres/postgres.js";
+import { parseFlags, UsageError } from "./args.js";
+
+interface WorkerFlags {
+  "database-url"?: string;
+  workers?: string;
+  "data-dir"?: string;
+  "allow-private-servers"?: boolean;
+}
+
+/** Runs `workbench worker`; resolves with the exit code once stopped. */
+export async function workerCommand(argv: string[]): Promise<number> {
+  const { flags } = parseFlags<WorkerFlags>("workbench worker", argv, {
+    "database-url": { type: "string" },
+    workers: { type: "string" },
+    "data-dir": { type: "string" },
+    "allow-private-servers": { type: "boolean" },
+  });
+  let databaseUrl: string | null;
+  let config: ReturnType<typeof queueConfig>;
+  try {
+    databaseUrl = databaseUrlOf(flags["database-url"]);
+    if (!databaseUrl) {
+      throw new ConfigError(
+        `workbench worker needs the shared database: --database-url postgres://USER:PASSWORD@HOST:5432/DATABASE or ${ENV.databaseUrl}`,
+      );
+    }
+    config = queueConfig(databaseUrl, flags.workers);
+  } catch (err) {
+    if (err instanceof ConfigError) throw new UsageError(err.message);
+    throw err;
+  }
+  if (!config || config.workers < 1) throw new UsageError("--workers must be 1 or more for workbench worker");
+  const log = (m: string) => process.stderr.write(`${m}\n`);
+  const secrets = new SecretBox(loadSecretKey(flags["data-dir"] ?? defaultDataDir()));
+  const storage = await openPostgresStorage(databaseUrl);
+  // private and loopback servers only when allowed: a worker runs beside other machines of a team
+  const allowPrivate =
+    flags["allow-private-servers"] === true ||
+    /^(1|true|yes)$/i.test(process.env[ENV.allowPrivateServers] ?? "");
+  const team = await openTeam({
+    databaseUrl,
+    config,
+    storage,
+    secrets,
+    outbound: outboundPolicyOf("worker", allowPrivate),
+    log,
+  }).catch(async (err) => {
+    await storage.close();
+    throw err;
+  });
+  log(
+    `worker ready: ${config.workers} worker(s) on ${storage.path}${config.redisUrl ? " (queue on Redis)" : ""}`,
+  );
+  process.stdout.write("worker ready\n");
+  return new Promise<number>((resolve) => {
+    let stopping = false;
+    const stop = (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      log(`${signal}: storing answers in flight, putting unfinished chunks back`);
+      team
+        .close()
+        .then(() => storage.close())
+        .then(
+          () => resolve(0),
+          (err) => {
+            log(`shutdown failed: ${(err as Error).message}`);
+            resolve(1);
+          },
+        );
+    };
+    process.once("SIGINT", () => stop("SIGINT"));
+    process.once("SIGTERM", () => stop("SIGTERM"));
+  });
+}

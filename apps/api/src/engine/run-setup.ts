@@ -1,0 +1,59 @@
+/**
+ * What working on a stored run needs, checked again each time work starts (a start, a resume, a worker's chunk):
+ * its server, its examples (the dataset unchanged since the run started), its server's lane and its decider.
+ */
+
+import type { SecretBox } from "../secrets/box.js";
+import { deciderFor, limitsOf } from "../servers/connect.js";
+import type { OutboundPolicy } from "../servers/outbound.js";
+import type { ServerRow, StoredRun, WorkbenchStorage } from "../storage/types.js";
+import type { RateLane, RateLanes } from "./rate-lane.js";
+import { type Selection, selectExamples } from "./selection.js";
+
+/** Where a run's work gets its server, secrets, address policy and lanes. */
+export interface SetupContext {
+  storage: WorkbenchStorage;
+  secrets: SecretBox;
+  outbound: OutboundPolicy;
+  lanes: RateLanes;
+}
+
+/** A run ready to work on. */
+export interface RunSetup {
+  server: ServerRow;
+  selection: Selection;
+  lane: RateLane;
+  decider: ReturnType<typeof deciderFor>;
+}
+
+/**
+ * The run's setup, or why it cannot go on (its server or dataset was deleted, the dataset changed, the server's
+ * address is no longer allowed). `selected`: the examples when the caller has just selected them.
+ */
+export async function setUpRun(
+  ctx: SetupContext,
+  run: StoredRun,
+  selected?: Selection,
+): Promise<RunSetup | { error: string }> {
+  const server = await ctx.storage.getServer(run.serverId);
+  if (!server)
+    return { error: `the run's server (${run.serverName}) was deleted; start a new run on another server` };
+  const selection = selected ?? (await selectExamples(ctx.storage, run.dataset, run.splits, run.limit));
+  if (!selection) return { error: `the run's dataset ${JSON.stringify(run.dataset)} was deleted` };
+  if (selection.hash !== run.datasetHash) {
+    return {
+      error: `the dataset ${JSON.stringify(run.dataset)} changed since the run started (hash ${run.datasetHash.slice(0, 12)}, now ${selection.hash.slice(0, 12)}); start a new run`,
+    };
+  }
+  const lane = ctx.lanes.lane(server.id, limitsOf(server));
+  try {
+    const decider = deciderFor(server, ctx.secrets, run.model, ctx.outbound, {
+      options: run.options,
+      maxLen: run.maxLen,
+      lane,
+    });
+    return { server, selection, lane, decider };
+  } catch (err) {
+    return { error: (err as Error).message };
+  }
+}

@@ -1,0 +1,140 @@
+/**
+ * Run workers: each takes one chunk of a queued run at a time (run-queue.ts) and asks its examples that are not
+ * stored yet, as a local run would (job.ts), with the run's concurrency. An example stored by another worker is
+ * skipped; the chunk stops when the run stops being `running` (cancelled, failed, deleted: checked every
+ * second); the worker that stores a run's last example marks it done. On shutdown a worker stops taking
+ * examples, stores its answers in flight and puts the rest of its chunk back in the queue.
+ */
+
+import { analysisData } from "../analysis/data.js";
+import type { PgRunEvents } from "../storage/postgres/pg-events.js";
+import type { StoredRun } from "../storage/types.js";
+import { RunJob } from "./job.js";
+import type { ChunkData, RunQueue } from "./run-queue.js";
+import { type RunSetup, type SetupContext, setUpRun } from "./run-setup.js";
+import type { Selected } from "./selection.js";
+
+/** How often a chunk at work checks that its run is still running. */
+const STATUS_CHECK_MS = 1000;
+
+/** What run workers need. */
+export interface RunWorkerOptions extends SetupContext {
+  queue: RunQueue;
+  events: PgRunEvents;
+  /** Where workers report chunks that fail and runs they finish. */
+  log?: (message: string) => void;
+}
+
+/** Marks a run done once every example is stored (and stores its headline); true when it did. */
+export async function finishIfComplete(
+  ctx: { storage: RunWorkerOptions["storage"]; events?: PgRunEvents },
+  runId: string,
+): Promise<boolean> {
+  const run = await ctx.storage.getStoredRun(runId);
+  if (run?.status !== "running" || run.counters.done < run.total) return false;
+  const headline = await analysisData(ctx.storage).headline(runId);
+  await ctx.storage.updateRun(runId, {
+    status: "done",
+    error: null,
+    finishedAt: new Date().toISOString(),
+    ownerPid: null,
+    headline,
+  });
+  ctx.events?.notify(runId, true);
+  return true;
+}
+
+/** Workers of one process on one queue. */
+export class RunWorkers {
+  private readonly jobs = new Set<RunJob>();
+  private closing = false;
+  private readonly log: (message: string) => void;
+
+  constructor(
+    private readonly opts: RunWorkerOptions,
+    count: number,
+  ) {
+    this.log = opts.log ?? (() => {});
+    for (let i = 0; i < count; i++) {
+      opts.queue.work(
+        (chunk) => this.process(chunk),
+        (chunk, err) => void this.failRun(chunk.runId, `a chunk of the run failed: ${err.message}`),
+      );
+    }
+  }
+
+  private async failRun(runId: string, error: string): Promise<void> {
+    await this.opts.storage
+      .updateRun(runId, { status: "failed", error, finishedAt: new Date().toISOString(), ownerPid: null })
+      .catch(() => {});
+    this.opts.events.notify(runId, true);
+    this.log(`run ${runId} failed: ${error}`);
+  }
+
+  /** Asks a chunk's examples that are not stored yet. */
+  private async process(chunk: ChunkData): Promise<void> {
+    const { storage, events, queue } = this.opts;
+    const run = await storage.getStoredRun(chunk.runId);
+    if (run?.status !== "running" || this.closing) {
+      if (run && this.closing) await queue.add(run.id, [[chunk.from, chunk.to]]);
+      return;
+    }
+    const setup = await setUpRun(this.opts, run);
+    if ("error" in setup) return this.failRun(run.id, setup.error);
+    const done = await storage.doneExampleIds(run.id);
+    const pending = setup.selection.examples
+      .slice(chunk.from, chunk.to)
+      .filter((s) => !done.has(s.example.id));
+    if (pending.length) {
+      const job = this.startJob(run, setup, pending);
+      const outcome = await job.finished;
+      if (outcome === "closed" && this.closing) {
+        // shutdown: the examples of the chunk not stored yet go back to the queue
+        const left = await storage.doneExampleIds(run.id);
+        const from = setup.selection.examples.findIndex(
+          (s, i) => i >= chunk.from && i < chunk.to && !left.has(s.example.id),
+        );
+        if (from >= 0) await queue.add(run.id, [[from, chunk.to]]);
+        return;
+      }
+    }
+    if (await finishIfComplete(this.opts, run.id)) this.log(`run ${run.id} done`);
+    else events.notify(run.id);
+  }
+
+  private startJob(run: StoredRun, setup: RunSetup, pending: Selected[]): RunJob {
+    const { storage, events } = this.opts;
+    const job = new RunJob({
+      storage,
+      run,
+      decider: setup.decider,
+      items: setup.selection.items,
+      pending,
+      latencies: [],
+      lane: setup.lane,
+      prices: setup.server,
+      chunk: true,
+    });
+    this.jobs.add(job);
+    job.on("progress", () => events.notify(run.id));
+    const watch = setInterval(() => {
+      void storage.getStoredRun(run.id).then(
+        (r) => {
+          if (r?.status !== "running") void job.close();
+        },
+        () => {},
+      );
+    }, STATUS_CHECK_MS);
+    void job.finished.finally(() => {
+      clearInterval(watch);
+      this.jobs.delete(job);
+    });
+    return job;
+  }
+
+  /** Stops taking chunks and examples; answers in flight are stored and unfinished chunks go back. */
+  async close(): Promise<void> {
+    this.closing = true;
+    await Promise.all([...this.jobs].map((j) => j.close()));
+  }
+}
