@@ -1,6 +1,7 @@
 /** The HTTP server: POST /v1/decision, GET /v1/models, GET /health, the API key and fault injection. */
 
 import { timingSafeEqual } from "node:crypto";
+import { setMaxListeners } from "node:events";
 import { type IncomingHttpHeaders, STATUS_CODES } from "node:http";
 import { performance } from "node:perf_hooks";
 import Fastify, { type FastifyReply, type FastifyRequest } from "fastify";
@@ -105,6 +106,8 @@ export async function startDecisionServer(opts: DecisionServerOptions = {}): Pro
   const record = opts.record !== false;
   let received = 0;
   const aborter = new AbortController();
+  // every delayed request listens to it until answered: as many as the clients send at once
+  setMaxListeners(0, aborter.signal);
 
   const app = Fastify({ logger: false, bodyLimit, return503OnClosing: false });
   app.removeAllContentTypeParsers();

@@ -1,0 +1,89 @@
+/**
+ * A 5,000-example run on two `workbench worker` processes; one is killed with SIGKILL mid-run. Its chunk goes back
+ * to the queue once its lock expires and the other worker finishes it: every example is stored once, at most one
+ * chunk's worth is asked again (the reference server's request log), and the report equals an uninterrupted
+ * run's.
+ */
+
+import type { DecisionServerHandle } from "@decision-workbench/decision-server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Workbench } from "../src/cli/serve.js";
+import type { RunSummary } from "../src/shapes/runs.js";
+import type { Child } from "./child.js";
+import { addDataset, addServer, body, post, reference, requestsPerState } from "./helpers.js";
+import { type TestDatabase, testDatabase } from "./postgres.js";
+import { apiInstance, summaryOf, waitFor, workerProcess } from "./workers.js";
+
+let db: TestDatabase;
+let ref: DecisionServerHandle;
+let api: Awaited<ReturnType<typeof apiInstance>>;
+const children: Child[] = [];
+
+beforeAll(async () => {
+  db = await testDatabase();
+  // 20 ms a request: two workers at concurrency 8 answer ~800 examples a second, time enough to kill one mid-run
+  ref = await reference({ faults: { rules: [{ rate: 1, fault: { kind: "delay", ms: 20 } }] } });
+  api = await apiInstance(db.url, 0);
+}, 60_000);
+
+afterAll(async () => {
+  for (const c of children) c.proc.kill("SIGKILL");
+  await Promise.all(children.map((c) => c.exited));
+  await api?.cleanup();
+  await ref?.close();
+  await db?.drop();
+});
+
+async function startRun(wb: Workbench, serverId: string): Promise<string> {
+  const res = await post(wb.app, "/api/runs", {
+    dataset: "tickets_team",
+    serverId,
+    model: "lexical",
+    concurrency: 8,
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  return body<RunSummary>(res).id;
+}
+
+async function report(wb: Workbench, id: string, item: string): Promise<string> {
+  const res = await wb.app.inject({ method: "GET", url: `/api/runs/${id}/report?item=${item}&split=all` });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.body;
+}
+
+describe("run workers", () => {
+  it("a worker killed mid-run loses nothing and stores nothing twice", async () => {
+    const { wb } = api;
+    // 7,500 examples: 5,000 in the calibration and test splits a run asks by default
+    await addDataset(wb.app, 7500, "tickets_team");
+    const serverId = await addServer(wb.app, ref.url);
+    const lock = { WORKBENCH_QUEUE_LOCK_MS: "2000" };
+    const [a, b] = await Promise.all([workerProcess(db.url, lock), workerProcess(db.url, lock)]);
+    children.push(a, b);
+    const id = await startRun(wb, serverId);
+    const before = await waitFor(wb, id, (s) => s.progress.done >= 1500, 60_000);
+    expect(before.status).toBe("running");
+    a.proc.kill("SIGKILL");
+    await a.exited;
+    const killedAt = (await summaryOf(wb, id)).progress.done;
+    expect(killedAt).toBeLessThan(5000);
+    const done = await waitFor(wb, id, (s) => s.status !== "running", 120_000);
+    expect(done.status, done.error ?? "").toBe("done");
+    expect(done.progress).toMatchObject({ total: 5000, done: 5000 });
+    // every example asked, and asked again at most one chunk's worth (100 of 5,000: the dead worker's chunk)
+    const asked = requestsPerState(ref);
+    expect(asked.size).toBe(5000);
+    const again = [...asked.values()].reduce((s, n) => s + n - 1, 0);
+    expect(again).toBeLessThanOrEqual(100);
+    expect(b.stderr()).not.toMatch(/failed/);
+
+    // the same run uninterrupted, on the surviving worker: the same report
+    const control = await startRun(wb, serverId);
+    const controlDone = await waitFor(wb, control, (s) => s.status !== "running", 120_000);
+    expect(controlDone.progress.done).toBe(5000);
+    for (const item of ["team", "urgent", "topics"]) {
+      expect(await report(wb, id, item)).toBe(await report(wb, control, item));
+    }
+    expect(done.headline).toEqual(controlDone.headline);
+  }, 240_000);
+});

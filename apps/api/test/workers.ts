@@ -1,0 +1,68 @@
+/**
+ * Team-mode fixtures: an API instance on a test PostgreSQL database with no workers of its own, `workbench
+ * worker` processes beside it (node --import tsx, as in production but from source), and waiting for a run.
+ */
+
+import { startWorkbench, type Workbench } from "../src/cli/serve.js";
+import { serveConfig } from "../src/config.js";
+import type { RunSummary } from "../src/shapes/runs.js";
+import { type Child, workbench } from "./child.js";
+import { body, tempDir } from "./helpers.js";
+
+/** The secret key every process of a test team shares (a deployment sets one for all). */
+export const TEAM_KEY = "cd".repeat(32);
+
+/** An API instance on `url` hosting `workers` run workers (0: none, as an API-only instance). */
+export async function apiInstance(
+  url: string,
+  workers = 0,
+): Promise<{ wb: Workbench; cleanup: () => Promise<void> }> {
+  const tmp = tempDir("wb-team-");
+  process.env.WORKBENCH_SECRET_KEY = TEAM_KEY;
+  const config = serveConfig(
+    { "data-dir": tmp.dir, port: "0", "no-reference": true, "database-url": url, workers: String(workers) },
+    {},
+  );
+  const wb = await startWorkbench(config);
+  return {
+    wb,
+    async cleanup() {
+      await wb.close();
+      tmp.cleanup();
+    },
+  };
+}
+
+/** Starts `workbench worker` on `url`; resolves once it says it is ready. */
+export async function workerProcess(url: string, env: Record<string, string> = {}): Promise<Child> {
+  const child = workbench(["worker", "--database-url", url, "--allow-private-servers"], {
+    WORKBENCH_SECRET_KEY: TEAM_KEY,
+    ...env,
+  });
+  const line = await child.firstLine;
+  if (line !== "worker ready")
+    throw new Error(`the worker said ${JSON.stringify(line)}; stderr:\n${child.stderr()}`);
+  return child;
+}
+
+/** The run's summary through the API. */
+export async function summaryOf(wb: Workbench, id: string): Promise<RunSummary> {
+  return body<RunSummary>(await wb.app.inject({ method: "GET", url: `/api/runs/${id}` }));
+}
+
+/** Polls the run until `until` holds (every 50 ms, at most `ms`); returns the summary that satisfied it. */
+export async function waitFor(
+  wb: Workbench,
+  id: string,
+  until: (s: RunSummary) => boolean,
+  ms = 120_000,
+): Promise<RunSummary> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const s = await summaryOf(wb, id);
+    if (until(s)) return s;
+    if (Date.now() > end)
+      throw new Error(`run ${id} did not get there in ${ms} ms: ${JSON.stringify(s.progress)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
