@@ -1,0 +1,82 @@
+/**
+ * Two API instances on one database: a run started on one and worked on by its worker is followed live on the
+ * other (its event stream hears progress through LISTEN/NOTIFY and ends with the run), and cancelled from the
+ * other (the worker stops within its status check, about a second).
+ */
+
+import type { DecisionServerHandle } from "@decision-workbench/decision-server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Progress, RunSummary } from "../src/shapes/runs.js";
+import { addDataset, addServer, body, post, reference } from "./helpers.js";
+import { type TestDatabase, testDatabase } from "./postgres.js";
+import { readEvents } from "./sse.js";
+import { apiInstance, summaryOf, waitFor } from "./workers.js";
+
+let db: TestDatabase;
+let ref: DecisionServerHandle;
+let a: Awaited<ReturnType<typeof apiInstance>>;
+let b: Awaited<ReturnType<typeof apiInstance>>;
+let serverId: string;
+
+beforeAll(async () => {
+  db = await testDatabase();
+  ref = await reference({ faults: { rules: [{ rate: 1, fault: { kind: "delay", ms: 10 } }] } });
+  a = await apiInstance(db.url, 1);
+  b = await apiInstance(db.url, 0);
+  await addDataset(a.wb.app, 900, "tickets_live");
+  serverId = await addServer(a.wb.app, ref.url);
+}, 60_000);
+
+afterAll(async () => {
+  await a?.cleanup();
+  await b?.cleanup();
+  await ref?.close();
+  await db?.drop();
+});
+
+async function start(concurrency: number): Promise<string> {
+  const res = await post(a.wb.app, "/api/runs", {
+    dataset: "tickets_live",
+    serverId,
+    model: "lexical",
+    concurrency,
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  return body<RunSummary>(res).id;
+}
+
+describe("runs across API instances", () => {
+  it("the other instance streams the run's progress and its end", async () => {
+    const id = await start(4);
+    const { status, events } = await readEvents(`${b.wb.url}/api/runs/${id}/events`);
+    expect(status).toBe(200);
+    const progress = events.filter((e) => e.event === "progress").map((e) => (e.data as Progress).done);
+    // progress heard while the run went on elsewhere, in order
+    expect(progress.filter((d) => d > 0 && d < 600).length).toBeGreaterThanOrEqual(3);
+    expect(progress).toEqual([...progress].sort((x, y) => x - y));
+    const last = events.at(-1);
+    expect(last?.event).toBe("done");
+    expect(last?.data).toMatchObject({ id, status: "done", progress: { done: 600, total: 600 } });
+  }, 60_000);
+
+  it("the other instance cancels it; the worker stops asking", async () => {
+    const id = await start(2);
+    await waitFor(b.wb, id, (s) => s.progress.done >= 20, 30_000);
+    const res = await b.wb.app.inject({
+      method: "POST",
+      url: `/api/runs/${id}/cancel`,
+      headers: { "x-workbench": "1" },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    // the worker sees it within its check (1 s), then only answers in flight are stored
+    await new Promise((r) => setTimeout(r, 1500));
+    const settled = (await summaryOf(b.wb, id)).progress.done;
+    const asked = ref.requests.length;
+    await new Promise((r) => setTimeout(r, 1000));
+    const later = await summaryOf(a.wb, id);
+    expect(later.status).toBe("cancelled");
+    expect(later.progress.done).toBe(settled);
+    expect(later.progress.done).toBeLessThan(600);
+    expect(ref.requests.length).toBe(asked);
+  }, 60_000);
+});
