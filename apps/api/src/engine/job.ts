@@ -220,7 +220,7 @@ export class RunJob extends EventEmitter {
       this.watchWaits();
     }
     try {
-      await lane.wait(wait.at, this.aborter.signal);
+      await lane.wait(wait.at, this.aborter.signal, estimate);
     } catch (err) {
       lane.cancel(estimate);
       throw err;
