@@ -71,7 +71,7 @@ export class DebtBucket {
 }
 
 /** Sleeps `ms`; rejects with an AbortError when `signal` aborts first. */
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   if (signal?.aborted) return Promise.reject(new AbortError("the wait for the rate limit was aborted"));
   return new Promise((resolve, reject) => {
     const onAbort = () => {

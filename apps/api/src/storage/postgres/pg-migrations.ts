@@ -172,6 +172,22 @@ export const PG_MIGRATIONS: PgMigration[] = [
     name: "who uploaded a dataset: the name of the person whose token did (null: none)",
     sql: "ALTER TABLE datasets ADD COLUMN created_by text;",
   },
+  {
+    version: 5,
+    name: "rate lanes shared by worker processes: one row per server, times in seconds on the database clock",
+    sql: `
+      -- engine/rate-shared.ts: request_tat / token_tat: the theoretical arrival times (GCRA) of the requests and
+      -- input tokens a minute limits; paused_until: the end of the last 429's pause; taken_at: the last take.
+      -- Seconds since the epoch on the database's clock (clock_timestamp()); 0: long ago.
+      CREATE TABLE rate_lanes (
+        server_id text COLLATE "C" PRIMARY KEY,
+        request_tat double precision NOT NULL DEFAULT 0,
+        token_tat double precision NOT NULL DEFAULT 0,
+        paused_until double precision NOT NULL DEFAULT 0,
+        taken_at double precision NOT NULL DEFAULT 0
+      );
+    `,
+  },
 ];
 
 /** The advisory lock (two keys, "work" "benc") held while migrating: one API instance migrates, the others wait. */
