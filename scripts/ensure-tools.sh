@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what a fresh machine lacks: the pnpm that package.json's packageManager names, the workspace's
 # packages exactly as pnpm-lock.yaml pins them (better-sqlite3 builds from source against Node's own headers)
-# and, when asked with --browser, Debian's Chromium for the end-to-end tests.
+# and, when asked with --browser, Debian's Chromium (the end-to-end tests) and Redis (the run queue on Redis).
 set -euo pipefail
 export TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1 TURBO_NO_UPDATE_NOTIFIER=1
 cd "$(dirname "$0")/.."
@@ -15,10 +15,15 @@ fi
 # node-gyp must build against the installed Node's headers, never download them.
 export npm_config_nodedir="${npm_config_nodedir:-$(dirname "$(dirname "$(command -v node)")")}"
 
-if [[ "${1:-}" == "--browser" ]] && ! command -v chromium >/dev/null 2>&1; then
-  echo "installing Debian's chromium" >&2
-  if [[ "$(id -u)" == 0 ]]; then apt-get update -qq >/dev/null && apt-get install -y -qq chromium >/dev/null
-  else sudo apt-get update -qq >/dev/null && sudo apt-get install -y -qq chromium >/dev/null; fi
+if [[ "${1:-}" == "--browser" ]]; then
+  missing=()
+  command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+  command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+  if [[ ${#missing[@]} -gt 0 ]]; then
+    echo "installing Debian's ${missing[*]}" >&2
+    if [[ "$(id -u)" == 0 ]]; then apt-get update -qq >/dev/null && apt-get install -y -qq "${missing[@]}" >/dev/null
+    else sudo apt-get update -qq >/dev/null && sudo apt-get install -y -qq "${missing[@]}" >/dev/null; fi
+  fi
 fi
 
 # a lockfile that does not match the package.json files fails the install instead of being rewritten

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every test of the workspace from nothing: installs (pnpm, packages, Debian's Chromium), builds,
+# Runs every test of the workspace from nothing: installs (pnpm, packages, Debian's Chromium and Redis), builds,
 # type-checks, lints, looks for unused files, exports and dependencies (knip), then one vitest run over all
 # projects. A failed check does not stop the tests (their results are worth having) but fails the command,
 # and is written to $CHECKS_REPORT when set.

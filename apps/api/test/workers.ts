@@ -12,16 +12,20 @@ import { body, tempDir } from "./helpers.js";
 /** The secret key every process of a test team shares (a deployment sets one for all). */
 export const TEAM_KEY = "cd".repeat(32);
 
-/** An API instance on `url` hosting `workers` run workers (0: none, as an API-only instance). */
+/**
+ * An API instance on `url` hosting `workers` run workers (0: none, as an API-only instance); `env`: the
+ * environment its settings read (WORKBENCH_REDIS_URL, WORKBENCH_QUEUE_LOCK_MS).
+ */
 export async function apiInstance(
   url: string,
   workers = 0,
+  env: NodeJS.ProcessEnv = {},
 ): Promise<{ wb: Workbench; cleanup: () => Promise<void> }> {
   const tmp = tempDir("wb-team-");
   process.env.WORKBENCH_SECRET_KEY = TEAM_KEY;
   const config = serveConfig(
     { "data-dir": tmp.dir, port: "0", "no-reference": true, "database-url": url, workers: String(workers) },
-    {},
+    env,
   );
   const wb = await startWorkbench(config);
   return {

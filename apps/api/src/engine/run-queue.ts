@@ -7,6 +7,7 @@
 
 import { randomBytes } from "node:crypto";
 import { createPostgresBackend, type Job, Queue, Worker, type WorkerOptions, withBackend } from "bullmq";
+import { Redis } from "ioredis";
 
 /** One chunk of a run: the examples `from` (inclusive) to `to` (exclusive) of its selection, in run order. */
 export interface ChunkData {
@@ -32,40 +33,34 @@ const SCHEMA = "workbench_queue";
 /** Times a chunk is tried when its processing throws (a database error), a second apart and doubling. */
 const ATTEMPTS = 5;
 
-/** Redis connection options from a redis:// or rediss:// URL. */
-function redisOptions(url: string) {
-  const u = new URL(url);
-  if (u.protocol !== "redis:" && u.protocol !== "rediss:") {
-    throw new Error(
-      `WORKBENCH_REDIS_URL must be a redis:// or rediss:// URL such as redis://HOST:6379/0; got a ${u.protocol} URL`,
-    );
-  }
-  return {
-    host: u.hostname,
-    port: Number(u.port || 6379),
-    username: decodeURIComponent(u.username) || undefined,
-    password: decodeURIComponent(u.password) || undefined,
-    db: Number(u.pathname.slice(1) || 0),
-    tls: u.protocol === "rediss:" ? {} : undefined,
-    maxRetriesPerRequest: null,
-  };
-}
-
 type Processor = (job: Job<ChunkData>) => Promise<void>;
 type WorkerSettings = Omit<WorkerOptions, "connection">;
 
 /** How to make the queue and its workers on a connection: BullMQ's Redis classes or its PostgreSQL ones. */
 function backend(conn: QueueConnection) {
   if (conn.redisUrl) {
-    const connection = redisOptions(conn.redisUrl);
+    const url = conn.redisUrl;
+    const clients: Redis[] = [];
+    // one client per queue and worker, ended after them; BullMQ's blocking reads need no retry limit
+    const client = () => {
+      const redis = new Redis(url, { maxRetriesPerRequest: null });
+      redis.on("error", () => {}); // reconnects by itself; a chunk's lock tells the rest
+      clients.push(redis);
+      return redis;
+    };
     return {
-      queue: () => new Queue<ChunkData>(QUEUE_NAME, { connection }),
-      worker: (p: Processor, o: WorkerSettings) => new Worker<ChunkData>(QUEUE_NAME, p, { ...o, connection }),
+      end: async () => {
+        await Promise.all(clients.map((c) => c.quit().catch(() => c.disconnect())));
+      },
+      queue: () => new Queue<ChunkData>(QUEUE_NAME, { connection: client() }),
+      worker: (p: Processor, o: WorkerSettings) =>
+        new Worker<ChunkData>(QUEUE_NAME, p, { ...o, connection: client() }),
     };
   }
   const pg = withBackend(createPostgresBackend);
   const connection = { connectionString: conn.databaseUrl, schema: SCHEMA, migrate: true, max: 4 };
   return {
+    end: async () => {},
     queue: () => new pg.Queue<ChunkData>(QUEUE_NAME, { connection }) as unknown as Queue<ChunkData>,
     worker: (p: Processor, o: WorkerSettings) =>
       new pg.Worker<ChunkData>(QUEUE_NAME, p, { ...o, connection }) as unknown as Worker<ChunkData>,
@@ -137,5 +132,6 @@ export class RunQueue {
   async close(): Promise<void> {
     await Promise.all(this.workers.map((w) => w.close()));
     await this.queue.close();
+    await this.backend.end();
   }
 }
