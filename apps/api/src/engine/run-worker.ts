@@ -86,6 +86,7 @@ export class RunWorkers {
       .slice(chunk.from, chunk.to)
       .filter((s) => !done.has(s.example.id));
     if (pending.length) {
+      this.log(`run ${run.id}: examples ${chunk.from}-${chunk.to - 1}, ${pending.length} to ask`);
       const job = this.startJob(run, setup, pending);
       const outcome = await job.finished;
       if (outcome === "closed" && this.closing) {

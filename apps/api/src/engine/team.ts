@@ -9,7 +9,8 @@ import type { SecretBox } from "../secrets/box.js";
 import type { OutboundPolicy } from "../servers/outbound.js";
 import { PgRunEvents } from "../storage/postgres/pg-events.js";
 import type { WorkbenchStorage } from "../storage/types.js";
-import { RateLanes } from "./rate-lane.js";
+import type { RateLanes } from "./rate-lane.js";
+import { SharedRateLanes } from "./rate-shared.js";
 import { RunQueue } from "./run-queue.js";
 import { RunWorkers } from "./run-worker.js";
 
@@ -33,7 +34,10 @@ export async function openTeam(opts: {
 }): Promise<Team> {
   const events = new PgRunEvents(opts.databaseUrl);
   await events.listening();
-  const lanes = new RateLanes();
+  // one lane per server across every process: its limits and its 429 pauses hold for all workers together
+  const lanes = new SharedRateLanes(opts.databaseUrl, {
+    onError: (err) => opts.log?.(`rate limits fell back to this process's own: ${err.message}`),
+  });
   const queue = new RunQueue({
     databaseUrl: opts.databaseUrl,
     redisUrl: opts.config.redisUrl,
@@ -59,6 +63,7 @@ export async function openTeam(opts: {
       await workers.close();
       await queue.close();
       await events.close();
+      await lanes.close();
     },
   };
 }
