@@ -38,6 +38,14 @@ describe("serving beyond 127.0.0.1 without a shared token", () => {
         fetch(`${wb.url}/api/datasets`, token ? { headers: { authorization: `Bearer ${token}` } } : {});
       expect((await get()).status).toBe(401);
       expect((await get(alice.token)).status).toBe(200);
+      // exposed, it refuses servers on private addresses (SSRF), as with a shared token
+      const added = await fetch(`${wb.url}/api/servers`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${alice.token}`, "content-type": "application/json" },
+        body: JSON.stringify({ name: "inside", baseUrl: "http://10.1.2.3:8009", models: ["m"] }),
+      });
+      expect(added.status).toBe(400);
+      expect(await added.text()).toMatch(/10\.0\.0\.0\/8.*--allow-private-servers/);
       await wb.storage.revokeToken("alice");
       expect((await get(alice.token)).status).toBe(401);
       // no active token left: still closed, not open

@@ -53,7 +53,7 @@ export async function testBench(
   const engine = new RunEngine({
     storage,
     secrets,
-    outbound: outboundPolicyOf(opts.token ?? null, opts.allowPrivateServers === true),
+    outbound: outboundPolicyOf(Boolean(opts.token), opts.allowPrivateServers === true),
   });
   const app = await buildApp({
     storage,

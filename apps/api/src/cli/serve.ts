@@ -9,7 +9,7 @@ import { type DecisionServerHandle, startDecisionServer } from "@decision-workbe
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../app.js";
 import { warmBundled } from "../catalog/catalog.js";
-import { checkExposure, DB_FILE, type ServeConfig } from "../config.js";
+import { checkExposure, DB_FILE, type ServeConfig, tokenlessHost } from "../config.js";
 import { newId, RunEngine } from "../engine/engine.js";
 import { openTeam, type Team } from "../engine/team.js";
 import { SecretBox } from "../secrets/box.js";
@@ -119,7 +119,9 @@ export async function startWorkbench(config: ServeConfig, opts: StartOptions = {
       await registerEmbedded(storage, box, reference.url);
       log(`reference server at ${reference.url}`);
     }
-    const outbound = outboundPolicyOf(config.token, config.allowPrivateServers);
+    // guarded: a shared token, or an address beyond 127.0.0.1 (people's tokens then)
+    const guarded = config.token !== null || !tokenlessHost(config.host);
+    const outbound = outboundPolicyOf(guarded, config.allowPrivateServers);
     // a shared database: runs go to the queue, worked on by this process's workers and any others
     team =
       config.databaseUrl && config.queue

@@ -55,7 +55,7 @@ export async function workerCommand(argv: string[]): Promise<number> {
     config,
     storage,
     secrets,
-    outbound: outboundPolicyOf("worker", allowPrivate),
+    outbound: outboundPolicyOf(true, allowPrivate),
     log,
   }).catch(async (err) => {
     await storage.close();

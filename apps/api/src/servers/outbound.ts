@@ -21,14 +21,12 @@ export interface OutboundRules {
 }
 
 /**
- * The policy of a workbench: private and loopback allowed without a token, and with one only when
+ * The policy of a workbench: private and loopback allowed when it is open to this machine only, and when its API
+ * needs tokens (a shared one, people's own on an address beyond 127.0.0.1, a run worker beside others) only when
  * `--allow-private-servers` says so. The app's context and the run engine take the same one.
  */
-export function outboundPolicyOf(
-  token: string | null | undefined,
-  allowPrivateServers = false,
-): OutboundPolicy {
-  return { allowPrivate: !token || allowPrivateServers };
+export function outboundPolicyOf(guarded: boolean, allowPrivateServers = false): OutboundPolicy {
+  return { allowPrivate: !guarded || allowPrivateServers };
 }
 
 /** The command line's policy: local use, private and loopback allowed; link-local and metadata still refused. */
