@@ -448,13 +448,15 @@ export class RunEngine {
 
   /**
    * Follows a run worked on by run workers: on each of its notices, its stored progress (one read at a time; a
-   * notice during a read asks for one more), and its summary once it has stopped.
+   * notice during a read asks for one more) with the examples a second seen since the view began, and its summary
+   * once it has stopped.
    */
   private followElsewhere(runId: string, listener: RunListener): () => void {
     const events = this.events as PgRunEvents;
     let reading = false;
     let again = false;
     let over = false;
+    let first: { at: number; done: number } | undefined;
     const read = async () => {
       if (reading) {
         again = true;
@@ -472,6 +474,11 @@ export class RunEngine {
             return;
           }
           const progress = await this.progress(run);
+          // the stored rate counts each worker's time; the rate this view has seen counts the run's
+          const now = Date.now();
+          first ??= { at: now, done: progress.done };
+          if (now - first.at >= 1000)
+            progress.examplesPerSecond = (progress.done - first.done) / ((now - first.at) / 1000);
           listener.progress?.(() => progress);
         } while (again);
       } catch {
