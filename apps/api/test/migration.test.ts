@@ -111,6 +111,8 @@ function versionTwoFile(path: string, runs: [string, number][]): PredictionRow[]
       stop_reason: _s,
       items: _i,
       created_by: _b,
+      name: _n,
+      note: _o,
       ...r
     } = runToParams(storedRun(runId, { total: count, dataset: "vanished" }));
     insertRun(db, r);
@@ -421,6 +423,8 @@ function versionSevenFile(
     const {
       items: _items,
       created_by: _by,
+      name: _name,
+      note: _note,
       ...params
     } = runToParams(storedRun(run.id, { dataset: run.dataset, total: run.count }));
     insertRun(db, params);

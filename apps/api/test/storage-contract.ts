@@ -263,6 +263,16 @@ export function storageContract(name: string, open: () => Promise<OpenedStorage>
         expect(all.map((e) => e.id)).toEqual(["a", "b", "c", "d"]);
         expect(all[2].labels).toEqual({ t: ["p", "q"] });
         expect((await storage.uploadWithExamples("up"))?.examples).toEqual(all);
+        // the outline of some splits: each example's place in the upload and its split's index, no text
+        const asked = ["test", "train"] as const;
+        const outline = await storage.uploadOutline("up", asked);
+        const places = all.flatMap((e, i) => ((asked as readonly string[]).includes(e.split) ? [i] : []));
+        expect([...(outline?.ordinals ?? [])]).toEqual(places);
+        expect([...(outline?.splits ?? [])]).toEqual(
+          places.map((i) => asked.indexOf(all[i].split as "test")),
+        );
+        expect(await storage.uploadOutline("missing", asked)).toBeUndefined();
+        expect(await storage.uploadExamplesBetween("up", 1, 3)).toEqual(all.slice(1, 3));
         await storage.insertRun(run("run_up", { dataset: "up" }));
         expect(await storage.countRunsOfDataset("up")).toBe(1);
         await storage.deleteRun("run_up");
@@ -437,6 +447,36 @@ export function storageContract(name: string, open: () => Promise<OpenedStorage>
         expect(await storage.getRun("run_fields")).toMatchObject({ id: "run_fields", options: row.options });
         await storage.deleteRun("run_fields");
       });
+
+      it("keeps a run's name and note, sets and clears each on its own, and lists them", async () => {
+        await storage.insertRun(run("run_named", { name: "before the swap", note: "vendor weights v1" }));
+        await storage.insertRun(run("run_unnamed"));
+        expect(await storage.getStoredRun("run_named")).toMatchObject({
+          name: "before the swap",
+          note: "vendor weights v1",
+        });
+        const unnamed = await storage.getStoredRun("run_unnamed");
+        expect(unnamed).not.toHaveProperty("name");
+        expect(unnamed).not.toHaveProperty("note");
+
+        await storage.updateRun("run_unnamed", { name: "after the swap" });
+        await storage.updateRun("run_named", { note: null });
+        const named = await storage.getStoredRun("run_named");
+        expect(named?.name).toBe("before the swap");
+        expect(named).not.toHaveProperty("note");
+        const listed = await storage.listStoredRuns();
+        expect(listed.find((r) => r.id === "run_unnamed")).toMatchObject({ name: "after the swap" });
+        expect(listed.find((r) => r.id === "run_unnamed")).not.toHaveProperty("note");
+
+        // an update of one run leaves the other's name alone; a null name clears it
+        await storage.updateRun("run_named", { status: "done", name: null, note: "a\nsecond line" });
+        const cleared = await storage.getStoredRun("run_named");
+        expect(cleared).not.toHaveProperty("name");
+        expect(cleared).toMatchObject({ status: "done", note: "a\nsecond line" });
+        expect((await storage.getStoredRun("run_unnamed"))?.name).toBe("after the swap");
+        await storage.deleteRun("run_named");
+        await storage.deleteRun("run_unnamed");
+      });
     });
 
     describe("answered examples", () => {
@@ -464,6 +504,8 @@ export function storageContract(name: string, open: () => Promise<OpenedStorage>
           cost: 1,
         });
         expect(await storage.doneExampleIds("run_a")).toEqual(new Set(["e1", "e2"]));
+        expect([...(await storage.storedOrdinals("run_a", 0, 10))]).toEqual([0, 1]);
+        expect([...(await storage.storedOrdinals("run_a", 1, 2))]).toEqual([1]);
         expect(await storage.latencies("run_a")).toEqual([10, 20]);
         expect(await storage.servedModels("run_a")).toEqual(["m-2"]);
         expect((await storage.listPredictions("run_a", { item: "multi" })).length).toBe(2);

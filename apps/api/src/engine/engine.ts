@@ -121,6 +121,8 @@ export class RunEngine {
       error: null,
       createdAt: new Date().toISOString(),
       ...(createdBy === null ? {} : { createdBy }),
+      ...(input.name ? { name: input.name } : {}),
+      ...(input.note ? { note: input.note } : {}),
       startedAt: null,
       finishedAt: null,
       ownerPid: null,
@@ -581,6 +583,8 @@ export class RunEngine {
       progress,
       headline,
       createdBy: run.createdBy ?? null,
+      name: run.name ?? null,
+      note: run.note ?? null,
     };
   }
 

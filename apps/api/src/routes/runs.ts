@@ -1,14 +1,18 @@
-/** /api/runs: start, list, follow (SSE), cancel, resume, delete and replay runs. */
+/** /api/runs: start, list, rename, follow (SSE), cancel, resume, delete and replay runs. */
 
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "typebox";
+import { badRequest, notFound } from "../errors.js";
 import { errorResponses, IdParams, NoContent } from "../shapes/common.js";
 import {
   EventsQuery,
   ReplayResult,
   ResumeInput,
+  RUN_NAME_MAX,
+  RUN_NOTE_MAX,
   RunEstimate,
   RunInput,
+  RunPatchInput,
   RunSummary,
   RunsQuery,
 } from "../shapes/runs.js";
@@ -16,6 +20,63 @@ import type { AppContext } from "./context.js";
 import { streamRun } from "./sse.js";
 
 const tags = ["runs"];
+
+/** Control characters and line separators: none may be in a name. */
+const CONTROL = /[\p{Cc}\u2028\u2029]/u;
+/** Control characters other than tab, line feed and carriage return: none may be in a note. */
+const NOTE_CONTROL = /[^\P{Cc}\t\n\r]/u;
+
+/** Characters (code points, so an emoji counts once) of a text. */
+const length = (text: string) => [...text].length;
+
+/**
+ * A run's name and note as given (absent: unchanged, null: none), trimmed; a note of white space only is none.
+ * Throws a 400 naming every problem (details: `{field, message}` each) when one is wrong.
+ */
+function runLabels(body: RunPatchInput): RunPatchInput {
+  const out: RunPatchInput = {};
+  const problems: { field: "name" | "note"; message: string }[] = [];
+  if (typeof body.name === "string") {
+    const name = body.name.trim();
+    if (CONTROL.test(name)) {
+      problems.push({
+        field: "name",
+        message: "name must be one line of text without tabs, line breaks or other control characters",
+      });
+    } else if (name === "") {
+      problems.push({
+        field: "name",
+        message: `name is empty; give 1 to ${RUN_NAME_MAX} characters, or null to remove the name`,
+      });
+    } else if (length(name) > RUN_NAME_MAX) {
+      problems.push({
+        field: "name",
+        message: `name has ${length(name)} characters; give at most ${RUN_NAME_MAX} (put more in the note)`,
+      });
+    } else out.name = name;
+  } else if (body.name === null) out.name = null;
+  if (typeof body.note === "string") {
+    const note = body.note.trim();
+    if (NOTE_CONTROL.test(note)) {
+      problems.push({
+        field: "note",
+        message: "note must be text: tabs and line breaks are fine, other control characters are not",
+      });
+    } else if (length(note) > RUN_NOTE_MAX) {
+      problems.push({
+        field: "note",
+        message: `note has ${length(note).toLocaleString("en")} characters; give at most ${RUN_NOTE_MAX.toLocaleString("en")}`,
+      });
+    } else out.note = note === "" ? null : note;
+  } else if (body.note === null) out.note = null;
+  if (problems.length) {
+    throw badRequest(
+      problems.map((p) => p.message).join("; "),
+      problems.map((p) => ({ ...p })),
+    );
+  }
+  return out;
+}
 
 /** The runs routes. */
 export const runRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -32,7 +93,8 @@ export const runRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
         response: { 201: RunSummary, ...errorResponses },
       },
     },
-    async (req, reply) => reply.code(201).send(await engine.create(req.body, req.actor)),
+    async (req, reply) =>
+      reply.code(201).send(await engine.create({ ...req.body, ...runLabels(req.body) }, req.actor)),
   );
 
   app.post(
@@ -63,6 +125,26 @@ export const runRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
 
   app.get("/api/runs/:id", { schema: { tags, summary: "One run", ...one } }, async (req) =>
     engine.summary(req.params.id),
+  );
+
+  app.patch(
+    "/api/runs/:id",
+    {
+      schema: {
+        tags,
+        summary: "Rename a run or change its note (null removes either; an absent field stays as it is)",
+        body: RunPatchInput,
+        ...one,
+      },
+    },
+    async (req) => {
+      const patch = runLabels(req.body);
+      const { id } = req.params;
+      if (!(await ctx.storage.getStoredRun(id)))
+        throw notFound("run", id, "list the runs with GET /api/runs");
+      await ctx.storage.updateRun(id, patch);
+      return engine.summary(id);
+    },
   );
 
   app.post(

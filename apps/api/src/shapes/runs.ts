@@ -77,8 +77,42 @@ export const RunSummary = Type.Object({
   }),
   /** The name of the person whose token started the run (`workbench tokens`), else null. */
   createdBy: Nullable(Type.String()),
+  /** The name people gave the run (PATCH /api/runs/:id), else null. */
+  name: Nullable(Type.String()),
+  /** A note about the run, else null. */
+  note: Nullable(Type.String()),
 });
 export type RunSummary = Static<typeof RunSummary>;
+
+/** The longest run name, in characters after trimming. */
+export const RUN_NAME_MAX = 80;
+/** The longest run note, in characters after trimming. */
+export const RUN_NOTE_MAX = 2000;
+
+/**
+ * A run's name and note as a body gives them: each a string, null (none; in a patch, clears it) or absent (in a
+ * patch, unchanged). The route trims them and answers 400 for a name that is empty, longer than RUN_NAME_MAX or
+ * holds control characters, and for a note longer than RUN_NOTE_MAX or holding control characters other than tabs
+ * and line breaks.
+ */
+const labels = {
+  name: Type.Optional(
+    Type.Unsafe<string | null>({
+      type: ["string", "null"],
+      description: `a name to tell the run apart: 1-${RUN_NAME_MAX} characters on one line; null: none`,
+    }),
+  ),
+  note: Type.Optional(
+    Type.Unsafe<string | null>({
+      type: ["string", "null"],
+      description: `a note about the run: at most ${RUN_NOTE_MAX} characters; null: none`,
+    }),
+  ),
+};
+
+/** PATCH /api/runs/:id body: a new name and/or note (null clears it; an absent field stays as it is). */
+export const RunPatchInput = Type.Object(labels, { additionalProperties: false });
+export type RunPatchInput = Static<typeof RunPatchInput>;
 
 /** A run's caps (checked in engine/cost-guard.ts, whose 400 says what is right). */
 const caps = {
@@ -114,6 +148,7 @@ export const RunInput = Type.Object(
     ),
     limit: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
     ...caps,
+    ...labels,
   },
   { additionalProperties: false },
 );

@@ -245,6 +245,14 @@ export const MIGRATIONS: Migration[] = [
     name: "who uploaded a dataset: the name of the person whose token did (null: none)",
     sql: "ALTER TABLE datasets ADD COLUMN created_by TEXT;",
   },
+  {
+    version: 12,
+    name: "a run's name and note, given by people to tell runs apart (null: none)",
+    sql: `
+      ALTER TABLE runs ADD COLUMN name TEXT;
+      ALTER TABLE runs ADD COLUMN note TEXT;
+    `,
+  },
 ];
 
 /**

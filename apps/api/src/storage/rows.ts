@@ -35,7 +35,7 @@ export const SERVER_COLUMNS = words(`
 export const RUN_INSERT_COLUMNS = words(`
   id dataset dataset_hash server_id server_name endpoint model fingerprint splits concurrency max_len
   options limit_n status error created_at started_at finished_at owner_pid total headline max_cost
-  max_input_tokens stop_reason items created_by
+  max_input_tokens stop_reason items created_by name note
 `);
 
 /** The runs column of each field updateRun sets. */
@@ -50,6 +50,8 @@ export const RUN_PATCH_COLUMNS: Record<keyof RunPatch, string> = {
   maxCost: "max_cost",
   maxInputTokens: "max_input_tokens",
   stopReason: "stop_reason",
+  name: "name",
+  note: "note",
 };
 
 /** The LIKE pattern (backslash escapes) of a case-insensitive text filter, matched against lower(...). */
@@ -226,6 +228,8 @@ export function runFromRaw(r: Raw): StoredRun {
     headline: json(r.headline, null),
     items: json(r.items, []),
     ...(r.created_by == null ? {} : { createdBy: str(r.created_by) }),
+    ...(r.name == null ? {} : { name: str(r.name) }),
+    ...(r.note == null ? {} : { note: str(r.note) }),
   };
 }
 
@@ -258,6 +262,8 @@ export function runToParams(run: StoredRun): Raw {
     stop_reason: run.stopReason,
     items: JSON.stringify(run.items ?? []),
     created_by: run.createdBy ?? null,
+    name: run.name ?? null,
+    note: run.note ?? null,
   };
 }
 

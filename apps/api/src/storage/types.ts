@@ -61,6 +61,10 @@ export interface RunRow {
   createdAt: string;
   /** The name of the person whose token started it; absent when no person's token did. */
   createdBy?: string;
+  /** The name people gave the run (trimmed, 1-80 characters); absent when none is given. */
+  name?: string;
+  /** A note about the run (at most 2,000 characters); absent when none is given. */
+  note?: string;
   startedAt: string | null;
   finishedAt: string | null;
 }
@@ -265,8 +269,8 @@ export interface ExampleResult {
   predictions: PredictionRow[];
 }
 
-/** The fields of a run that `updateRun` sets. */
-export type RunPatch = Partial<
+/** The fields of a run that `updateRun` sets (a null name or note clears it). */
+export type RunPatch = { name?: string | null; note?: string | null } & Partial<
   Pick<
     StoredRun,
     | "status"

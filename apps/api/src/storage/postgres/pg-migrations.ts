@@ -188,6 +188,14 @@ export const PG_MIGRATIONS: PgMigration[] = [
       );
     `,
   },
+  {
+    version: 6,
+    name: "a run's name and note, given by people to tell runs apart (null: none)",
+    sql: `
+      ALTER TABLE runs ADD COLUMN name text;
+      ALTER TABLE runs ADD COLUMN note text;
+    `,
+  },
 ];
 
 /** The advisory lock (two keys, "work" "benc") held while migrating: one API instance migrates, the others wait. */
