@@ -143,7 +143,40 @@ export function compareItem(
     }
   }
   const overlay = aligned.map((d) => binsOf(topView(d), { bins, binning: "width", interval: "wilson" }));
-  // flipped: every example present in all runs, whatever its status
+  const flipped = flippedAnswers(runs, { offset: opts.offset, limit: opts.limit });
+  const served = runs.map((r) => setKey(r.servedBy.length > 0 ? r.servedBy : [r.model]));
+  return {
+    item: base.spec.name,
+    split: opts.split,
+    runs: runs.map((r) => ({ id: r.id, model: r.model, servedBy: r.servedBy })),
+    servedModelDiffers: served.some((s) => s !== served[0]),
+    n,
+    resamples,
+    metrics,
+    methods: {
+      values:
+        "each run's estimates as its report gives them (calibration errors: bias-corrected, bias-bounded basic bootstrap; accuracy, Brier, NLL: percentile)",
+      deltas: `${DELTA_METHODS.means}; ${DELTA_METHODS.errors}`,
+    },
+    bins: overlay,
+    flipped,
+  };
+}
+
+/**
+ * The examples present in every run whose status or answer differs, in the first run's order: their count, how many
+ * examples were compared, and the page from `offset` (at most `limit` rows, 200 when not given). Each row gives per
+ * run its answer, status and confidence (null when the run gave none); with `positions`, also the example's index
+ * among the run's answers of this item and split in run order (the run's items list with filter `all`), so a link
+ * can open the page of that list that holds it. (Positions depend on each run's own order, so compareItem, which
+ * pairs runs whatever their order, leaves them out.)
+ */
+export function flippedAnswers(
+  runs: CompareRun[],
+  opts: { offset?: number; limit?: number; positions?: boolean } = {},
+): Comparison["flipped"] {
+  const base = runs[0].data;
+  const at = runs.map((r) => rowsOfBase(base, r.data));
   const offset = opts.offset ?? 0;
   const limit = opts.limit ?? 200;
   const rows: Comparison["flipped"]["rows"] = [];
@@ -165,32 +198,20 @@ export function compareItem(
     compared++;
     if (!flipped) continue;
     if (total >= offset && rows.length < limit) {
-      const statuses = runs.map((r, j) => r.data.status[at[j][i]]);
-      const answers = runs.map((r, j) => r.data.answers[at[j][i]]);
+      const positions = runs.map((_, j) => at[j][i]);
       rows.push({
         exampleId: base.exampleIds[i],
         gold: base.golds[i],
-        answers,
-        statuses: statuses.map((s) => STATUS_NAMES[s]),
+        answers: runs.map((r, j) => r.data.answers[positions[j]]),
+        statuses: runs.map((r, j) => STATUS_NAMES[r.data.status[positions[j]]]),
+        confidences: runs.map((r, j) => {
+          const c = r.data.confidence[positions[j]];
+          return Number.isFinite(c) ? c : null;
+        }),
+        ...(opts.positions ? { positions } : {}),
       });
     }
     total++;
   }
-  const served = runs.map((r) => setKey(r.servedBy.length > 0 ? r.servedBy : [r.model]));
-  return {
-    item: base.spec.name,
-    split: opts.split,
-    runs: runs.map((r) => ({ id: r.id, model: r.model, servedBy: r.servedBy })),
-    servedModelDiffers: served.some((s) => s !== served[0]),
-    n,
-    resamples,
-    metrics,
-    methods: {
-      values:
-        "each run's estimates as its report gives them (calibration errors: bias-corrected, bias-bounded basic bootstrap; accuracy, Brier, NLL: percentile)",
-      deltas: `${DELTA_METHODS.means}; ${DELTA_METHODS.errors}`,
-    },
-    bins: overlay,
-    flipped: { total, compared, offset, rows },
-  };
+  return { total, compared, offset, rows };
 }

@@ -207,7 +207,10 @@ export type RunCheck = Static<typeof RunCheck>;
 
 const answer = Nullable(Type.Union([Type.String(), Type.Array(Type.String())]));
 
-/** GET /api/compare: two or more runs on one item, paired against the first. */
+/**
+ * GET /api/compare: two or more runs on one item, paired against the first (the baseline: every delta is run -
+ * first), and a page of the answers that flipped.
+ */
 export const Comparison = Type.Object({
   item: Type.String(),
   split: Type.String(),
@@ -236,6 +239,15 @@ export const Comparison = Type.Object({
         gold: answer,
         answers: Type.Array(answer),
         statuses: Type.Array(Type.String()),
+        confidences: Type.Array(Nullable(Type.Number()), {
+          description: "per run, the confidence of its answer (null when it gave none)",
+        }),
+        positions: Type.Optional(
+          Type.Array(Type.Integer({ minimum: 0 }), {
+            description:
+              "per run, the example's index among its answers of this item and split in run order (GET /api/runs/:id/items with filter all, offset = position)",
+          }),
+        ),
       }),
     ),
   }),

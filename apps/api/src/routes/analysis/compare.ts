@@ -1,6 +1,6 @@
 /** GET /api/compare: two or more runs on the same dataset. */
 
-import { type CompareRun, compareItem } from "../../analysis/compare.js";
+import { type CompareRun, compareItem, flippedAnswers } from "../../analysis/compare.js";
 import { type AnalysisData, type LoadedRun, splitsOf } from "../../analysis/data.js";
 import { servedModels } from "../../analysis/matrix.js";
 import { badRequest } from "../../errors.js";
@@ -17,7 +17,7 @@ export function compareRoutes(app: TypedApp, data: AnalysisData): void {
       schema: {
         tags: ["compare"],
         summary:
-          "Compare runs on one item: each run's metrics and their changes with CIs (methods named), overlaid bins, flipped answers",
+          "Compare runs on one item: each run's metrics and their changes against the first run (the baseline) with CIs (methods named), overlaid bins, a page of the flipped answers with each run's confidence",
         querystring: CompareQuery,
         response: { 200: Comparison, ...errorResponses },
       },
@@ -47,23 +47,25 @@ export function compareRoutes(app: TypedApp, data: AnalysisData): void {
         split,
         q.bins ?? 15,
         q.resamples ?? "auto",
-        q.offset ?? 0,
-        q.limit ?? 200,
       ].join("|");
-      return data.cached(key, async () => {
-        const runs: CompareRun[] = [];
-        for (const l of loaded) {
-          const d = await data.itemSplit(l, data.spec(l, spec.name), split);
-          runs.push({ id: l.run.id, model: l.run.model, servedBy: servedModels(d), data: d });
-        }
-        return compareItem(runs, {
+      const runs: CompareRun[] = [];
+      for (const l of loaded) {
+        const d = await data.itemSplit(l, data.spec(l, spec.name), split);
+        runs.push({ id: l.run.id, model: l.run.model, servedBy: servedModels(d), data: d });
+      }
+      // the bootstrap does not depend on the page of flipped answers: paging reuses it
+      const compared = await data.cached(key, () =>
+        compareItem(runs, {
           split: splitsOf(split) ? split : "all",
           bins: q.bins,
           resamples: q.resamples,
-          offset: q.offset,
-          limit: q.limit,
-        });
-      });
+          limit: 0,
+        }),
+      );
+      return {
+        ...compared,
+        flipped: flippedAnswers(runs, { offset: q.offset, limit: q.limit, positions: true }),
+      };
     },
   );
 }
