@@ -29,7 +29,7 @@ import { replayRun } from "./replay.js";
 import type { RunQueue } from "./run-queue.js";
 import { setUpRun } from "./run-setup.js";
 import { finishIfComplete } from "./run-worker.js";
-import { type Selected, type Selection, selectExamples, wireState } from "./selection.js";
+import { outlineExamples, type Selection, selectExamples, wireState } from "./selection.js";
 
 /** A short random id with a prefix: `run_…`, `srv_…`, `cal_…`. */
 export function newId(prefix: string): string {
@@ -98,7 +98,8 @@ export class RunEngine {
    * ApiError on bad input.
    */
   async create(input: RunInput, createdBy: string | null = null): Promise<RunSummary> {
-    const { server, splits, selection, decider } = await this.prepare(input);
+    // with a queue, the examples are counted from an outline: the workers read them chunk by chunk
+    const { server, splits, selection, decider } = await this.prepare(input, Boolean(this.queue));
     const concurrency = input.concurrency ?? CONCURRENCY.default;
     const run: StoredRun = {
       id: newId("run"),
@@ -126,12 +127,12 @@ export class RunEngine {
       startedAt: null,
       finishedAt: null,
       ownerPid: null,
-      total: selection.examples.length,
+      total: selection.total,
       counters: emptyCounters(),
       headline: null,
     };
     await this.storage.insertRun(run);
-    await this.launch(run.id, selection);
+    await this.launch(run.id, selection.whole);
     return this.summary(run.id);
   }
 
@@ -140,17 +141,20 @@ export class RunEngine {
    * output tokens and, when the server has prices, its cost. Checks the input as `create` does.
    */
   async estimate(input: RunInput): Promise<RunEstimate> {
-    const { server, selection, decider } = await this.prepare(input);
+    const { server, selection, decider } = await this.prepare(input, false);
     return estimateRun(
       selection.items,
-      selection.examples.map((s) => wireState(s.example)),
+      (selection.whole?.examples ?? []).map((s) => wireState(s.example)),
       decider.maxLen,
       server,
     );
   }
 
-  /** Checks a run's input: its server, model, splits, dataset, caps and scorer settings. */
-  private async prepare(input: RunInput) {
+  /**
+   * Checks a run's input: its server, model, splits, dataset, caps and scorer settings. Its examples are read
+   * whole, or as an outline when `outline` (their number, items and hash only).
+   */
+  private async prepare(input: RunInput, outline: boolean) {
     checkAmounts(input as unknown as Record<string, unknown>, CAP_FIELDS);
     const server = await this.storage.getServer(input.serverId);
     if (!server) throw notFound("server", input.serverId, "list the servers with GET /api/servers");
@@ -176,11 +180,19 @@ export class RunEngine {
     const limit = input.limit ?? null;
     const maxLen = input.maxLen ?? null;
     const options = input.options ?? {};
-    const selection = await selectExamples(this.storage, input.dataset, splits, limit);
-    if (!selection) {
+    const read = outline
+      ? await outlineExamples(this.storage, input.dataset, splits, limit)
+      : await selectExamples(this.storage, input.dataset, splits, limit);
+    if (!read) {
       throw notFound("dataset", input.dataset, "list the datasets with GET /api/datasets");
     }
-    if (selection.examples.length === 0) {
+    const selection = {
+      items: read.items,
+      hash: read.hash,
+      total: "total" in read ? read.total : read.examples.length,
+      whole: "examples" in read ? read : undefined,
+    };
+    if (selection.total === 0) {
       throw new ApiError(
         400,
         "invalid_request",
@@ -206,7 +218,7 @@ export class RunEngine {
       throw new ApiError(503, "shutting_down", "the workbench is shutting down; try again after it restarts");
     const run = await this.mustGet(runId);
     const ctx = { storage: this.storage, secrets: this.secrets, outbound: this.outbound, lanes: this.lanes };
-    const setup = await setUpRun(ctx, run, selected);
+    const setup = await setUpRun(ctx, run, this.queue ? { outline: true } : { selected });
     if ("error" in setup) {
       await this.storage.updateRun(runId, {
         status: "failed",
@@ -217,9 +229,6 @@ export class RunEngine {
       this.log(`run ${runId} failed: ${setup.error}`);
       return;
     }
-    const { server, selection, lane, decider } = setup;
-    const done = await this.storage.doneExampleIds(runId);
-    const pending = selection.examples.filter((s) => !done.has(s.example.id));
     await this.storage.updateRun(runId, {
       status: "running",
       stopReason: null,
@@ -229,22 +238,28 @@ export class RunEngine {
       ownerPid: this.queue ? null : this.pid,
       headline: null,
     });
-    const resumed = done.size ? `resumed (${done.size} of ${run.total} already stored)` : "started";
+    const resumed = (stored: number) =>
+      stored ? `resumed (${stored} of ${run.total} already stored)` : "started";
     if (this.queue) {
+      const stored = await this.storage.storedOrdinals(runId, 0, run.total);
       const capped = run.maxCost !== null || run.maxInputTokens !== null;
-      await this.queue.add(runId, chunkRanges(selection.examples, done, capped));
+      await this.queue.add(runId, chunkRanges(run.total, stored, capped));
       this.events?.notify(runId, true);
       // every example stored already (its last chunk ended before it could say so): done now
-      if (!pending.length) await finishIfComplete({ storage: this.storage, events: this.events }, runId);
-      this.log(`run ${runId} ${resumed}: queued`);
+      if (stored.length >= run.total)
+        await finishIfComplete({ storage: this.storage, events: this.events }, runId);
+      this.log(`run ${runId} ${resumed(stored.length)}: queued`);
       return;
     }
+    const { server, selection, lane, decider } = setup;
+    const done = await this.storage.doneExampleIds(runId);
+    const pending = (selection?.examples ?? []).filter((s) => !done.has(s.example.id));
     const fresh = await this.mustGet(runId);
     const job = new RunJob({
       storage: this.storage,
       run: fresh,
       decider,
-      items: selection.items,
+      items: setup.items,
       pending,
       latencies: await this.storage.latencies(runId),
       lane,
@@ -252,7 +267,7 @@ export class RunEngine {
       onSettled: (outcome) => this.settled(runId, outcome),
     });
     this.jobs.set(runId, job);
-    this.log(`run ${runId} ${resumed}`);
+    this.log(`run ${runId} ${resumed(done.size)}`);
   }
 
   private settled(runId: string, outcome: JobOutcome): void {
@@ -619,23 +634,32 @@ export class RunEngine {
 const CHUNKS = { most: 64, least: 100, largest: 10_000 } as const;
 
 /**
- * A run's examples not stored yet, in chunks of its selection's indexes `[from, to)`: about `total / 64` pending
- * examples each (100 at least, 10,000 at most), so several workers share a run and a dead worker's chunk costs
- * little to ask again. A capped run is one chunk.
+ * A run's examples not stored yet (`stored`: the run ordinals stored, ascending), in chunks of run ordinals
+ * `[from, to)`: about `pending / 64` pending examples each (100 at least, 10,000 at most), so several workers share
+ * a run and a dead worker's chunk costs little to ask again. A capped run is one chunk.
  */
-export function chunkRanges(examples: Selected[], done: Set<string>, capped: boolean): [number, number][] {
-  const pending: number[] = [];
-  examples.forEach((s, i) => {
-    if (!done.has(s.example.id)) pending.push(i);
-  });
-  if (!pending.length) return [];
-  if (capped) return [[pending[0], examples.length]];
-  const size = Math.min(CHUNKS.largest, Math.max(CHUNKS.least, Math.ceil(pending.length / CHUNKS.most)));
+export function chunkRanges(total: number, stored: Int32Array, capped: boolean): [number, number][] {
+  const pending = total - stored.length;
+  if (pending <= 0) return [];
+  const size = capped
+    ? pending
+    : Math.min(CHUNKS.largest, Math.max(CHUNKS.least, Math.ceil(pending / CHUNKS.most)));
   const ranges: [number, number][] = [];
-  for (let k = 0; k < pending.length; k += size) {
-    const to = k + size < pending.length ? pending[k + size] : examples.length;
-    ranges.push([pending[k], to]);
+  let k = 0; // next stored ordinal to skip
+  let from = -1;
+  let count = 0;
+  for (let i = 0; i < total; i++) {
+    if (k < stored.length && stored[k] === i) {
+      k++;
+      continue;
+    }
+    if (count === 0) from = i;
+    if (++count === size) {
+      ranges.push([from, i + 1]);
+      count = 0;
+    }
   }
+  if (count > 0) ranges.push([from, total]);
   return ranges;
 }
 

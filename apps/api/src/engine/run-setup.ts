@@ -3,12 +3,13 @@
  * its server, its examples (the dataset unchanged since the run started), its server's lane and its decider.
  */
 
+import type { Item } from "@decision-workbench/datasets";
 import type { SecretBox } from "../secrets/box.js";
 import { deciderFor, limitsOf } from "../servers/connect.js";
 import type { OutboundPolicy } from "../servers/outbound.js";
 import type { ServerRow, StoredRun, WorkbenchStorage } from "../storage/types.js";
 import type { RateLane, RateLanes } from "./rate-lane.js";
-import { type Selection, selectExamples } from "./selection.js";
+import { type Outline, outlineExamples, type Selection, selectExamples } from "./selection.js";
 
 /** Where a run's work gets its server, secrets, address policy and lanes. */
 export interface SetupContext {
@@ -18,28 +19,36 @@ export interface SetupContext {
   lanes: RateLanes;
 }
 
-/** A run ready to work on. */
+/** A run ready to work on: its examples read whole (`selection`) or as an outline (`outline`), as asked. */
 export interface RunSetup {
   server: ServerRow;
-  selection: Selection;
+  items: Item[];
+  selection?: Selection;
+  outline?: Outline;
   lane: RateLane;
   decider: ReturnType<typeof deciderFor>;
 }
 
 /**
  * The run's setup, or why it cannot go on (its server or dataset was deleted, the dataset changed, the server's
- * address is no longer allowed). `selected`: the examples when the caller has just selected them.
+ * address is no longer allowed). `how.selected`: the examples when the caller has just selected them;
+ * `how.outline`: read the examples as an outline only (a queued run: each chunk reads its own).
  */
 export async function setUpRun(
   ctx: SetupContext,
   run: StoredRun,
-  selected?: Selection,
+  how: { selected?: Selection; outline?: boolean } = {},
 ): Promise<RunSetup | { error: string }> {
   const server = await ctx.storage.getServer(run.serverId);
   if (!server)
     return { error: `the run's server (${run.serverName}) was deleted; start a new run on another server` };
-  const selection = selected ?? (await selectExamples(ctx.storage, run.dataset, run.splits, run.limit));
-  if (!selection) return { error: `the run's dataset ${JSON.stringify(run.dataset)} was deleted` };
+  const { storage } = ctx;
+  const source = how.outline
+    ? { outline: await outlineExamples(storage, run.dataset, run.splits, run.limit) }
+    : { selection: how.selected ?? (await selectExamples(storage, run.dataset, run.splits, run.limit)) };
+  const read = "outline" in source ? source.outline : source.selection;
+  if (!read) return { error: `the run's dataset ${JSON.stringify(run.dataset)} was deleted` };
+  const selection = read;
   if (selection.hash !== run.datasetHash) {
     return {
       error: `the dataset ${JSON.stringify(run.dataset)} changed since the run started (hash ${run.datasetHash.slice(0, 12)}, now ${selection.hash.slice(0, 12)}); start a new run`,
@@ -52,7 +61,7 @@ export async function setUpRun(
       maxLen: run.maxLen,
       lane,
     });
-    return { server, selection, lane, decider };
+    return { server, items: read.items, ...source, lane, decider };
   } catch (err) {
     return { error: (err as Error).message };
   }

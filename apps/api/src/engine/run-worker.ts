@@ -12,7 +12,7 @@ import type { StoredRun } from "../storage/types.js";
 import { RunJob } from "./job.js";
 import type { ChunkData, RunQueue } from "./run-queue.js";
 import { type RunSetup, type SetupContext, setUpRun } from "./run-setup.js";
-import type { Selected } from "./selection.js";
+import { examplesBetween, type Outline, type Selected } from "./selection.js";
 
 /** How often a chunk at work checks that its run is still running. */
 const STATUS_CHECK_MS = 1000;
@@ -79,23 +79,27 @@ export class RunWorkers {
       if (run && this.closing) await queue.add(run.id, [[chunk.from, chunk.to]]);
       return;
     }
-    const setup = await setUpRun(this.opts, run);
+    const setup = await setUpRun(this.opts, run, { outline: true });
     if ("error" in setup) return this.failRun(run.id, setup.error);
-    const done = await storage.doneExampleIds(run.id);
-    const pending = setup.selection.examples
-      .slice(chunk.from, chunk.to)
-      .filter((s) => !done.has(s.example.id));
+    // this chunk's examples only, and which of them are stored: a worker's memory does not grow with the run
+    const examples = await examplesBetween(
+      storage,
+      run.dataset,
+      setup.outline as Outline,
+      chunk.from,
+      chunk.to,
+    );
+    const stored = new Set(await storage.storedOrdinals(run.id, chunk.from, chunk.to));
+    const pending = examples.filter((s) => !stored.has(s.ordinal));
     if (pending.length) {
       this.log(`run ${run.id}: examples ${chunk.from}-${chunk.to - 1}, ${pending.length} to ask`);
       const job = this.startJob(run, setup, pending);
       const outcome = await job.finished;
       if (outcome === "closed" && this.closing) {
         // shutdown: the examples of the chunk not stored yet go back to the queue
-        const left = await storage.doneExampleIds(run.id);
-        const from = setup.selection.examples.findIndex(
-          (s, i) => i >= chunk.from && i < chunk.to && !left.has(s.example.id),
-        );
-        if (from >= 0) await queue.add(run.id, [[from, chunk.to]]);
+        const now = new Set(await storage.storedOrdinals(run.id, chunk.from, chunk.to));
+        const left = pending.find((s) => !now.has(s.ordinal));
+        if (left) await queue.add(run.id, [[left.ordinal, chunk.to]]);
         return;
       }
     }
@@ -109,7 +113,7 @@ export class RunWorkers {
       storage,
       run,
       decider: setup.decider,
-      items: setup.selection.items,
+      items: setup.items,
       pending,
       latencies: [],
       lane: setup.lane,

@@ -61,3 +61,66 @@ export async function selectExamples(
   }
   return { task, items: task.items, hash, examples };
 }
+
+/**
+ * A run's examples as columns, without their text: what a run of a million examples can hold in a process that
+ * shares it with others (queued runs, engine/run-worker.ts). `source[i]`: the run's example i as its ordinal in
+ * the upload (or its index in a bundled dataset).
+ */
+export interface Outline {
+  items: Item[];
+  hash: string;
+  /** Examples in the run. */
+  total: number;
+  source: Int32Array;
+}
+
+/** The outline of the examples a run covers (as selectExamples picks them); undefined when the dataset is gone. */
+export async function outlineExamples(
+  storage: WorkbenchStorage,
+  dataset: string,
+  splits: Split[],
+  limit: number | null,
+): Promise<Outline | undefined> {
+  let ordinals: Int32Array;
+  let codes: Uint8Array;
+  let task: Task;
+  let hash: string;
+  if (isBundled(dataset)) {
+    const d = await bundledDataset(dataset);
+    ({ task, hash } = d);
+    const wanted = d.examples.flatMap((e, i) => (splits.includes(e.split) ? [i] : []));
+    ordinals = Int32Array.from(wanted);
+    codes = Uint8Array.from(wanted, (i) => splits.indexOf(d.examples[i].split));
+  } else {
+    const read = await storage.uploadOutline(dataset, splits);
+    if (!read) return undefined;
+    ({ task, hash } = read.upload);
+    ({ ordinals, splits: codes } = read);
+  }
+  if (limit === null) return { items: task.items, hash, total: ordinals.length, source: ordinals };
+  const taken = new Array<number>(splits.length).fill(0);
+  const source = ordinals.filter((_, k) => taken[codes[k]]++ < limit);
+  return { items: task.items, hash, total: source.length, source };
+}
+
+/** The run's examples `from` (inclusive) to `to` (exclusive) of an outline, read with their text. */
+export async function examplesBetween(
+  storage: WorkbenchStorage,
+  dataset: string,
+  outline: Outline,
+  from: number,
+  to: number,
+): Promise<Selected[]> {
+  const wanted = outline.source.subarray(from, to);
+  if (!wanted.length) return [];
+  const rows: readonly (Example | ExampleRow)[] = isBundled(dataset)
+    ? (await bundledDataset(dataset)).examples.slice(wanted[0], wanted[wanted.length - 1] + 1)
+    : await storage.uploadExamplesBetween(dataset, wanted[0], wanted[wanted.length - 1] + 1);
+  const first = wanted[0];
+  // an upload's ordinals are its lines' places, 0 to n-1, so the rows between two ordinals are all there
+  if (rows.length !== wanted[wanted.length - 1] + 1 - first) {
+    throw new Error(`the examples of dataset ${JSON.stringify(dataset)} changed while the run was read`);
+  }
+  return Array.from(wanted, (ordinal, k) => ({ ordinal: from + k, example: rows[ordinal - first] }));
+}

@@ -36,6 +36,7 @@ import type {
   StoreLocation,
   TokenInfo,
   TokenRow,
+  UploadOutline,
   UploadRow,
   WorkbenchStorage,
 } from "./types.js";
@@ -289,6 +290,40 @@ export class SqliteStorage extends StoreBase implements WorkbenchStorage {
     return read();
   }
 
+  async uploadOutline(name: string, splits: readonly Split[]): Promise<UploadOutline | undefined> {
+    const read = this.db.transaction(() => {
+      const upload = this.completeUpload(name);
+      if (!upload) return undefined;
+      const code = new Map(splits.map((s, i) => [s, i]));
+      const count = this.stmt(
+        `SELECT count(*) FROM examples WHERE dataset = ? AND split IN (${splits.map(() => "?").join(", ") || "NULL"})`,
+      )
+        .pluck()
+        .get(name, ...splits) as number;
+      const ordinals = new Int32Array(count);
+      const codes = new Uint8Array(count);
+      let k = 0;
+      const rows = this.stmt("SELECT ordinal, split FROM examples WHERE dataset = ? ORDER BY ordinal")
+        .raw()
+        .iterate(name) as IterableIterator<[number, Split]>;
+      for (const [ordinal, split] of rows) {
+        const c = code.get(split);
+        if (c === undefined) continue;
+        ordinals[k] = ordinal;
+        codes[k++] = c;
+      }
+      return { upload, ordinals, splits: codes };
+    });
+    return read();
+  }
+
+  async uploadExamplesBetween(name: string, from: number, to: number): Promise<ExampleRow[]> {
+    const rows = this.stmt(
+      "SELECT * FROM examples WHERE dataset = ? AND ordinal >= ? AND ordinal < ? ORDER BY ordinal",
+    ).all(name, from, to) as Raw[];
+    return rows.map(exampleFromRaw);
+  }
+
   async countRunsOfDataset(name: string): Promise<number> {
     return (this.stmt("SELECT count(*) AS n FROM runs WHERE dataset = ?").get(name) as { n: number }).n;
   }
@@ -347,6 +382,15 @@ export class SqliteStorage extends StoreBase implements WorkbenchStorage {
   async doneExampleIds(runId: string): Promise<Set<string>> {
     const rows = this.stmt("SELECT example_id FROM run_examples WHERE run_id = ?").pluck().all(runId);
     return new Set(rows as string[]);
+  }
+
+  async storedOrdinals(runId: string, from: number, to: number): Promise<Int32Array> {
+    const rows = this.stmt(
+      "SELECT ordinal FROM run_examples WHERE run_id = ? AND ordinal >= ? AND ordinal < ? ORDER BY ordinal",
+    )
+      .pluck()
+      .all(runId, from, to) as number[];
+    return Int32Array.from(rows);
   }
 
   async latencies(runId: string): Promise<number[]> {

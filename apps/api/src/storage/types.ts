@@ -286,6 +286,15 @@ export type RunPatch = { name?: string | null; note?: string | null } & Partial<
   >
 >;
 
+/** An upload's examples in some splits, as columns (WorkbenchStorage.uploadOutline). */
+export interface UploadOutline {
+  upload: UploadRow;
+  /** Each example's ordinal in the upload, ascending. */
+  ordinals: Int32Array;
+  /** Each example's split, as its index in the splits asked for. */
+  splits: Uint8Array;
+}
+
 /** The full storage used by the API core: the analysis members plus servers, uploads and runs. */
 export interface WorkbenchStorage extends Storage {
   // servers
@@ -323,6 +332,13 @@ export interface WorkbenchStorage extends Storage {
   uploadWithExamples(
     name: string,
   ): Promise<{ upload: UploadRow; examples: readonly ExampleRow[] } | undefined>;
+  /**
+   * An upload's examples in `splits`, in file order, as columns without their text: each one's ordinal in the
+   * upload and the index of its split in `splits` (what a run of a million examples can hold).
+   */
+  uploadOutline(name: string, splits: readonly Split[]): Promise<UploadOutline | undefined>;
+  /** An upload's examples with ordinals from `from` (inclusive) to `to` (exclusive), in file order. */
+  uploadExamplesBetween(name: string, from: number, to: number): Promise<ExampleRow[]>;
   /** How many runs use this dataset. */
   countRunsOfDataset(name: string): Promise<number>;
 
@@ -343,6 +359,8 @@ export interface WorkbenchStorage extends Storage {
   recordExample(result: ExampleResult): Promise<void>;
   /** Ids of the examples of a run already stored. */
   doneExampleIds(runId: string): Promise<Set<string>>;
+  /** The run ordinals of a run's stored examples from `from` (inclusive) to `to` (exclusive), ascending. */
+  storedOrdinals(runId: string, from: number, to: number): Promise<Int32Array>;
   /** Request times of a run in milliseconds, ascending. */
   latencies(runId: string): Promise<number[]>;
   /** The distinct models that served a run (served_by when named, else the requested model). */

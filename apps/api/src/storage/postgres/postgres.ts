@@ -38,6 +38,7 @@ import type {
   StoreLocation,
   TokenInfo,
   TokenRow,
+  UploadOutline,
   UploadRow,
   WorkbenchStorage,
 } from "../types.js";
@@ -305,6 +306,40 @@ export class PostgresStorage extends StoreBase implements WorkbenchStorage {
     );
   }
 
+  async uploadOutline(name: string, splits: readonly Split[]): Promise<UploadOutline | undefined> {
+    await this.marks;
+    return inTransaction(
+      this.pool,
+      async (c) => {
+        const head = await c.query<Raw>(`SELECT * FROM datasets WHERE name = $1 AND ${UPLOAD_COMPLETE}`, [
+          name,
+        ]);
+        if (!head.rows[0]) return undefined;
+        // two integer arrays, not a row per example: a million examples come back as two arrays
+        const { rows } = await c.query<{ o: number[] | null; s: number[] | null }>(
+          `SELECT array_agg(ordinal ORDER BY ordinal) AS o,
+             array_agg(array_position($2::text[], split) - 1 ORDER BY ordinal) AS s
+           FROM examples WHERE dataset = $1 AND split = ANY($2::text[])`,
+          [name, splits],
+        );
+        return {
+          upload: uploadFromRaw(head.rows[0]),
+          ordinals: Int32Array.from(rows[0].o ?? []),
+          splits: Uint8Array.from(rows[0].s ?? []),
+        };
+      },
+      SNAPSHOT,
+    );
+  }
+
+  async uploadExamplesBetween(name: string, from: number, to: number): Promise<ExampleRow[]> {
+    const { rows } = await this.pool.query<Raw>(
+      "SELECT * FROM examples WHERE dataset = $1 AND ordinal >= $2 AND ordinal < $3 ORDER BY ordinal",
+      [name, from, to],
+    );
+    return rows.map(exampleFromRaw);
+  }
+
   async countRunsOfDataset(name: string): Promise<number> {
     return this.count("SELECT count(*) AS n FROM runs WHERE dataset = $1", name);
   }
@@ -360,6 +395,14 @@ export class PostgresStorage extends StoreBase implements WorkbenchStorage {
       [runId],
     );
     return new Set(rows.map((r) => r.example_id));
+  }
+
+  async storedOrdinals(runId: string, from: number, to: number): Promise<Int32Array> {
+    const { rows } = await this.pool.query<{ o: number[] | null }>(
+      "SELECT array_agg(ordinal ORDER BY ordinal) AS o FROM run_examples WHERE run_id = $1 AND ordinal >= $2 AND ordinal < $3",
+      [runId, from, to],
+    );
+    return Int32Array.from(rows[0].o ?? []);
   }
 
   async latencies(runId: string): Promise<number[]> {
