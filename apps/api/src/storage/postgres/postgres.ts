@@ -406,11 +406,12 @@ export class PostgresStorage extends StoreBase implements WorkbenchStorage {
   }
 
   async latencies(runId: string): Promise<number[]> {
-    const { rows } = await this.pool.query<{ ms: number }>(
-      "SELECT ms FROM run_examples WHERE run_id = $1 ORDER BY ms",
+    // one array, not a row object per example: a live view of a million-example run reads it often
+    const { rows } = await this.pool.query<{ ms: number[] | null }>(
+      "SELECT array_agg(ms ORDER BY ms) AS ms FROM run_examples WHERE run_id = $1",
       [runId],
     );
-    return rows.map((r) => r.ms);
+    return rows[0].ms ?? [];
   }
 
   async servedModels(runId: string): Promise<string[]> {
