@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { DecisionServerHandle } from "@decision-workbench/decision-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -172,8 +173,32 @@ describe("workbench run and datasets", () => {
       "UNSET_VAR_X: that environment variable is not set",
     ],
     [
-      ["run", "--dataset", "penguins", "--server", "http://x", "--model", "m", "--split", "dev"],
-      'split "dev" is not one of',
+      ["run", "--dataset", "penguins", "--server", "http://x", "--model", "m", "--split", "calibration,dev"],
+      '--split "dev" is not a split; --split takes train, calibration or test, comma-separated (--split calibration,test), or all',
+    ],
+    [
+      ["report", "run_x", "--split", "dev"],
+      '--split "dev" is not a split; --split takes train, calibration or test',
+    ],
+    [
+      [
+        "check",
+        "--calibration",
+        "c.json",
+        "--dataset",
+        "penguins",
+        "--server",
+        "http://x",
+        "--model",
+        "m",
+        "--split",
+        "tests",
+      ],
+      '--split "tests" is not a split; --split takes train, calibration or test',
+    ],
+    [
+      ["fit", "run_x", "--out", "c.json", "--fit-split", "dev"],
+      "--fit-split must be train, calibration or test",
     ],
     [["run", "--colour", "red"], "unknown flag '--colour' (the flags of workbench run: --dataset VALUE"],
     [["frobnicate"], 'unknown command "frobnicate"'],
@@ -192,5 +217,130 @@ describe("workbench run and datasets", () => {
       .slice(1)
       .map((l) => l.split(/\s+/)[0]);
     expect(names).toEqual(["spam-assassin", "penguins", "brown-genres", "seattle-weather"]);
+  });
+});
+
+describe("split lists", () => {
+  const dataDir = join(tmp.dir, "splits");
+  const env = { WORKBENCH_DATA_DIR: dataDir };
+
+  it("run --split all asks every split of the dataset", async () => {
+    const before = ref.requests.length;
+    const res = await inProcess([...penguinsRun(ref.url, 20), "--split", "all"], env);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stdout).toMatch(/done: 60\/60 examples of penguins \(train, calibration, test\)/);
+    expect(ref.requests.length - before).toBe(60);
+    const storage = openStorage(join(dataDir, "workbench.sqlite"));
+    try {
+      const [run] = await storage.listStoredRuns();
+      expect(run.splits).toEqual(["train", "calibration", "test"]);
+      const perSplit = new Map<string, number>();
+      for (const p of await storage.listPredictions(run.id, { item: "species" })) {
+        perSplit.set(p.split, (perSplit.get(p.split) ?? 0) + 1);
+      }
+      expect(Object.fromEntries(perSplit)).toEqual({ train: 20, calibration: 20, test: 20 });
+    } finally {
+      await storage.close();
+    }
+  });
+
+  it("report takes a list (one report per split) and all (the run's rows pooled)", async () => {
+    const listed = await inProcess(["report", "latest", "--split", "calibration,test", "--json"], env);
+    expect(listed.code, listed.stderr).toBe(0);
+    const json = JSON.parse(listed.stdout) as { splits: string[]; items: { split: string; n: number }[] };
+    expect(json.splits).toEqual(["calibration", "test"]);
+    expect(json.items.map((i) => [i.split, i.n])).toEqual([
+      ["calibration", 20],
+      ["calibration", 20],
+      ["calibration", 20],
+      ["test", 20],
+      ["test", 20],
+      ["test", 20],
+    ]);
+    const lacking = await inProcess(["report", "latest", "--split", "calibration,dev"], env);
+    expect(lacking.code).toBe(2);
+    const all = await inProcess(["report", "latest", "--split", "all", "--item", "species"], env);
+    expect(all.code, all.stderr).toBe(0);
+    expect(all.stdout).toMatch(/^species \(.*\) on all: n 60 /m);
+  });
+
+  it("check --split all runs every split of the dataset and checks them pooled", async () => {
+    const file = join(dataDir, "calibration.json");
+    const fit = await inProcess(["fit", "latest", "--out", file], env);
+    expect(fit.code, fit.stderr).toBe(0);
+    expect(fit.stderr).toBe("");
+    const before = ref.requests.length;
+    const res = await inProcess(
+      [
+        "check",
+        "--calibration",
+        file,
+        "--dataset",
+        "penguins",
+        "--server",
+        ref.url,
+        "--model",
+        "lexical",
+      ].concat(["--split", "all", "--limit", "20", "--json"]),
+      env,
+    );
+    expect(res.stderr).toContain("60 examples of penguins (train, calibration, test)");
+    expect(ref.requests.length - before).toBe(60);
+    expect((JSON.parse(res.stdout) as { split: string }).split).toBe("all");
+  });
+
+  it("fit on a run of one split fits on it and cross-fits, saying so in one line", async () => {
+    const oneDir = join(tmp.dir, "one-split");
+    const one = { WORKBENCH_DATA_DIR: oneDir };
+    const run = await inProcess([...penguinsRun(ref.url, 40), "--split", "test"], one);
+    expect(run.code, run.stderr).toBe(0);
+    const file = join(oneDir, "calibration.json");
+    const res = await inProcess(["fit", "latest", "--out", file], one);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).toBe(
+      "the run has only the test split: fitting on it and evaluating by 5-fold cross-fitting; run --split calibration,test for a held-out evaluation\n",
+    );
+    const written = JSON.parse(readFileSync(file, "utf8")) as {
+      source: { fit_split: string; eval_split: string };
+    };
+    expect(written.source).toMatchObject({ fit_split: "test", eval_split: "crossfit" });
+    expect(res.stdout).toContain("after-metrics: out-of-fold cross-fit estimates on test");
+
+    // an explicit choice the run cannot serve fails, saying what would work
+    const calibration = await inProcess(["fit", "latest", "--out", file, "--fit-split", "calibration"], one);
+    expect(calibration.code).toBe(1);
+    expect(calibration.stderr).toMatch(
+      /^workbench fit: --fit-split calibration: run run_\S+ has no calibration split \(it ran test\); use --fit-split test, or start a run with --split calibration,test\n$/,
+    );
+    const sameRows = await inProcess(["fit", "latest", "--out", file, "--eval-split", "test"], one);
+    expect(sameRows.code).toBe(1);
+    expect(sameRows.stderr).toContain(
+      "use --eval-split crossfit to fit on test and evaluate by cross-fitting",
+    );
+    const evalCalibration = await inProcess(
+      ["fit", "latest", "--out", file, "--eval-split", "calibration"],
+      one,
+    );
+    expect(evalCalibration.code).toBe(1);
+    expect(evalCalibration.stderr).toContain("use --eval-split test or crossfit");
+    const report = await inProcess(["report", "latest", "--split", "calibration,test"], one);
+    expect(report.code).toBe(1);
+    expect(report.stderr).toMatch(/has no calibration split; it ran test, so use --split test or all\n$/);
+    // crossfit asked for: no note
+    const asked = await inProcess(["fit", "latest", "--out", file, "--eval-split", "crossfit"], one);
+    expect(asked.code, asked.stderr).toBe(0);
+    expect(asked.stderr).toBe("");
+  });
+
+  it("report latest and fit latest say so when the data folder has no runs", async () => {
+    const env = { WORKBENCH_DATA_DIR: join(tmp.dir, "no-runs") };
+    const report = await inProcess(["report", "latest"], env);
+    expect(report.code).toBe(1);
+    expect(report.stderr).toBe(
+      "workbench report: latest: the data folder has no runs yet; start one with workbench run (workbench run --help shows an example)\n",
+    );
+    const fit = await inProcess(["fit", "latest", "--out", join(tmp.dir, "none.json")], env);
+    expect(fit.code).toBe(1);
+    expect(fit.stderr).toContain("workbench fit: latest: the data folder has no runs yet");
   });
 });

@@ -14,22 +14,86 @@ import { itemReport } from "../analysis/report.js";
 import { catalogNames } from "../catalog/names.js";
 import { DB_FILE, defaultDataDir } from "../config.js";
 import { RunEngine } from "../engine/engine.js";
-import { ApiError } from "../errors.js";
+import { ApiError, badRequest } from "../errors.js";
 import { checkLoadedRun, fitRun } from "../routes/analysis/fit-run.js";
 import { SecretBox } from "../secrets/box.js";
 import { loadSecretKey } from "../secrets/key.js";
 import type { Calibration, FitRequest, RunCheck } from "../shapes/calibrations.js";
 import type { SplitChoice } from "../shapes/common.js";
-import { CONCURRENCY } from "../shapes/limits.js";
+import { CONCURRENCY, SPLITS } from "../shapes/limits.js";
 import type { ItemReport, Rate } from "../shapes/reports.js";
 import type { RunSummary } from "../shapes/runs.js";
 import { openStorage, type SqliteStorage } from "../storage/sqlite.js";
 import type { Split } from "../storage/types.js";
-import { intFlag, parseFlags, UsageError } from "./args.js";
+import { intFlag, parseFlags, splitListFlag, UsageError } from "./args.js";
 import { ProgressPrinter } from "./progress.js";
+import { datasetSplits, REFERENCE_URL } from "./run-command.js";
 import { serverFor } from "./server-for.js";
 
-const SPLIT_CHOICES = ["train", "calibration", "test", "all"];
+/** What RUN takes in every analysis command. */
+const RUN_ARG = "a run id (run_…), or latest for the newest run of the data folder";
+
+/** `workbench report --help`. */
+export const REPORT_HELP = `workbench report RUN [flags]
+
+Prints every metric of a stored run with its 95 % interval, per item and split.
+
+  RUN            ${RUN_ARG}
+  --split LIST   the splits to report: train, calibration or test, comma-separated (one report per split
+                 listed), or all (the run's rows pooled); default test when the run has it, else all
+  --item I       one item only
+  --bins 15      reliability bins (2 to 100)
+  --resamples N  bootstrap resamples (10 to 10000)
+  --json         the reports as JSON
+  --data-dir D   the data folder (default: WORKBENCH_DATA_DIR or <repo>/.data/workbench)
+
+For example, after the example of workbench run --help:
+  workbench report latest --split calibration,test
+`;
+
+/** `workbench fit --help`. */
+export const FIT_HELP = `workbench fit RUN --out FILE [flags]
+
+Fits a calibrator per item on one split of a stored run, evaluates it once on another, stores the calibration
+and writes the calibration file.
+
+  RUN                    ${RUN_ARG}
+  --out FILE             the calibration file to write
+  --method auto          auto, one method to force, or a comma-separated list of candidates for auto
+  --fit-split S          the split to fit on; default calibration (a one-split run: its split)
+  --eval-split S         the split to evaluate on, or crossfit (5-fold cross-fitting of the fit split);
+                         default test, else crossfit (said on stderr)
+  --selection-split S    a third split to compare candidates on (default: cross-fitting inside the fit split)
+  --item I               one item only
+  --target-risk 0.05     the error allowed on answers given alone (sets the escalation threshold)
+  --conservative         choose the threshold on the interval's upper bound
+  --select nll|brier     what candidates are compared on
+  --resamples N          bootstrap resamples (10 to 10000)
+  --data-dir D           the data folder
+
+For example, after the example of workbench run --help (a run of calibration and test):
+  workbench fit latest --method auto --out calibration.json
+`;
+
+/** `workbench check --help`. */
+export const CHECK_HELP = `workbench check --calibration FILE --dataset D --server URL --model M [flags]
+
+Runs the dataset against the server again and checks the run against a calibration file: the same served
+model, and calibration within the file's intervals. Exit 0 when it matches, 1 with the reasons when not.
+
+  --calibration FILE   a file written by workbench fit
+  --dataset D, --server URL, --model M, --api-key-env VAR   as in workbench run
+  --split LIST         the splits to run and check: train, calibration or test, comma-separated (several
+                       are checked pooled), or all (every split of the dataset); default the file's
+                       evaluation split (its fit split when it was cross-fitted)
+  --limit N            at most N examples of each split
+  --concurrency 16     requests in flight
+  --json               the check as JSON
+  --data-dir D         the data folder
+
+For example, after the example of workbench fit --help:
+  workbench check --calibration calibration.json --dataset penguins --server ${REFERENCE_URL} --model workbench-latest
+`;
 
 /** Where the commands write: replaceable in tests. */
 export interface Output {
@@ -42,14 +106,27 @@ const stdio: Output = {
   err: (t) => process.stderr.write(t),
 };
 
-function splitFlag(value: string | undefined, name: string): SplitChoice | undefined {
-  if (value === undefined) return undefined;
-  if (!SPLIT_CHOICES.includes(value)) {
-    throw new UsageError(
-      `--${name} must be one of ${SPLIT_CHOICES.join(", ")}; got ${JSON.stringify(value)}`,
+/** The run a command names: its id, or the newest run of the data folder for `latest`. */
+async function runIdOf(storage: SqliteStorage, given: string): Promise<string> {
+  if (given !== "latest") return given;
+  const newest = (await storage.listStoredRuns())[0];
+  if (!newest) {
+    throw badRequest(
+      `latest: the data folder has no runs yet; start one with workbench run (workbench run --help shows an example)`,
     );
   }
-  return value as SplitChoice;
+  return newest.id;
+}
+
+/** Refuses splits a run did not run, naming the ones it did. */
+function checkRunHas(run: LoadedRun["run"], splits: readonly string[], flag: string): void {
+  for (const s of splits) {
+    if (!(run.splits as string[]).includes(s)) {
+      throw badRequest(
+        `${flag} ${s}: run ${run.id} has no ${s} split; it ran ${run.splits.join(", ")}, so use ${flag} ${run.splits.join(",")} or all`,
+      );
+    }
+  }
 }
 
 function numberFlag(value: string | undefined, name: string, min: number, max: number): number | undefined {
@@ -165,11 +242,14 @@ function intervalsText(r: ItemReport): string {
   return [...byMethod].map(([method, names]) => `${names.join(", ")}: ${method}`).join("; ");
 }
 
-/** `workbench report RUN [--item I] [--split test|calibration|train|all] [--bins 15] [--json] [--data-dir D]`. */
+/**
+ * `workbench report RUN [--item I] [--split calibration,test|all] [--bins 15] [--json] [--data-dir D]`: one report
+ * per item and split listed (all: the run's rows pooled).
+ */
 export async function runReportCommand(argv: string[], io: Output = stdio): Promise<number> {
   const { flags, positionals } = parseFlags<{
     item?: string;
-    split?: string;
+    split?: string[];
     bins?: string;
     resamples?: string;
     json?: boolean;
@@ -179,7 +259,7 @@ export async function runReportCommand(argv: string[], io: Output = stdio): Prom
     argv,
     {
       item: { type: "string" },
-      split: { type: "string" },
+      split: { type: "string", multiple: true },
       bins: { type: "string" },
       resamples: { type: "string" },
       json: { type: "boolean" },
@@ -189,26 +269,31 @@ export async function runReportCommand(argv: string[], io: Output = stdio): Prom
   );
   if (positionals.length !== 1) {
     throw new UsageError(
-      "workbench report needs one run id, e.g. workbench report run_abc123 (list runs in the web app or GET /api/runs)",
+      "workbench report needs one run: a run id such as run_abc123 (the web app's Runs page lists them), or latest for the newest run",
     );
   }
   const bins = intFlag(flags.bins, "bins", 2, 100);
   const resamples = intFlag(flags.resamples, "resamples", 10, 10_000);
-  const split = splitFlag(flags.split, "split");
+  const split = splitListFlag(flags.split, "split");
   const { storage } = open(flags["data-dir"]);
   try {
-    return await withRun(storage, positionals[0], async (data, loaded) => {
-      const chosen = split ?? defaultSplit(loaded.run);
+    const id = await runIdOf(storage, positionals[0]);
+    return await withRun(storage, id, async (data, loaded) => {
+      if (Array.isArray(split)) checkRunHas(loaded.run, split, "--split");
+      const chosen: SplitChoice[] =
+        split === undefined ? [defaultSplit(loaded.run)] : split === "all" ? ["all"] : split;
       const specs = flags.item === undefined ? loaded.specs : [data.spec(loaded, flags.item)];
       const reports: ItemReport[] = [];
-      for (const spec of specs) {
-        reports.push(itemReport(await data.itemSplit(loaded, spec, chosen), chosen, { bins, resamples }));
+      for (const s of chosen) {
+        for (const spec of specs) {
+          reports.push(itemReport(await data.itemSplit(loaded, spec, s), s, { bins, resamples }));
+        }
       }
       const r = loaded.run;
       if (flags.json) {
-        io.out(
-          `${JSON.stringify({ run: { id: r.id, dataset: r.dataset, model: r.model, status: r.status }, split: chosen, items: reports }, null, 2)}\n`,
-        );
+        const run = { id: r.id, dataset: r.dataset, model: r.model, status: r.status };
+        const which = chosen.length === 1 ? { split: chosen[0] } : { splits: chosen };
+        io.out(`${JSON.stringify({ run, ...which, items: reports }, null, 2)}\n`);
         return 0;
       }
       io.out(`run ${r.id}: ${r.dataset} on ${r.model} at ${r.endpoint}, ${r.status}\n`);
@@ -354,6 +439,82 @@ function fitSplitFlag(value: string | undefined, name: string, crossfit: boolean
   return value;
 }
 
+/** The splits a fit uses, chosen from the flags and the splits the run ran. */
+interface FitChoice {
+  fitSplit: Split;
+  evalSplit: Split | "crossfit";
+  /** Why the evaluation is cross-fitted though no --eval-split asked for it: one line, given the folds; or null. */
+  note: ((folds: number) => string) | null;
+}
+
+const HELD_OUT = "run --split calibration,test for a held-out evaluation";
+
+/**
+ * Chooses the fit and evaluation splits of a run: the flags given, else fit on calibration (or the run's one
+ * split) and evaluate on test, else by cross-fitting (with a note saying so). A choice the run cannot serve is
+ * refused with what would work.
+ */
+export function fitChoice(
+  run: { id: string; splits: Split[] },
+  given: { fit?: Split; eval?: Split | "crossfit"; selection?: Split },
+): FitChoice {
+  const ran = run.splits.join(", ");
+  const asked = [
+    ["--fit-split", given.fit],
+    ["--eval-split", given.eval],
+    ["--selection-split", given.selection],
+  ] as const;
+  for (const [flag, s] of asked) {
+    if (s === undefined || s === "crossfit" || run.splits.includes(s)) continue;
+    const instead =
+      flag === "--selection-split"
+        ? "leave --selection-split out (candidates are then compared by cross-fitting)"
+        : `use ${flag} ${run.splits.join(" or ")}${flag === "--eval-split" ? " or crossfit" : ""}`;
+    throw badRequest(
+      `${flag} ${s}: run ${run.id} has no ${s} split (it ran ${ran}); ${instead}, or start a run with --split calibration,test`,
+    );
+  }
+  const taken: (string | undefined)[] = [given.eval, given.selection];
+  const fitSplit =
+    given.fit ??
+    (["calibration", "train", "test"] as const).find((s) => run.splits.includes(s) && !taken.includes(s));
+  if (fitSplit === undefined) {
+    const by = asked
+      .filter(([flag, s]) => flag !== "--fit-split" && s !== undefined)
+      .map(([flag, s]) => `${flag} ${s}`);
+    throw badRequest(
+      `no split of run ${run.id} is left to fit on: it ran ${ran}, and ${by.join(" and ")} take${by.length === 1 ? "s" : ""} it; use --eval-split crossfit to fit on ${run.splits[0]} and evaluate by cross-fitting, or ${HELD_OUT}`,
+    );
+  }
+  const free = run.splits.filter((s) => s !== fitSplit && s !== given.selection);
+  const evalSplit = given.eval ?? (free.includes("test") ? "test" : "crossfit");
+  if (evalSplit === fitSplit) {
+    throw badRequest(
+      `--fit-split and --eval-split are both ${fitSplit}: a calibration evaluated on the rows it was fitted on tells nothing; use --eval-split crossfit (cross-fitting of ${fitSplit})${
+        free.length ? ` or --eval-split ${free.join(" or ")}` : ""
+      }`,
+    );
+  }
+  if (given.selection !== undefined && (given.selection === fitSplit || given.selection === evalSplit)) {
+    throw badRequest(
+      `--selection-split ${given.selection} is also the ${given.selection === fitSplit ? "fit" : "evaluation"} split; it must be a third split (candidates compared on rows that neither fit nor evaluate), or leave it out to compare by cross-fitting inside ${fitSplit}`,
+    );
+  }
+  let note: FitChoice["note"] = null;
+  if (given.eval === undefined && evalSplit === "crossfit") {
+    const other = (["calibration", "train"] as const).find((s) => free.includes(s));
+    const instead = other ? `use --eval-split ${other} for a held-out evaluation` : HELD_OUT;
+    const why =
+      run.splits.length === 1
+        ? `the run has only the ${fitSplit} split: fitting on it`
+        : !run.splits.includes("test")
+          ? `the run has no test split (it ran ${ran}): fitting on ${fitSplit}`
+          : `the test split is the ${fitSplit === "test" ? "fit" : "selection"} split: fitting on ${fitSplit}`;
+    note = (folds) => `${why} and evaluating by ${folds}-fold cross-fitting; ${instead}`;
+  }
+  return { fitSplit, evalSplit, note };
+}
+
 /**
  * `workbench fit RUN --out calibration.json [--method auto|NAME|a,b,c] [--selection-split S] [--item I]
  * [--fit-split calibration] [--eval-split test|crossfit] [--target-risk 0.05] [--conservative] [--select nll|brier]
@@ -394,22 +555,29 @@ export async function runFitCommand(argv: string[], io: Output = stdio): Promise
   );
   if (positionals.length !== 1) {
     throw new UsageError(
-      "workbench fit needs one run id, e.g. workbench fit run_abc123 --method auto --out calibration.json",
+      "workbench fit needs one run: a run id such as run_abc123, or latest for the newest run (workbench fit latest --method auto --out calibration.json)",
     );
   }
-  if (!flags.out) throw new UsageError("workbench fit needs --out FILE, e.g. --out calibration.json");
+  if (!flags.out) {
+    throw new UsageError(
+      "workbench fit needs --out FILE, the calibration file to write (workbench fit latest --method auto --out calibration.json)",
+    );
+  }
   const fitSplit = fitSplitFlag(flags["fit-split"], "fit-split", false);
   const evalSplit = fitSplitFlag(flags["eval-split"], "eval-split", true);
   const selectionSplit = fitSplitFlag(flags["selection-split"], "selection-split", false);
   if (flags.select !== undefined && flags.select !== "nll" && flags.select !== "brier") {
     throw new UsageError(`--select must be nll or brier; got ${JSON.stringify(flags.select)}`);
   }
+  const method = methodFlag(flags.method);
+  if (selectionSplit !== undefined && method.method !== "auto") {
+    throw new UsageError(
+      `--selection-split ${selectionSplit} compares candidates, but --method ${method.method} forces one (no comparison); leave one of them out`,
+    );
+  }
   const request: FitRequest = {
     item: flags.item,
-    fitSplit: fitSplit as Split | undefined,
-    evalSplit: evalSplit as Split | "crossfit" | undefined,
-    selectionSplit: selectionSplit as Split | undefined,
-    ...methodFlag(flags.method),
+    ...method,
     targetRisk: numberFlag(flags["target-risk"], "target-risk", 0, 1),
     conservative: flags.conservative ?? false,
     select: flags.select as "nll" | "brier" | undefined,
@@ -417,7 +585,22 @@ export async function runFitCommand(argv: string[], io: Output = stdio): Promise
   };
   const { storage } = open(flags["data-dir"]);
   try {
-    const c = await withRun(storage, positionals[0], (data, loaded) => fitRun(data, loaded, request));
+    const id = await runIdOf(storage, positionals[0]);
+    const c = await withRun(storage, id, async (data, loaded) => {
+      const choice = fitChoice(loaded.run, {
+        fit: fitSplit as Split | undefined,
+        eval: evalSplit as Split | "crossfit" | undefined,
+        selection: selectionSplit as Split | undefined,
+      });
+      const fitted = await fitRun(data, loaded, {
+        ...request,
+        fitSplit: choice.fitSplit,
+        evalSplit: choice.evalSplit,
+        ...(selectionSplit !== undefined ? { selectionSplit: selectionSplit as Split } : {}),
+      });
+      if (choice.note) io.err(`${choice.note(fitted.fit?.folds ?? 5)}\n`);
+      return fitted;
+    });
     await storage.saveCalibration({
       id: c.id,
       runId: c.runId,
@@ -485,9 +668,9 @@ function readFile(path: string): CalibrationFile {
 }
 
 /**
- * `workbench check --calibration FILE --dataset D --server URL --model M [--api-key-env VAR] [--split S]
- * [--limit N] [--concurrency 16] [--json] [--data-dir D]`: runs the dataset (the file's evaluation split unless
- * --split) against the server, stores the run, and checks it against the file. Exit 0 when it matches, 1 with the
+ * `workbench check --calibration FILE --dataset D --server URL --model M [--api-key-env VAR]
+ * [--split calibration,test|all] [--limit N] [--concurrency 16] [--json] [--data-dir D]`: runs the dataset (the
+ * file's evaluation split unless --split; several splits are checked pooled) against the server, stores the run, and checks it against the file. Exit 0 when it matches, 1 with the
  * reasons when the served model changed or calibration drifted (or the run failed), 2 on a bad command line.
  */
 export async function runCheckCommand(argv: string[], io: Output = stdio): Promise<number> {
@@ -497,7 +680,7 @@ export async function runCheckCommand(argv: string[], io: Output = stdio): Promi
     server?: string;
     model?: string;
     "api-key-env"?: string;
-    split?: string;
+    split?: string[];
     limit?: string;
     concurrency?: string;
     json?: boolean;
@@ -508,7 +691,7 @@ export async function runCheckCommand(argv: string[], io: Output = stdio): Promi
     server: { type: "string" },
     model: { type: "string" },
     "api-key-env": { type: "string" },
-    split: { type: "string" },
+    split: { type: "string", multiple: true },
     limit: { type: "string" },
     concurrency: { type: "string" },
     json: { type: "boolean" },
@@ -517,10 +700,11 @@ export async function runCheckCommand(argv: string[], io: Output = stdio): Promi
   for (const required of ["calibration", "dataset", "server", "model"] as const) {
     if (!flags[required]) {
       throw new UsageError(
-        `workbench check needs --${required}; for example: workbench check --calibration calibration.json --dataset penguins --server http://127.0.0.1:8009 --model workbench-latest`,
+        `workbench check needs --${required}; for example: workbench check --calibration calibration.json --dataset penguins --server ${REFERENCE_URL} --model workbench-latest (workbench check --help shows every flag)`,
       );
     }
   }
+  const given = splitListFlag(flags.split, "split");
   const file = readFile(flags.calibration as string);
   let apiKey: string | undefined;
   if (flags["api-key-env"]) {
@@ -531,10 +715,9 @@ export async function runCheckCommand(argv: string[], io: Output = stdio): Promi
       );
   }
   const fileSplit = file.source.eval_split === "crossfit" ? file.source.fit_split : file.source.eval_split;
-  const split =
-    splitFlag(flags.split, "split") ??
-    (SPLIT_CHOICES.includes(fileSplit) ? (fileSplit as SplitChoice) : "test");
-  const splits: Split[] = split === "all" ? ["train", "calibration", "test"] : [split];
+  const listed =
+    given ??
+    ((SPLITS as readonly string[]).includes(fileSplit) ? [fileSplit as Split] : (["test"] as Split[]));
   const limit = intFlag(flags.limit, "limit", 1, Number.MAX_SAFE_INTEGER);
   const concurrency = intFlag(flags.concurrency, "concurrency", CONCURRENCY.min, CONCURRENCY.max);
   const { storage, dataDir } = open(flags["data-dir"]);
@@ -547,6 +730,15 @@ export async function runCheckCommand(argv: string[], io: Output = stdio): Promi
         `--dataset ${JSON.stringify(flags.dataset)} is not a dataset; choose one of ${known.join(", ")}`,
       );
     }
+    const has = await datasetSplits(storage, flags.dataset as string);
+    const splits = listed === "all" ? has : listed;
+    if (!splits.some((s) => has.includes(s))) {
+      throw new UsageError(
+        `--split ${splits.join(",")}: dataset ${flags.dataset} has no examples there; its splits are ${has.join(", ")} (--split all checks every one)`,
+      );
+    }
+    // one split is checked on its own; several on the run's rows pooled (the run holds exactly those)
+    const split: SplitChoice = splits.length === 1 ? splits[0] : "all";
     if (file.source.dataset.name !== flags.dataset) {
       io.err(`note: the file was fitted on ${file.source.dataset.name}, this check runs ${flags.dataset}\n`);
     }

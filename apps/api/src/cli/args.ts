@@ -1,10 +1,12 @@
 /**
- * The workbench command's flag values: rate limits, amounts and whole numbers, each refused with a message that
+ * The workbench command's flag values: rate limits, amounts, whole numbers and split lists, each refused with a message that
  * says what would be right. Flags are read by the decision server's parseFlags (node:util parseArgs), which
  * also defines the one UsageError both commands exit 2 on.
  */
 
 import { UsageError } from "@decision-workbench/decision-server";
+import { SPLITS } from "../shapes/limits.js";
+import type { Split } from "../storage/types.js";
 
 export { parseFlags, UsageError } from "@decision-workbench/decision-server";
 
@@ -58,4 +60,36 @@ export function intFlag(
     );
   }
   return Number(value);
+}
+
+/** What `--split` takes, in the words of every command's help and error. */
+export const SPLIT_LIST_HELP =
+  "train, calibration or test, comma-separated (--split calibration,test), or all (every split)";
+
+/**
+ * A split list flag (`--split calibration,test`, repeatable): the splits in the order given, without repeats, or
+ * "all" (every split) when `all` is among them; undefined when not given. An unknown split is refused with the
+ * valid ones named.
+ */
+export function splitListFlag(
+  values: readonly string[] | string | undefined,
+  name: string,
+): Split[] | "all" | undefined {
+  if (values === undefined) return undefined;
+  const names = (typeof values === "string" ? [values] : values)
+    .flatMap((v) => v.split(","))
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
+  const splits: Split[] = [];
+  for (const s of names) {
+    if (s === "all") return "all";
+    if (!(SPLITS as readonly string[]).includes(s)) {
+      throw new UsageError(
+        `--${name} ${JSON.stringify(s)} is not a split; --${name} takes ${SPLIT_LIST_HELP}`,
+      );
+    }
+    if (!splits.includes(s as Split)) splits.push(s as Split);
+  }
+  if (splits.length === 0) throw new UsageError(`--${name} is empty; it takes ${SPLIT_LIST_HELP}`);
+  return splits;
 }

@@ -6,6 +6,19 @@ import { DB_FILE, defaultDataDir } from "../config.js";
 import { openStorage } from "../storage/sqlite.js";
 import { parseFlags } from "./args.js";
 
+/** `workbench datasets --help`. */
+export const DATASETS_HELP = `workbench datasets [--json] [--data-dir D]
+
+Lists the bundled datasets and the data folder's uploads: name, source, examples, items and description
+(the names workbench run --dataset takes).
+
+  --json         the list as JSON
+  --data-dir D   the data folder (default: WORKBENCH_DATA_DIR or <repo>/.data/workbench)
+
+For example:
+  workbench datasets
+`;
+
 /** One line of the listing. */
 interface Listed {
   name: string;

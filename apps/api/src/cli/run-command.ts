@@ -1,19 +1,66 @@
 /** `workbench run`: one run against a server URL, stored in the data folder, with a progress bar. */
 
 import { join } from "node:path";
+import { bundledDataset, isBundled } from "../catalog/bundled.js";
 import { catalogNames } from "../catalog/names.js";
 import { DB_FILE, defaultDataDir } from "../config.js";
 import { RunEngine } from "../engine/engine.js";
 import { ApiError } from "../errors.js";
 import { SecretBox } from "../secrets/box.js";
 import { loadSecretKey } from "../secrets/key.js";
-import { CONCURRENCY } from "../shapes/limits.js";
+import { CONCURRENCY, SPLITS } from "../shapes/limits.js";
 import type { RunEstimate, RunInput, RunSummary } from "../shapes/runs.js";
 import { openStorage } from "../storage/sqlite.js";
-import type { Split } from "../storage/types.js";
-import { amountFlag, intFlag, parseFlags, perMinuteFlag, UsageError } from "./args.js";
+import type { Split, WorkbenchStorage } from "../storage/types.js";
+import { amountFlag, intFlag, parseFlags, perMinuteFlag, splitListFlag, UsageError } from "./args.js";
 import { budgetText, ProgressPrinter, round } from "./progress.js";
 import { serverFor } from "./server-for.js";
+
+/** The address `workbench serve --reference-port 8009` gives the embedded reference server: the examples use it. */
+export const REFERENCE_URL = "http://127.0.0.1:8009";
+
+/** `workbench run --help`. */
+export const RUN_HELP = `workbench run --dataset D --server URL --model M [flags]
+
+Runs a dataset against a decision server, stores the run in the data folder and prints its summary.
+
+  --dataset D              a dataset (workbench datasets lists them)
+  --server URL             the server's base URL (added to the data folder's servers, or reused)
+  --model M                the model to ask
+  --split LIST             the splits to run: train, calibration or test, comma-separated, or all (every
+                           split of the dataset); default calibration,test (workbench fit fits on calibration
+                           and evaluates on test; a run of one split is evaluated by cross-fitting)
+  --api-key-env VAR        the environment variable holding the server's API key (stored encrypted)
+  --concurrency 16         requests in flight
+  --limit N                at most N examples of each split
+  --max-len N              the longest state sent, in characters
+  --timeout S              seconds before a request is abandoned
+  --retries N              retries of a failed request
+  --requests-per-minute N|none, --input-tokens-per-minute N|none   the server's rate limits
+  --input-price P|none, --output-price P|none   the server's prices per million tokens
+  --max-cost C, --max-input-tokens N   stop at the budget (exit 3)
+  --estimate               print what the run would send; send nothing
+  --data-dir D             the data folder (default: WORKBENCH_DATA_DIR or <repo>/.data/workbench)
+
+Exit 0 when done, 1 when the run failed, 2 on a bad command line, 3 at the budget, 130 when interrupted.
+
+For example, with workbench serve --reference-port 8009 running (its embedded reference server):
+  workbench run --dataset penguins --server ${REFERENCE_URL} --model workbench-latest --split calibration,test
+`;
+
+/**
+ * The splits of a dataset that have examples, in the order train, calibration, test (what \`--split all\`
+ * runs); empty when the dataset is unknown.
+ */
+export async function datasetSplits(storage: WorkbenchStorage, dataset: string): Promise<Split[]> {
+  const counts: Record<Split, number> = { train: 0, calibration: 0, test: 0 };
+  if (isBundled(dataset)) {
+    for (const e of (await bundledDataset(dataset)).examples) counts[e.split]++;
+  } else {
+    Object.assign(counts, (await storage.getUpload(dataset))?.splits ?? {});
+  }
+  return SPLITS.filter((s) => counts[s] > 0);
+}
 
 interface RunFlags {
   dataset?: string;
@@ -95,7 +142,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   for (const required of ["dataset", "server", "model"] as const) {
     if (!flags[required]) {
       throw new UsageError(
-        `workbench run needs --${required}; for example: workbench run --dataset penguins --server http://127.0.0.1:8009 --model workbench-latest`,
+        `workbench run needs --${required}; for example: workbench run --dataset penguins --server ${REFERENCE_URL} --model workbench-latest (workbench run --help shows every flag)`,
       );
     }
   }
@@ -107,9 +154,7 @@ export async function runCommand(argv: string[]): Promise<number> {
         `--api-key-env ${flags["api-key-env"]}: that environment variable is not set or empty`,
       );
   }
-  const splits = (flags.split ?? ["calibration,test"])
-    .flatMap((s) => s.split(","))
-    .map((s) => s.trim()) as Split[];
+  const splitList = splitListFlag(flags.split, "split") ?? ["calibration", "test"];
   const concurrency = intFlag(flags.concurrency, "concurrency", CONCURRENCY.min, CONCURRENCY.max);
   const maxLen = intFlag(flags["max-len"], "max-len", 16, 1_000_000);
   const limit = intFlag(flags.limit, "limit", 1, Number.MAX_SAFE_INTEGER);
@@ -138,6 +183,13 @@ export async function runCommand(argv: string[]): Promise<number> {
     if (!known.includes(flags.dataset as string)) {
       throw new UsageError(
         `--dataset ${JSON.stringify(flags.dataset)} is not a dataset; choose one of ${known.join(", ")}`,
+      );
+    }
+    const has = await datasetSplits(storage, flags.dataset as string);
+    const splits = splitList === "all" ? has : splitList;
+    if (!splits.some((s) => has.includes(s))) {
+      throw new UsageError(
+        `--split ${splits.join(",")}: dataset ${flags.dataset} has no examples there; its splits are ${has.join(", ")} (--split all runs every one)`,
       );
     }
     const serverId = await serverFor(storage, box, flags.server as string, flags.model as string, apiKey, {

@@ -4,6 +4,28 @@ import { ConfigError, type ServeFlags, serveConfig } from "../config.js";
 import { parseFlags, UsageError } from "./args.js";
 import { startWorkbench } from "./serve.js";
 
+/** `workbench serve --help`. */
+export const SERVE_HELP = `workbench serve [flags]
+
+Starts the API, the web app and the embedded reference server; prints "listening on URL" first and stops on
+SIGINT or SIGTERM (answers in flight are stored).
+
+  --port 8710                the API's and web app's port (0: a free port)
+  --host 127.0.0.1           the address to listen on (beyond 127.0.0.1 a token is needed)
+  --token T                  the shared bearer token of /api
+  --data-dir D               the data folder (default: WORKBENCH_DATA_DIR or <repo>/.data/workbench)
+  --reference-port P         the embedded reference server's port (default: the one used last time, else free)
+  --no-reference             no embedded reference server
+  --allow-host NAME ...      the host names the app answers to beyond the one it listens on
+  --allow-private-servers    let runs reach private and loopback servers when exposed
+  --database-url URL         a shared PostgreSQL (runs go to its queue)
+  --workers 1                run workers in this process (0: API only)
+  --log-level L              the server log's level
+
+For example (the embedded reference server on a fixed port, as the other commands' examples use it):
+  workbench serve --reference-port 8009
+`;
+
 /** Runs `workbench serve`; resolves when it has stopped (SIGINT / SIGTERM). */
 export async function serveCommand(argv: string[]): Promise<number> {
   const { flags } = parseFlags<ServeFlags>("workbench serve", argv, {

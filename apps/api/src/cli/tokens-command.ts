@@ -15,6 +15,21 @@ import { parseFlags, UsageError } from "./args.js";
 const USAGE =
   "workbench tokens create --name NAME | list [--json] | revoke --name NAME, each with [--data-dir D] [--database-url URL]";
 
+/** `workbench tokens --help`. */
+export const TOKENS_HELP = `workbench tokens create --name NAME | list [--json] | revoke --name NAME [flags]
+
+People's own API tokens, stored hashed in the data folder (or the shared database): create prints a new token
+once, alone on stdout; list shows names and dates, never tokens; revoke refuses a token on every instance.
+
+  --name NAME            1 to 64 of a-z, 0-9, '.', '_' and '-' (such as alice or ci.nightly)
+  --json                 list as JSON
+  --data-dir D           the data folder (default: WORKBENCH_DATA_DIR or <repo>/.data/workbench)
+  --database-url URL     the shared PostgreSQL, as workbench serve opens it
+
+For example:
+  workbench tokens create --name alice
+`;
+
 interface TokenFlags {
   name?: string;
   json?: boolean;

@@ -13,6 +13,22 @@ import { outboundPolicyOf } from "../servers/outbound.js";
 import { openPostgresStorage } from "../storage/postgres/postgres.js";
 import { parseFlags, UsageError } from "./args.js";
 
+/** `workbench worker --help`. */
+export const WORKER_HELP = `workbench worker --database-url URL [flags]
+
+Runs workers on the shared database's queue of runs, on any machine that reaches it, until SIGINT or SIGTERM
+(answers in flight are stored, unfinished chunks put back). The process needs the API's secret key
+(WORKBENCH_SECRET_KEY, or the data folder's secret.key) to open the servers' API keys.
+
+  --database-url URL         the shared PostgreSQL (or WORKBENCH_DATABASE_URL)
+  --workers 1                workers in this process
+  --data-dir D               the data folder holding secret.key
+  --allow-private-servers    let runs reach private and loopback servers
+
+For example, beside workbench serve --database-url postgres://workbench@127.0.0.1:5432/workbench:
+  workbench worker --database-url postgres://workbench@127.0.0.1:5432/workbench --workers 2
+`;
+
 interface WorkerFlags {
   "database-url"?: string;
   workers?: string;
