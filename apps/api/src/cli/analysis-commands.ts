@@ -454,7 +454,7 @@ const HELD_OUT = "run --split calibration,test for a held-out evaluation";
  * split) and evaluate on test, else by cross-fitting (with a note saying so). A choice the run cannot serve is
  * refused with what would work.
  */
-export function fitChoice(
+function fitChoice(
   run: { id: string; splits: Split[] },
   given: { fit?: Split; eval?: Split | "crossfit"; selection?: Split },
 ): FitChoice {
@@ -670,8 +670,9 @@ function readFile(path: string): CalibrationFile {
 /**
  * `workbench check --calibration FILE --dataset D --server URL --model M [--api-key-env VAR]
  * [--split calibration,test|all] [--limit N] [--concurrency 16] [--json] [--data-dir D]`: runs the dataset (the
- * file's evaluation split unless --split; several splits are checked pooled) against the server, stores the run, and checks it against the file. Exit 0 when it matches, 1 with the
- * reasons when the served model changed or calibration drifted (or the run failed), 2 on a bad command line.
+ * file's evaluation split unless --split; several splits are checked pooled) against the server, stores the run,
+ * and checks it against the file. Exit 0 when it matches, 1 with the reasons when the served model changed or
+ * calibration drifted (or the run failed), 2 on a bad command line.
  */
 export async function runCheckCommand(argv: string[], io: Output = stdio): Promise<number> {
   const { flags } = parseFlags<{

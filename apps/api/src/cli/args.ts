@@ -1,6 +1,6 @@
 /**
- * The workbench command's flag values: rate limits, amounts, whole numbers and split lists, each refused with a message that
- * says what would be right. Flags are read by the decision server's parseFlags (node:util parseArgs), which
+ * The workbench command's flag values: rate limits, amounts, whole numbers and split lists, each refused with a
+ * message that says what would be right. Flags are read by the decision server's parseFlags (node:util parseArgs), which
  * also defines the one UsageError both commands exit 2 on.
  */
 
@@ -63,7 +63,7 @@ export function intFlag(
 }
 
 /** What `--split` takes, in the words of every command's help and error. */
-export const SPLIT_LIST_HELP =
+const SPLIT_LIST_HELP =
   "train, calibration or test, comma-separated (--split calibration,test), or all (every split)";
 
 /**

@@ -33,7 +33,7 @@ Runs a dataset against a decision server, stores the run in the data folder and 
   --api-key-env VAR        the environment variable holding the server's API key (stored encrypted)
   --concurrency 16         requests in flight
   --limit N                at most N examples of each split
-  --max-len N              the longest state sent, in characters
+  --max-len N              the tokens a long document may fill in one request (default 512)
   --timeout S              seconds before a request is abandoned
   --retries N              retries of a failed request
   --requests-per-minute N|none, --input-tokens-per-minute N|none   the server's rate limits
@@ -49,7 +49,7 @@ For example, with workbench serve --reference-port 8009 running (its embedded re
 `;
 
 /**
- * The splits of a dataset that have examples, in the order train, calibration, test (what \`--split all\`
+ * The splits of a dataset that have examples, in the order train, calibration, test (what `--split all`
  * runs); empty when the dataset is unknown.
  */
 export async function datasetSplits(storage: WorkbenchStorage, dataset: string): Promise<Split[]> {
