@@ -260,6 +260,8 @@ export function runSummary(id: string, n: number, servedBy = "bayes-2"): RunSumm
     progress: PROGRESS(n),
     headline: { accuracy: 0.72, ece: 0.08 },
     createdBy: null,
+    name: null,
+    note: null,
   };
 }
 

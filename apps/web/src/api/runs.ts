@@ -1,4 +1,4 @@
-/** Runs: list, one, start, cancel, resume, delete, report, items. */
+/** Runs: list, one, start, rename, cancel, resume, delete, report, items. */
 
 import type {
   ItemReport,
@@ -7,6 +7,7 @@ import type {
   ReportQuery,
   RunEstimate,
   RunInput,
+  RunPatchInput,
   RunSummary,
 } from "@decision-workbench/api/shapes";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -39,6 +40,19 @@ export function useStartRun() {
     mutationFn: (input: RunInput) => api<RunSummary>("/runs", { method: "POST", body: input }),
     onSuccess: (run) => {
       // The run page opens with this summary at once, so its progress stream connects without a round trip.
+      qc.setQueryData(["run", run.id], run);
+      qc.invalidateQueries({ queryKey: ["runs"] });
+    },
+  });
+}
+
+/** Renames a run or changes its note (null removes either; an absent field stays as it is). */
+export function useRenameRun() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, ...patch }: RunPatchInput & { id: string }) =>
+      api<RunSummary>(`/runs/${encodeURIComponent(id)}`, { method: "PATCH", body: patch }),
+    onSuccess: (run) => {
       qc.setQueryData(["run", run.id], run);
       qc.invalidateQueries({ queryKey: ["runs"] });
     },

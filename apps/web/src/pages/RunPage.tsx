@@ -8,6 +8,7 @@ import { useRunEvents } from "../api/events";
 import { useRun, useRunAction } from "../api/runs";
 import { DownloadLink } from "../components/DownloadLink";
 import { ProgressPanel } from "../components/ProgressPanel";
+import { RunName } from "../components/RunName";
 import { ErrorState, Loading } from "../components/States";
 import { StatusBadge } from "../components/StatusBadge";
 import { Tabs } from "../components/Tabs";
@@ -56,9 +57,7 @@ function RunHeader({ run }: { run: RunSummary }) {
         <Link to="/">Runs</Link> / <span className="mono">{run.id}</span>
       </p>
       <div className="page-head">
-        <h1>
-          {run.dataset} <span className="muted">on</span> {run.model}
-        </h1>
+        <RunName run={run} />
         <div className="actions">
           {run.status === "done" && (
             <Link className="button primary" to={`/runs/${run.id}/calibrate`}>
@@ -243,7 +242,8 @@ export default function RunPage() {
       <ErrorState error={run.error} title={`Run ${id} could not be loaded`} retry={() => run.refetch()} />
     );
   if (!run.data) return <Loading label="Loading the run…" />;
-  const r = events.final ?? run.data;
+  // the final summary of the progress stream, with the name and note as last saved (a rename updates run.data)
+  const r = events.final ? { ...events.final, name: run.data.name, note: run.data.note } : run.data;
   const progress = events.progress ?? r.progress;
   const items = dataset.data?.items ?? [];
   const item = items.find((x) => x.name === view.item) ?? items[0];

@@ -37,6 +37,20 @@ function FirstRun() {
   );
 }
 
+/** How much of a note the list shows. */
+const NOTE_SHOWN = 140;
+
+/** A note's first line, cut at NOTE_SHOWN characters with an ellipsis (the whole note is on the run's page). */
+function shortNote(note: string): string {
+  const line = note.split("\n")[0];
+  const chars = [...line];
+  if (chars.length <= NOTE_SHOWN) return line;
+  return `${chars
+    .slice(0, NOTE_SHOWN - 1)
+    .join("")
+    .trimEnd()}…`;
+}
+
 function RunRow({ run, selected, onToggle }: { run: RunSummary; selected: boolean; onToggle: () => void }) {
   const active = run.status === "running" || run.status === "queued";
   const done = run.progress.total ? run.progress.done / run.progress.total : 0;
@@ -47,15 +61,27 @@ function RunRow({ run, selected, onToggle }: { run: RunSummary; selected: boolea
           type="checkbox"
           checked={selected}
           onChange={onToggle}
-          aria-label={`Select ${run.id} to compare`}
+          aria-label={`Select ${run.name ? `${run.name} (${run.id})` : run.id} to compare`}
         />
       </td>
-      <td>
-        <Link to={`/runs/${run.id}`} className="mono">
-          {run.id}
-        </Link>
+      <td style={{ minWidth: "12rem", maxWidth: "22rem", overflowWrap: "anywhere" }}>
+        {run.name ? (
+          <Link to={`/runs/${run.id}`}>
+            <strong>{run.name}</strong>
+          </Link>
+        ) : (
+          <Link to={`/runs/${run.id}`} className="mono">
+            {run.id}
+          </Link>
+        )}
+        {run.note && (
+          <div className="small" title={shortNote(run.note) === run.note ? undefined : run.note}>
+            {shortNote(run.note)}
+          </div>
+        )}
         <div className="muted small">
-          {when(run.createdAt)}
+          {run.name && <span className="mono">{run.id} · </span>}
+          <span style={{ whiteSpace: "nowrap" }}>{when(run.createdAt)}</span>
           {run.createdBy ? ` by ${run.createdBy}` : null}
         </div>
       </td>
