@@ -3,6 +3,7 @@ import { defineConfig } from "vitest/config";
 // One vitest run for the whole workspace: every package with a vitest.config.ts is a project.
 export default defineConfig({
   test: {
-    projects: ["packages/*", "apps/*", "datasets"],
+    // apps/api's HTTP tests run a second time on PostgreSQL (apps/api/vitest.postgres.config.ts)
+    projects: ["packages/*", "apps/*", "datasets", "apps/api/vitest.postgres.config.ts"],
   },
 });

@@ -16,8 +16,10 @@ import { RunEngine } from "../src/engine/engine.js";
 import { SecretBox } from "../src/secrets/box.js";
 import { outboundPolicyOf } from "../src/servers/outbound.js";
 import type { RunSummary } from "../src/shapes/runs.js";
+import { openPostgresStorage } from "../src/storage/postgres/postgres.js";
 import { openStorage, type SqliteStorage } from "../src/storage/sqlite.js";
 import { uploadBody } from "./fixtures.js";
+import { testDatabase } from "./postgres.js";
 
 /** A temp folder removed by `cleanup`. */
 export function tempDir(prefix = "wb-test-"): { dir: string; cleanup: () => void } {
@@ -48,7 +50,11 @@ export async function testBench(
   } = {},
 ): Promise<TestBench> {
   const tmp = opts.dir ? { dir: opts.dir, cleanup: () => {} } : tempDir();
-  const storage = openStorage(join(tmp.dir, "workbench.sqlite"));
+  // the api-postgres project runs the HTTP tests that use the storage interface only on a fresh PostgreSQL database
+  const db = process.env.WORKBENCH_TEST_STORE === "postgres" ? await testDatabase() : undefined;
+  const storage = db
+    ? ((await openPostgresStorage(db.url)) as unknown as SqliteStorage)
+    : openStorage(join(tmp.dir, "workbench.sqlite"));
   const secrets = new SecretBox(randomBytes(32));
   const engine = new RunEngine({
     storage,
@@ -78,6 +84,7 @@ export async function testBench(
       await engine.close();
       await app.close();
       await storage.close();
+      await db?.drop();
       tmp.cleanup();
     },
   };

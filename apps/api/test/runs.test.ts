@@ -1,5 +1,6 @@
 import type { DecisionServerHandle } from "@decision-workbench/decision-server";
 import Database from "better-sqlite3";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AnalysisData } from "../src/analysis/data.js";
 import { headlineMetrics } from "../src/analysis/headline.js";
@@ -350,16 +351,27 @@ describe("runs", () => {
       url: `/api/servers/${serverId}`,
       payload: { deterministic: false },
     });
-    const db = new Database(bench.storage.path);
     // the logits of item 'team' (the first of the example's packed items; their logits are the first array of the
-    // row's logits column)
-    const tampered = db
-      .prepare(
-        "UPDATE run_examples SET logits = json_set(logits, '$[0]', json('[0,0,5]')) WHERE run_id = ? AND ordinal = 0 AND items ->> '$[0][0]' = 'team'",
-      )
-      .run(run.id);
-    expect(tampered.changes).toBe(1);
-    db.close();
+    // row's logits column), changed in the database behind the workbench's back
+    if (process.env.WORKBENCH_TEST_STORE === "postgres") {
+      const client = new pg.Client({ connectionString: bench.storage.path });
+      await client.connect();
+      const tampered = await client.query(
+        "UPDATE run_examples SET logits = jsonb_set(logits::jsonb, '{0}', '[0,0,5]')::text WHERE run_id = $1 AND ordinal = 0 AND (items::jsonb) -> 0 ->> 0 = 'team'",
+        [run.id],
+      );
+      expect(tampered.rowCount).toBe(1);
+      await client.end();
+    } else {
+      const db = new Database(bench.storage.path);
+      const tampered = db
+        .prepare(
+          "UPDATE run_examples SET logits = json_set(logits, '$[0]', json('[0,0,5]')) WHERE run_id = ? AND ordinal = 0 AND items ->> '$[0][0]' = 'team'",
+        )
+        .run(run.id);
+      expect(tampered.changes).toBe(1);
+      db.close();
+    }
     const rec = body<{
       checked: number;
       differing: number;

@@ -10,7 +10,7 @@ import { type Child, workbench } from "./child.js";
 import { body, tempDir } from "./helpers.js";
 
 /** The secret key every process of a test team shares (a deployment sets one for all). */
-export const TEAM_KEY = "cd".repeat(32);
+const TEAM_KEY = "cd".repeat(32);
 
 /**
  * An API instance on `url` hosting `workers` run workers (0: none, as an API-only instance); `env`: the
