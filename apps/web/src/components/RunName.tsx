@@ -11,7 +11,7 @@ import { useRenameRun } from "../api/runs";
 import { Field } from "./Field";
 
 /** The title a run without a name has: its dataset and model. */
-export function defaultRunTitle(run: Pick<RunSummary, "dataset" | "model">): string {
+function defaultRunTitle(run: Pick<RunSummary, "dataset" | "model">): string {
   return `${run.dataset} on ${run.model}`;
 }
 
