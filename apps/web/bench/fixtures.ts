@@ -377,6 +377,8 @@ export function comparison(n: number): Comparison {
         gold: "genre-01",
         answers: ["genre-01", "genre-02"],
         statuses: ["answered", "answered"],
+        confidences: [0.9, 0.6],
+        positions: [i, i],
       })),
     },
   };

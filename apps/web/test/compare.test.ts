@@ -2,7 +2,17 @@
 
 import type { Comparison } from "@decision-workbench/api/shapes";
 import { describe, expect, it } from "vitest";
-import { compareRows, sameServedModels, servedBy, servedModelBanner } from "../src/transforms/compare";
+import {
+  compareOrder,
+  compareRows,
+  exampleLink,
+  pageText,
+  runTitle,
+  sameServedModels,
+  servedBy,
+  servedModelBanner,
+  swappedBaseline,
+} from "../src/transforms/compare";
 
 function comparison(over: Partial<Comparison> = {}): Comparison {
   return {
@@ -56,9 +66,12 @@ describe("compareRows", () => {
     expect(rows[0].deltas[0]).toBeNull();
     expect(rows[0].deltas[1]).toMatchObject({ significant: true, verdict: "worse" });
     expect(rows[0].deltas[1]?.text).toBe("−10.0 pp (−15.0 pp to −5.0 pp)");
+    expect(rows[0].deltas[1]?.words).toBe("−10.0 pp vs baseline, worse");
+    expect(rows[0].deltas[1]?.range).toBe("−15.0 pp to −5.0 pp");
     // ECE going up is worse; an NLL interval straddling zero is no clear change
     expect(rows[1].deltas[1]?.verdict).toBe("worse");
     expect(rows[2].deltas[1]).toMatchObject({ significant: false, verdict: "same" });
+    expect(rows[2].deltas[1]?.words).toBe("+0.010 vs baseline, no clear change");
   });
 
   it("calls a lower error better", () => {
@@ -85,6 +98,12 @@ describe("servedModelBanner", () => {
     expect(text).toContain("run_b asked for workbench-latest and was served by bayes-1");
   });
 
+  it("names each run by its title when it has one, keeping its id", () => {
+    const text = servedModelBanner(comparison(), new Map([["run_a", "before the swap"]]));
+    expect(text).toContain("before the swap (run_a asked for workbench-latest and was served by bayes-2)");
+    expect(text).toContain("; run_b asked for workbench-latest and was served by bayes-1.");
+  });
+
   it("is null when the same model served every run", () => {
     expect(servedModelBanner(comparison({ servedModelDiffers: false }))).toBeNull();
   });
@@ -93,5 +112,135 @@ describe("servedModelBanner", () => {
     expect(servedBy({ model: "bayes-1", servedBy: [] })).toEqual(["bayes-1"]);
     expect(sameServedModels(["b", "a", "a"], ["a", "b"])).toBe(true);
     expect(sameServedModels(["a"], ["a", "b"])).toBe(false);
+  });
+});
+
+describe("compareOrder", () => {
+  const runs = [
+    // the Runs page lists the newest first
+    { id: "run_new", createdAt: "2026-11-20T10:00:00.000Z" },
+    { id: "run_mid", createdAt: "2026-11-10T10:00:00.000Z" },
+    { id: "run_old", createdAt: "2026-11-01T10:00:00.000Z" },
+  ];
+
+  it("makes the older run the baseline whatever order the address gives", () => {
+    for (const chosen of [
+      ["run_new", "run_old"],
+      ["run_old", "run_new"],
+    ]) {
+      expect(compareOrder(chosen, runs)).toEqual({
+        baseline: "run_old",
+        order: ["run_old", "run_new"],
+        chosen: false,
+      });
+    }
+    // three runs: oldest first, the others by age
+    expect(compareOrder(["run_new", "run_old", "run_mid"], runs).order).toEqual([
+      "run_old",
+      "run_mid",
+      "run_new",
+    ]);
+  });
+
+  it("keeps a baseline picked in the address, and ignores one that is not compared", () => {
+    expect(compareOrder(["run_old", "run_new"], runs, "run_new")).toEqual({
+      baseline: "run_new",
+      order: ["run_new", "run_old"],
+      chosen: true,
+    });
+    expect(compareOrder(["run_old", "run_new"], runs, "run_mid").baseline).toBe("run_old");
+    expect(compareOrder(["run_old", "run_new"], runs, "").baseline).toBe("run_old");
+  });
+
+  it("puts runs it has no date for last, in the address's order, and is empty for no runs", () => {
+    expect(compareOrder(["run_gone", "run_new", "run_mid"], runs).order).toEqual([
+      "run_mid",
+      "run_new",
+      "run_gone",
+    ]);
+    expect(compareOrder([], runs)).toEqual({ baseline: "", order: [], chosen: false });
+  });
+
+  it("breaks a tie of creation times by id, so the order never depends on the address", () => {
+    const same = [
+      { id: "run_b", createdAt: "2026-11-01T10:00:00.000Z" },
+      { id: "run_a", createdAt: "2026-11-01T10:00:00.000Z" },
+    ];
+    expect(compareOrder(["run_b", "run_a"], same).order).toEqual(["run_a", "run_b"]);
+    expect(compareOrder(["run_a", "run_b"], same).order).toEqual(["run_a", "run_b"]);
+  });
+
+  it("swaps: the other run becomes the baseline, and swapping back restores the first", () => {
+    const first = compareOrder(["run_new", "run_old"], runs);
+    const next = swappedBaseline(first.order);
+    expect(next).toBe("run_new");
+    const swapped = compareOrder(["run_new", "run_old"], runs, next);
+    expect(swapped.order).toEqual(["run_new", "run_old"]);
+    expect(compareOrder(["run_new", "run_old"], runs, swappedBaseline(swapped.order)).order).toEqual(
+      first.order,
+    );
+  });
+});
+
+describe("deltas read new vs baseline", () => {
+  it("calls the newer run's higher ECE worse and its lower ECE better, with the sign of new - baseline", () => {
+    // the API's deltas are run - first run; the page asks with the baseline first
+    const ece = (base: number, next: number) =>
+      comparison({
+        metrics: [
+          {
+            name: "ece",
+            values: [
+              [base, base - 0.01, base + 0.01],
+              [next, next - 0.01, next + 0.01],
+            ],
+            deltas: [
+              { run: "run_b", vs: "run_a", delta: [next - base, next - base - 0.02, next - base + 0.02] },
+            ],
+          },
+        ],
+      });
+    expect(compareRows(ece(0.05, 0.326))[0].deltas[1]?.words).toBe("+27.6 pp vs baseline, worse");
+    expect(compareRows(ece(0.326, 0.05))[0].deltas[1]?.words).toBe("−27.6 pp vs baseline, better");
+  });
+});
+
+describe("runTitle", () => {
+  it("uses the run's name, else its dataset and model", () => {
+    expect(runTitle({ name: "before the swap", dataset: "penguins", model: "m" })).toBe("before the swap");
+    expect(runTitle({ name: null, dataset: "penguins", model: "workbench-latest" })).toBe(
+      "penguins on workbench-latest",
+    );
+    expect(runTitle({ name: "  ", dataset: "penguins", model: "m" })).toBe("penguins on m");
+  });
+});
+
+describe("flipped answers pages and links", () => {
+  it("counts the page shown", () => {
+    expect(pageText(0, 25, 192)).toBe("1–25 of 192");
+    expect(pageText(175, 17, 192)).toBe("176–192 of 192");
+    expect(pageText(0, 0, 0)).toBe("0 of 0");
+    expect(pageText(0, 25, 1200)).toBe("1–25 of 1,200");
+  });
+
+  it("links an example to the page of the run's Items list (filter all) that holds it, selected", () => {
+    const at = (position?: number) =>
+      new URL(
+        exampleLink("run_a", { item: "body_mass", split: "test", exampleId: "penguin-011", position }),
+        "http://x",
+      );
+    const u = at(137);
+    expect(u.pathname).toBe("/runs/run_a");
+    expect(Object.fromEntries(u.searchParams)).toEqual({
+      tab: "items",
+      item: "body_mass",
+      split: "test",
+      filter: "all",
+      offset: "100",
+      example: "penguin-011",
+    });
+    expect(at(49).searchParams.get("offset")).toBeNull();
+    expect(at(50).searchParams.get("offset")).toBe("50");
+    expect(at(undefined).searchParams.get("offset")).toBeNull();
   });
 });
