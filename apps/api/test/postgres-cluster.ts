@@ -31,7 +31,7 @@ function binDir(): string {
   return newest ? join(root, newest, "bin") : "";
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);

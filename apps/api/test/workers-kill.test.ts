@@ -5,34 +5,14 @@
  * run's.
  */
 
-import type { DecisionServerHandle } from "@decision-workbench/decision-server";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Workbench } from "../src/cli/serve.js";
 import type { RunSummary } from "../src/shapes/runs.js";
-import type { Child } from "./child.js";
-import { addDataset, addServer, body, post, reference, requestsPerState } from "./helpers.js";
-import { type TestDatabase, testDatabase } from "./postgres.js";
-import { apiInstance, summaryOf, waitFor, workerProcess } from "./workers.js";
+import { addDataset, addServer, body, post, requestsPerState } from "./helpers.js";
+import { summaryOf, useTeam, waitFor, workerProcess } from "./workers.js";
 
-let db: TestDatabase;
-let ref: DecisionServerHandle;
-let api: Awaited<ReturnType<typeof apiInstance>>;
-const children: Child[] = [];
-
-beforeAll(async () => {
-  db = await testDatabase();
-  // 20 ms a request: two workers at concurrency 8 answer ~800 examples a second, time enough to kill one mid-run
-  ref = await reference({ faults: { rules: [{ rate: 1, fault: { kind: "delay", ms: 20 } }] } });
-  api = await apiInstance(db.url, 0);
-}, 60_000);
-
-afterAll(async () => {
-  for (const c of children) c.proc.kill("SIGKILL");
-  await Promise.all(children.map((c) => c.exited));
-  await api?.cleanup();
-  await ref?.close();
-  await db?.drop();
-});
+// 20 ms a request: two workers at concurrency 8 answer ~800 examples a second, time enough to kill one mid-run
+const team = useTeam(20);
 
 async function startRun(wb: Workbench, serverId: string): Promise<string> {
   const res = await post(wb.app, "/api/runs", {
@@ -53,13 +33,13 @@ async function report(wb: Workbench, id: string, item: string): Promise<string> 
 
 describe("run workers", () => {
   it("a worker killed mid-run loses nothing and stores nothing twice", async () => {
-    const { wb } = api;
+    const { wb } = team.api;
     // 7,500 examples: 5,000 in the calibration and test splits a run asks by default
     await addDataset(wb.app, 7500, "tickets_team");
-    const serverId = await addServer(wb.app, ref.url);
+    const serverId = await addServer(wb.app, team.ref.url);
     const lock = { WORKBENCH_QUEUE_LOCK_MS: "2000" };
-    const [a, b] = await Promise.all([workerProcess(db.url, lock), workerProcess(db.url, lock)]);
-    children.push(a, b);
+    const [a, b] = await Promise.all([workerProcess(team.db.url, lock), workerProcess(team.db.url, lock)]);
+    team.children.push(a, b);
     const id = await startRun(wb, serverId);
     const before = await waitFor(wb, id, (s) => s.progress.done >= 1500, 60_000);
     expect(before.status).toBe("running");
@@ -71,7 +51,7 @@ describe("run workers", () => {
     expect(done.status, done.error ?? "").toBe("done");
     expect(done.progress).toMatchObject({ total: 5000, done: 5000 });
     // every example asked, and asked again at most one chunk's worth (100 of 5,000: the dead worker's chunk)
-    const asked = requestsPerState(ref);
+    const asked = requestsPerState(team.ref);
     expect(asked.size).toBe(5000);
     const again = [...asked.values()].reduce((s, n) => s + n - 1, 0);
     expect(again).toBeLessThanOrEqual(100);

@@ -4,41 +4,21 @@
  * server's arrival times). Each alone would send its full 50 (test/rate-shared.test.ts shows local lanes double it).
  */
 
-import type { DecisionServerHandle } from "@decision-workbench/decision-server";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { RunSummary } from "../src/shapes/runs.js";
-import type { Child } from "./child.js";
-import { addDataset, addServer, body, post, reference } from "./helpers.js";
-import { type TestDatabase, testDatabase } from "./postgres.js";
-import { apiInstance, waitFor, workerProcess } from "./workers.js";
+import { addDataset, addServer, body, post } from "./helpers.js";
+import { useTeam, waitFor, workerProcess } from "./workers.js";
 
-let db: TestDatabase;
-let ref: DecisionServerHandle;
-let api: Awaited<ReturnType<typeof apiInstance>>;
-const children: Child[] = [];
-
-beforeAll(async () => {
-  db = await testDatabase();
-  // 20 ms a request: concurrency 8 per worker could send 400 a second each without the limit
-  ref = await reference({ faults: { rules: [{ rate: 1, fault: { kind: "delay", ms: 20 } }] } });
-  api = await apiInstance(db.url, 0);
-}, 60_000);
-
-afterAll(async () => {
-  for (const c of children) c.proc.kill("SIGKILL");
-  await Promise.all(children.map((c) => c.exited));
-  await api?.cleanup();
-  await ref?.close();
-  await db?.drop();
-});
+// 20 ms a request: concurrency 8 per worker could send 400 a second each without the limit
+const team = useTeam(20);
 
 describe("rate limits across workers", () => {
   it("two workers together keep a server's 50 requests a second", async () => {
-    const { wb } = api;
+    const { wb } = team.api;
     // 900 examples: 600 asked, 12 s at 50 a second; chunks of 100 keep both workers busy
     await addDataset(wb.app, 900, "tickets_rate");
-    const serverId = await addServer(wb.app, ref.url, { requestsPerMinute: 3000 });
-    children.push(...(await Promise.all([workerProcess(db.url), workerProcess(db.url)])));
+    const serverId = await addServer(wb.app, team.ref.url, { requestsPerMinute: 3000 });
+    team.children.push(...(await Promise.all([workerProcess(team.db.url), workerProcess(team.db.url)])));
     const res = await post(wb.app, "/api/runs", {
       dataset: "tickets_rate",
       serverId,
@@ -50,11 +30,11 @@ describe("rate limits across workers", () => {
     expect(done.status, done.error ?? "").toBe("done");
     expect(done.progress.done).toBe(600);
     // both workers took chunks (each logs the chunks it asks), and none failed
-    for (const c of children) {
+    for (const c of team.children) {
       expect(c.stderr()).toMatch(/examples \d+-\d+, \d+ to ask/);
       expect(c.stderr()).not.toMatch(/failed/);
     }
-    const times = ref.requests.map((r) => r.at).sort((x, y) => x - y);
+    const times = team.ref.requests.map((r) => r.at).sort((x, y) => x - y);
     expect(times.length).toBe(600);
     // the steady rate: from 1 s after the first request (a burst of one second's worth is allowed) to the last
     const from = times[0] + 1000;

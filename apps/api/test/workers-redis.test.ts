@@ -5,7 +5,6 @@
  */
 
 import { type ChildProcess, spawn } from "node:child_process";
-import { createServer } from "node:net";
 import type { DecisionServerHandle } from "@decision-workbench/decision-server";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,18 +12,8 @@ import { serveConfig } from "../src/config.js";
 import type { RunSummary } from "../src/shapes/runs.js";
 import { addDataset, addServer, body, post, reference, tempDir } from "./helpers.js";
 import { type TestDatabase, testDatabase } from "./postgres.js";
+import { freePort } from "./postgres-cluster.js";
 import { apiInstance, waitFor } from "./workers.js";
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
 
 /** Starts redis-server; resolves with its URL once it accepts connections. */
 async function startRedis(dir: string): Promise<{ url: string; proc: ChildProcess }> {

@@ -3,11 +3,44 @@
  * worker` processes beside it (node --import tsx, as in production but from source), and waiting for a run.
  */
 
+import type { DecisionServerHandle } from "@decision-workbench/decision-server";
+import { afterAll, beforeAll } from "vitest";
 import { startWorkbench, type Workbench } from "../src/cli/serve.js";
 import { serveConfig } from "../src/config.js";
 import type { RunSummary } from "../src/shapes/runs.js";
 import { type Child, workbench } from "./child.js";
-import { body, tempDir } from "./helpers.js";
+import { body, reference, tempDir } from "./helpers.js";
+import { type TestDatabase, testDatabase } from "./postgres.js";
+
+/** What a team test file works with: a database, a reference server, an API instance without workers, workers. */
+export interface TeamFixture {
+  db: TestDatabase;
+  ref: DecisionServerHandle;
+  api: Awaited<ReturnType<typeof apiInstance>>;
+  /** Worker processes the tests start (killed at the end). */
+  children: Child[];
+}
+
+/**
+ * Registers the fixtures of a team test file (before and after all its tests): a fresh database, a reference
+ * server answering each request after `delayMs` (as a remote service would), an API-only instance.
+ */
+export function useTeam(delayMs: number): TeamFixture {
+  const team = { children: [] as Child[] } as TeamFixture;
+  beforeAll(async () => {
+    team.db = await testDatabase();
+    team.ref = await reference({ faults: { rules: [{ rate: 1, fault: { kind: "delay", ms: delayMs } }] } });
+    team.api = await apiInstance(team.db.url, 0);
+  }, 60_000);
+  afterAll(async () => {
+    for (const c of team.children) c.proc.kill("SIGKILL");
+    await Promise.all(team.children.map((c) => c.exited));
+    await team.api?.cleanup();
+    await team.ref?.close();
+    await team.db?.drop();
+  });
+  return team;
+}
 
 /** The secret key every process of a test team shares (a deployment sets one for all). */
 const TEAM_KEY = "cd".repeat(32);

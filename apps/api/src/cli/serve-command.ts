@@ -3,6 +3,7 @@
 import { ConfigError, type ServeFlags, serveConfig } from "../config.js";
 import { parseFlags, UsageError } from "./args.js";
 import { startWorkbench } from "./serve.js";
+import { untilSignal } from "./signals.js";
 
 /** `workbench serve --help`. */
 export const SERVE_HELP = `workbench serve [flags]
@@ -60,21 +61,5 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const store = config.databaseUrl ? `PostgreSQL ${wb.storage.path}` : `data folder ${config.dataDir}`;
   log(`${store}${config.webDir ? "" : " (no built web app: run pnpm build)"}`);
   if (wb.resumed.length) log(`resumed ${wb.resumed.length} interrupted run(s)`);
-  return new Promise<number>((resolve) => {
-    let stopping = false;
-    const stop = (signal: string) => {
-      if (stopping) return;
-      stopping = true;
-      log(`${signal}: storing answers in flight, then stopping`);
-      wb.close().then(
-        () => resolve(0),
-        (err) => {
-          log(`shutdown failed: ${(err as Error).message}`);
-          resolve(1);
-        },
-      );
-    };
-    process.once("SIGINT", () => stop("SIGINT"));
-    process.once("SIGTERM", () => stop("SIGTERM"));
-  });
+  return untilSignal(() => wb.close(), "storing answers in flight, then stopping", log);
 }

@@ -12,6 +12,7 @@ import { loadSecretKey } from "../secrets/key.js";
 import { outboundPolicyOf } from "../servers/outbound.js";
 import { openPostgresStorage } from "../storage/postgres/postgres.js";
 import { parseFlags, UsageError } from "./args.js";
+import { untilSignal } from "./signals.js";
 
 /** `workbench worker --help`. */
 export const WORKER_HELP = `workbench worker --database-url URL [flags]
@@ -81,24 +82,12 @@ export async function workerCommand(argv: string[]): Promise<number> {
     `worker ready: ${config.workers} worker(s) on ${storage.path}${config.redisUrl ? " (queue on Redis)" : ""}`,
   );
   process.stdout.write("worker ready\n");
-  return new Promise<number>((resolve) => {
-    let stopping = false;
-    const stop = (signal: string) => {
-      if (stopping) return;
-      stopping = true;
-      log(`${signal}: storing answers in flight, putting unfinished chunks back`);
-      team
-        .close()
-        .then(() => storage.close())
-        .then(
-          () => resolve(0),
-          (err) => {
-            log(`shutdown failed: ${(err as Error).message}`);
-            resolve(1);
-          },
-        );
-    };
-    process.once("SIGINT", () => stop("SIGINT"));
-    process.once("SIGTERM", () => stop("SIGTERM"));
-  });
+  return untilSignal(
+    async () => {
+      await team.close();
+      await storage.close();
+    },
+    "storing answers in flight, putting unfinished chunks back",
+    log,
+  );
 }

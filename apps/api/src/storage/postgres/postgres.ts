@@ -59,6 +59,14 @@ import {
 /** `$1, $2, ...` for n parameters. */
 const params = (n: number, from = 1) => Array.from({ length: n }, (_, i) => `$${i + from}`).join(", ");
 
+/** A complete upload (not pending) by name, read on `c` (a transaction's client or the pool). */
+async function completeUpload(c: Pick<pg.Pool, "query">, name: string): Promise<UploadRow | undefined> {
+  const { rows } = await c.query<Raw>(`SELECT * FROM datasets WHERE name = $1 AND ${UPLOAD_COMPLETE}`, [
+    name,
+  ]);
+  return rows[0] && uploadFromRaw(rows[0]);
+}
+
 /** A database URL without its password (what `path` shows). */
 function withoutPassword(url: string): string {
   try {
@@ -234,11 +242,7 @@ export class PostgresStorage extends StoreBase implements WorkbenchStorage {
 
   async getUpload(name: string): Promise<UploadRow | undefined> {
     await this.marks;
-    const { rows } = await this.pool.query<Raw>(
-      `SELECT * FROM datasets WHERE name = $1 AND ${UPLOAD_COMPLETE}`,
-      [name],
-    );
-    return rows[0] && uploadFromRaw(rows[0]);
+    return completeUpload(this.pool, name);
   }
 
   async insertUpload(row: UploadRow, examples: ExampleRow[]): Promise<void> {
@@ -293,14 +297,12 @@ export class PostgresStorage extends StoreBase implements WorkbenchStorage {
     return inTransaction(
       this.pool,
       async (c) => {
-        const head = await c.query<Raw>(`SELECT * FROM datasets WHERE name = $1 AND ${UPLOAD_COMPLETE}`, [
-          name,
-        ]);
-        if (!head.rows[0]) return undefined;
+        const upload = await completeUpload(c, name);
+        if (!upload) return undefined;
         const { rows } = await c.query<Raw>("SELECT * FROM examples WHERE dataset = $1 ORDER BY ordinal", [
           name,
         ]);
-        return { upload: uploadFromRaw(head.rows[0]), examples: rows.map(exampleFromRaw) };
+        return { upload, examples: rows.map(exampleFromRaw) };
       },
       SNAPSHOT,
     );
@@ -311,10 +313,8 @@ export class PostgresStorage extends StoreBase implements WorkbenchStorage {
     return inTransaction(
       this.pool,
       async (c) => {
-        const head = await c.query<Raw>(`SELECT * FROM datasets WHERE name = $1 AND ${UPLOAD_COMPLETE}`, [
-          name,
-        ]);
-        if (!head.rows[0]) return undefined;
+        const upload = await completeUpload(c, name);
+        if (!upload) return undefined;
         // two integer arrays, not a row per example: a million examples come back as two arrays
         const { rows } = await c.query<{ o: number[] | null; s: number[] | null }>(
           `SELECT array_agg(ordinal ORDER BY ordinal) AS o,
@@ -323,7 +323,7 @@ export class PostgresStorage extends StoreBase implements WorkbenchStorage {
           [name, splits],
         );
         return {
-          upload: uploadFromRaw(head.rows[0]),
+          upload,
           ordinals: Int32Array.from(rows[0].o ?? []),
           splits: Uint8Array.from(rows[0].s ?? []),
         };
