@@ -67,6 +67,14 @@ describe("runs across API instances", () => {
   it("the other instance cancels it; the worker stops asking", async () => {
     const id = await start(2);
     await waitFor(b.wb, id, (s) => s.progress.done >= 20, 30_000);
+    // running on the workers: a resume would queue its chunks twice
+    const twice = await b.wb.app.inject({
+      method: "POST",
+      url: `/api/runs/${id}/resume`,
+      headers: { "x-workbench": "1" },
+    });
+    expect(twice.statusCode).toBe(409);
+    expect(twice.json().error.code).toBe("run_running");
     const res = await b.wb.app.inject({
       method: "POST",
       url: `/api/runs/${id}/cancel`,
@@ -83,5 +91,15 @@ describe("runs across API instances", () => {
     expect(later.progress.done).toBe(settled);
     expect(later.progress.done).toBeLessThan(1200);
     expect(ref.requests.length).toBe(asked);
+    // resumed, it asks only what is not stored, each once
+    const resumed = await a.wb.app.inject({
+      method: "POST",
+      url: `/api/runs/${id}/resume`,
+      headers: { "x-workbench": "1" },
+    });
+    expect(resumed.statusCode, resumed.body).toBe(200);
+    const done = await waitFor(a.wb, id, (s) => s.status !== "running", 60_000);
+    expect(done).toMatchObject({ status: "done", progress: { done: 1200 } });
+    expect(ref.requests.length - asked).toBe(1200 - later.progress.done);
   }, 60_000);
 });

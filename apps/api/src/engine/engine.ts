@@ -337,6 +337,10 @@ export class RunEngine {
     };
     const job = this.jobs.get(runId);
     if (job && !job.stopped) throw conflict(`run ${runId} is already running`, "run_running");
+    if (this.queue && (run.status === "running" || run.status === "queued")) {
+      // its chunks are in the queue or with a worker (a dead worker's go back by themselves)
+      throw conflict(`run ${runId} is already running on the run workers`, "run_running");
+    }
     if (run.status === "done") {
       throw conflict(
         `run ${runId} is done: every example is stored; start a new run to ask again`,
