@@ -196,7 +196,7 @@ export async function startDecisionServer(opts: DecisionServerOptions = {}): Pro
     }
     const decided = decide(model, request);
     const out: Record<string, unknown> = {
-      model: model.name,
+      model: decided.model,
       answers: decided.answers,
       usage: decided.usage,
     };

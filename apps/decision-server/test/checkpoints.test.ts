@@ -193,3 +193,26 @@ describe("trained checkpoints on the test split (never trained on)", () => {
     expect(nllLatest).toBeLessThan(nllOlder);
   });
 });
+
+describe("the reply names the model that answered", () => {
+  it("bayes-2 for its own questions, lexical when none matched, bayes-2+lexical when some fell back", async () => {
+    const ds = datasets[0];
+    const item = ds.task.items.find((i) => i.kind !== "multi");
+    if (!item) throw new Error(`no single-answer item in ${ds.task.name}`);
+    const own = questionsOf(item)[""];
+    const foreign = {
+      type: "choice",
+      instructions: "Which colour is the sky over this text? (no checkpoint knows this question)",
+      criteria: { blue: null, green: null },
+    };
+    const state = ds.examples[0].state;
+    const modelOf = async (questions: Record<string, unknown>) => {
+      const r = await post(handle, { model: "bayes-2", state, questions });
+      expect(r.status, r.text).toBe(200);
+      return (r.json as { model: string }).model;
+    };
+    expect(await modelOf({ own })).toBe("bayes-2");
+    expect(await modelOf({ foreign })).toBe("lexical");
+    expect(await modelOf({ own, foreign })).toBe("bayes-2+lexical");
+  });
+});

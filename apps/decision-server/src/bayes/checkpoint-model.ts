@@ -87,6 +87,7 @@ export function checkpointModel(
     if (!entry) {
       const p = lexicalPredict(view, q, explain);
       if (explain) p.reasoning = `no ${config.name} checkpoint matches this question; ${p.reasoning}`;
+      p.fallback = "lexical";
       return p;
     }
     const evidence: Evidence[] | undefined = explain ? [] : undefined;

@@ -8,6 +8,8 @@ export interface Prediction {
   probs: number[];
   /** Short evidence text, present when asked for. */
   reasoning?: string;
+  /** The model that answered instead, when the one asked had nothing for this question (a checkpoint's fallback). */
+  fallback?: string;
 }
 
 /** A model the server answers with. */

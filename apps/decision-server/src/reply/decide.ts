@@ -25,6 +25,11 @@ export interface Decided {
   answers: Record<string, Answer>;
   usage: { input_tokens: number; output_tokens: number; reasoning_tokens: number };
   reasoning?: Record<string, { thought: boolean; closed: boolean; tokens: number; text: string }>;
+  /**
+   * The model the reply names: the one asked; `lexical` when every question fell back to it (no checkpoint
+   * matched); `<model>+lexical` when some did.
+   */
+  model: string;
 }
 
 /** Runs every question of a request through a model (the state is tokenised once). */
@@ -35,8 +40,14 @@ export function decide(model: DecisionModel, request: DecisionRequest): Decided 
   const reasoning: NonNullable<Decided["reasoning"]> = {};
   let input = estimateTokens(view.scan);
   let output = 0;
+  let fellBack = 0;
+  let fallback = "";
   for (const q of request.questions) {
     const p = model.predict(view, q, explain);
+    if (p.fallback) {
+      fellBack++;
+      fallback = p.fallback;
+    }
     setKey(answers, q.id, buildAnswer(q, p.probs));
     input += questionTokens(q);
     output += Math.max(1, countTokens(chosenText(q, p.probs)));
@@ -46,5 +57,11 @@ export function decide(model: DecisionModel, request: DecisionRequest): Decided 
     }
   }
   const usage = { input_tokens: input, output_tokens: output, reasoning_tokens: 0 };
-  return explain ? { answers, usage, reasoning } : { answers, usage };
+  const named =
+    fellBack === 0
+      ? model.name
+      : fellBack === request.questions.length
+        ? fallback
+        : `${model.name}+${fallback}`;
+  return explain ? { answers, usage, reasoning, model: named } : { answers, usage, model: named };
 }
