@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import {
   compareOrder,
   compareRows,
+  distinctTitles,
   exampleLink,
   pageText,
   runTitle,
@@ -212,6 +213,34 @@ describe("runTitle", () => {
       "penguins on workbench-latest",
     );
     expect(runTitle({ name: "  ", dataset: "penguins", model: "m" })).toBe("penguins on m");
+  });
+});
+
+describe("distinctTitles", () => {
+  const run = (id: string, serverName: string, name: string | null = null) => ({
+    id,
+    name,
+    dataset: "penguins",
+    model: "workbench-latest",
+    serverName,
+  });
+
+  it("tells runs with the same title apart by their server, then by their id", () => {
+    const t = distinctTitles([
+      run("run_a", "Reference server"),
+      run("run_b", "Older weights"),
+      run("run_c", "Older weights"),
+      run("run_d", "Older weights", "after the swap"),
+    ]);
+    expect(t.get("run_a")).toBe("penguins on workbench-latest · Reference server");
+    expect(t.get("run_b")).toBe("penguins on workbench-latest · Older weights · run_b");
+    expect(t.get("run_c")).toBe("penguins on workbench-latest · Older weights · run_c");
+    expect(t.get("run_d")).toBe("after the swap");
+  });
+
+  it("keeps titles that differ as they are", () => {
+    const t = distinctTitles([run("run_a", "S", "before"), run("run_b", "S", "after")]);
+    expect([...t.values()]).toEqual(["before", "after"]);
   });
 });
 

@@ -43,7 +43,7 @@ export function CompareFlips({
                   <th scope="col">Example</th>
                   <th scope="col">Gold</th>
                   {data.runs.map((r, i) => (
-                    <th key={r.id} scope="col">
+                    <th key={r.id} scope="col" className="compare-col">
                       {title(r.id)}
                       <div className="muted small">{i === 0 ? "baseline" : "answer · confidence"}</div>
                     </th>
@@ -53,7 +53,7 @@ export function CompareFlips({
               <tbody>
                 {rows.map((f) => (
                   <tr key={f.exampleId}>
-                    <th scope="row" className="mono" data-label="Example">
+                    <th scope="row" className="mono compare-example" data-label="Example">
                       {f.exampleId}
                     </th>
                     <td data-label="Gold">{label(f.gold)}</td>

@@ -21,7 +21,7 @@ export function CompareMetrics({ data, titles }: { data: Comparison; titles: Map
           <tr>
             <th scope="col">Metric</th>
             {data.runs.map((r, i) => (
-              <th key={r.id} scope="col">
+              <th key={r.id} scope="col" className="compare-col">
                 {title(r.id)}
                 <div className="muted small">{i === 0 ? "baseline" : `value · change vs baseline`}</div>
               </th>

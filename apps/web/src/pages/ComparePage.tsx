@@ -15,6 +15,7 @@ import { CompareRunPicker } from "../components/CompareRunPicker";
 import { Empty, ErrorState, Loading } from "../components/States";
 import {
   compareOrder,
+  distinctTitles,
   FLIPS_PAGE,
   runTitle,
   servedBy,
@@ -47,7 +48,9 @@ export default function ComparePage() {
   const offset = Number.isFinite(offRaw) && offRaw > 0 ? offRaw : 0;
   const cmp = useCompare(runs.data ? order : [], { item, split, offset, limit: FLIPS_PAGE });
   const set = useSearchPatch();
+  // the compared runs told apart (same title: the server's name, then the id); the others by their title
   const titles = new Map(known.map((r) => [r.id, runTitle(r)]));
+  for (const [id, t] of distinctTitles(known.filter((r) => chosen.includes(r.id)))) titles.set(id, t);
   const title = (id: string) => titles.get(id) ?? id;
   const names = (cmp.data?.runs ?? []).map(
     (r, i) => `${title(r.id)}${i === 0 ? " (baseline)" : ""} · ${r.model} → ${servedBy(r).join("+")}`,

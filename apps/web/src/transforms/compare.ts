@@ -48,6 +48,27 @@ export function swappedBaseline(order: string[]): string | undefined {
   return order[1];
 }
 
+/**
+ * Each run's title where the compared runs are told apart: {@link runTitle}, then, for runs whose titles are the
+ * same, the server's name, and if that is the same too, the run id ("penguins on workbench-latest · Reference
+ * server (embedded)").
+ */
+export function distinctTitles(
+  runs: { id: string; name?: string | null; dataset: string; model: string; serverName: string }[],
+): Map<string, string> {
+  const tally = (xs: string[]) => {
+    const n = new Map<string, number>();
+    for (const x of xs) n.set(x, (n.get(x) ?? 0) + 1);
+    return n;
+  };
+  let titles = runs.map((r) => runTitle(r));
+  const once = tally(titles);
+  titles = titles.map((t, i) => ((once.get(t) ?? 0) > 1 ? `${t} · ${runs[i].serverName}` : t));
+  const twice = tally(titles);
+  titles = titles.map((t, i) => ((twice.get(t) ?? 0) > 1 ? `${t} · ${runs[i].id}` : t));
+  return new Map(runs.map((r, i) => [r.id, titles[i]]));
+}
+
 /** How a run is called: the name people gave it, else its dataset and model ("penguins on workbench-latest"). */
 export function runTitle(r: { name?: string | null; dataset: string; model: string }): string {
   const name = r.name?.trim();
