@@ -2,7 +2,9 @@ import type { Calibration, RunSummary } from "@decision-workbench/api/shapes";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import type { ReactNode } from "react";
+import { MemoryRouter, Route, Routes } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import CalibratePage from "../src/pages/CalibratePage";
 import { BeforeAfter } from "../src/pages/calibrate/BeforeAfter";
 import { FitForm } from "../src/pages/calibrate/FitForm";
 import { LabelThresholds } from "../src/pages/calibrate/LabelThresholds";
@@ -264,5 +266,50 @@ describe("BeforeAfter", () => {
     expect(
       screen.getByText(/out-of-fold cross-fit estimates on calibration, not untouched held-out data/),
     ).toBeTruthy();
+  });
+});
+
+describe("CalibratePage's check section", () => {
+  it("offers a calibration fitted on the page at once, with no reload and no second fit", async () => {
+    const stored: Calibration[] = [];
+    const gets: string[] = [];
+    const json = (body: unknown, status = 200) =>
+      new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (url: string, init?: RequestInit) => {
+        const path = String(url);
+        if (init?.method === "POST" && path === "/api/runs/run_a/calibrations") {
+          const cal = calibration("cal_new", "run_a");
+          stored.push(cal);
+          return json(cal, 201);
+        }
+        gets.push(path);
+        if (path === "/api/runs/run_a")
+          return json({ ...run(["calibration", "test"]), model: "workbench-latest", servedBy: [] });
+        if (path === "/api/datasets/penguins") return json({ name: "penguins", items: ITEMS });
+        if (path === "/api/calibrations?runId=run_a" || path === "/api/calibrations") return json(stored);
+        if (path === "/api/calibrations/cal_new") return json(stored[0]);
+        return json({ error: { code: "not_found", message: `no ${path} in this test` } }, 404);
+      }),
+    );
+    wrap(
+      <MemoryRouter initialEntries={["/runs/run_a/calibrate"]}>
+        <Routes>
+          <Route path="/runs/:id/calibrate" element={<CalibratePage />} />
+        </Routes>
+      </MemoryRouter>,
+    );
+    const check = await screen.findByRole("region", { name: "Check this run against a calibration" });
+    await within(check).findByText("No calibration of this dataset to check against");
+    const listed = gets.filter((g) => g === "/api/calibrations").length;
+    fireEvent.click(await screen.findByRole("button", { name: "Fit calibration" }));
+    // the check's list is fetched again and offers the new calibration, picked
+    const picker = (await within(check).findByLabelText("Calibration")) as HTMLSelectElement;
+    expect(picker.value).toBe("cal_new");
+    expect(within(check).queryByText("No calibration of this dataset to check against")).toBeNull();
+    expect(gets.filter((g) => g === "/api/calibrations").length).toBe(listed + 1);
+    // and the page's own picker of the run's calibrations was refreshed too
+    expect(gets.filter((g) => g === "/api/calibrations?runId=run_a").length).toBe(2);
   });
 });

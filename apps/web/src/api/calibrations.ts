@@ -4,10 +4,23 @@ import type { Calibration, CheckRequest, FitRequest, RunCheck } from "@decision-
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { API_BASE, api, query } from "./client";
 
+/**
+ * The query keys of calibrations, in one place, so that a fit or an import invalidates exactly the lists that read
+ * them: the run's own list (the Calibrate page's picker) and the list of every calibration (what the check section
+ * offers). A check's verdict is not among them: it reads one calibration, which a new one leaves unchanged.
+ */
+export const calibrationKeys = {
+  ofRun: (runId: string | undefined) => ["calibrations", "run", runId] as const,
+  all: ["calibrations", "all"] as const,
+  one: (id: string | undefined) => ["calibration", id] as const,
+  check: (runId: string, calibrationId: string | undefined, split: string | undefined) =>
+    ["check", runId, calibrationId, split] as const,
+};
+
 /** A run's calibrations, newest last as the API lists them. */
 export function useCalibrations(runId: string | undefined) {
   return useQuery({
-    queryKey: ["calibrations", runId],
+    queryKey: calibrationKeys.ofRun(runId),
     queryFn: () => api<Calibration[]>(`/calibrations${query({ runId })}`),
     enabled: !!runId,
   });
@@ -16,7 +29,7 @@ export function useCalibrations(runId: string | undefined) {
 /** One calibration. */
 export function useCalibration(id: string | undefined) {
   return useQuery({
-    queryKey: ["calibration", id],
+    queryKey: calibrationKeys.one(id),
     queryFn: () => api<Calibration>(`/calibrations/${encodeURIComponent(id ?? "")}`),
     enabled: !!id,
   });
@@ -28,10 +41,14 @@ export function useFitCalibration(runId: string) {
   return useMutation({
     mutationFn: (input: FitRequest) =>
       api<Calibration>(`/runs/${encodeURIComponent(runId)}/calibrations`, { method: "POST", body: input }),
-    onSuccess: (cal) => {
-      qc.setQueryData(["calibration", cal.id], cal);
-      // the run's list and every list of all calibrations (what a check can pick)
-      qc.invalidateQueries({ queryKey: ["calibrations"] });
+    onSuccess: async (cal) => {
+      qc.setQueryData(calibrationKeys.one(cal.id), cal);
+      // the run's list (the page's picker) and the list of all calibrations (what the check section offers);
+      // awaited, so the mutation settles with both lists fresh
+      await Promise.all([
+        qc.invalidateQueries({ queryKey: calibrationKeys.ofRun(runId), exact: true }),
+        qc.invalidateQueries({ queryKey: calibrationKeys.all, exact: true }),
+      ]);
     },
   });
 }
@@ -44,7 +61,7 @@ export function calibrationFileUrl(id: string): string {
 /** Every calibration, fitted or imported, newest first (what a run can be checked against). */
 export function useAllCalibrations() {
   return useQuery({
-    queryKey: ["calibrations", "all"],
+    queryKey: calibrationKeys.all,
     queryFn: () => api<Calibration[]>("/calibrations"),
   });
 }
@@ -54,9 +71,10 @@ export function useImportCalibration() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (file: unknown) => api<Calibration>("/calibrations/import", { method: "POST", body: file }),
-    onSuccess: (cal) => {
-      qc.setQueryData(["calibration", cal.id], cal);
-      qc.invalidateQueries({ queryKey: ["calibrations"] });
+    onSuccess: async (cal) => {
+      qc.setQueryData(calibrationKeys.one(cal.id), cal);
+      // an imported file belongs to no run: only the list of all calibrations (the check section's) holds it
+      await qc.invalidateQueries({ queryKey: calibrationKeys.all, exact: true });
     },
   });
 }
@@ -67,7 +85,7 @@ export function useImportCalibration() {
  */
 export function useRunCheck(runId: string, p: Pick<CheckRequest, "calibrationId" | "split">) {
   return useQuery({
-    queryKey: ["check", runId, p.calibrationId, p.split],
+    queryKey: calibrationKeys.check(runId, p.calibrationId, p.split),
     queryFn: () =>
       api<RunCheck>(`/runs/${encodeURIComponent(runId)}/check`, {
         method: "POST",

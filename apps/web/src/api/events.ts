@@ -3,6 +3,7 @@
 import type { Progress, RunSummary } from "@decision-workbench/api/shapes";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
+import { FIGURES_REFRESH_MS, refreshDue } from "../transforms/progress";
 import { API_BASE } from "./client";
 import { getToken } from "./token";
 
@@ -18,7 +19,11 @@ export interface RunEvents {
 
 const IDLE: RunEvents = { progress: null, final: null, state: "idle" };
 
-/** Follows /api/runs/:id/events while `active`; on `done` refreshes the run and the run list. */
+/**
+ * Follows /api/runs/:id/events while `active`. Progress refreshes the run's summary (its headline accuracy and ECE,
+ * computed from the answers stored so far) and reports at most every FIGURES_REFRESH_MS, the last events of a burst
+ * included; `done` refreshes the run, the run list, its reports and items at once.
+ */
 export function useRunEvents(runId: string | undefined, active: boolean): RunEvents {
   const qc = useQueryClient();
   // Kept per run, so another run opened in the same page never shows this one's events.
@@ -34,22 +39,43 @@ export function useRunEvents(runId: string | undefined, active: boolean): RunEve
     const source = new EventSource(
       `${API_BASE}/runs/${encodeURIComponent(runId)}/events${token ? `?token=${encodeURIComponent(token)}` : ""}`,
     );
+    let refreshedAt: number | null = null;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const refreshFigures = () => {
+      timer = undefined;
+      refreshedAt = Date.now();
+      qc.invalidateQueries({ queryKey: ["run", runId] });
+      qc.invalidateQueries({ queryKey: ["report", runId] });
+    };
+    /** Refreshes now when due, else once the interval has passed (one timer at a time). */
+    const figuresMoved = () => {
+      const now = Date.now();
+      if (refreshDue(refreshedAt, now)) refreshFigures();
+      else timer ??= setTimeout(refreshFigures, FIGURES_REFRESH_MS - (now - (refreshedAt ?? now)));
+    };
     source.onopen = () => set((e) => ({ ...e, state: "open" }));
     source.onerror = () => set((e) => (e.state === "closed" ? e : { ...e, state: "error" }));
     source.addEventListener("progress", (ev) => {
       const progress = JSON.parse((ev as MessageEvent<string>).data) as Progress;
       set((e) => ({ ...e, progress, state: "open" }));
+      // the first event is the state at connection, which the run's summary already holds
+      if (refreshedAt === null) refreshedAt = Date.now();
+      else figuresMoved();
     });
     source.addEventListener("done", (ev) => {
       const final = JSON.parse((ev as MessageEvent<string>).data) as RunSummary;
       source.close();
+      clearTimeout(timer);
       set(() => ({ progress: final.progress, final, state: "closed" }));
       qc.setQueryData(["run", runId], final);
       qc.invalidateQueries({ queryKey: ["runs"] });
       qc.invalidateQueries({ queryKey: ["report", runId] });
       qc.invalidateQueries({ queryKey: ["items", runId] });
     });
-    return () => source.close();
+    return () => {
+      clearTimeout(timer);
+      source.close();
+    };
   }, [runId, active, qc]);
 
   return events.runId === runId ? events.value : IDLE;

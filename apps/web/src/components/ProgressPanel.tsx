@@ -1,22 +1,45 @@
-/** Live run progress: bar, decision counts, latency, usage and cost. */
-import type { Progress } from "@decision-workbench/api/shapes";
+/** Live run progress: bar, decision counts, latency, usage and cost; "Preparing N examples" before the first answer. */
+import type { Progress, RunStatus } from "@decision-workbench/api/shapes";
 import { budgetText } from "../transforms/cost";
 import { count, duration, pct, usd } from "../transforms/format";
 import { progressView } from "../transforms/progress";
 
-/** The panel; `live` tells whether updates are streaming. */
-export function ProgressPanel({ progress, live }: { progress: Progress; live: boolean }) {
-  const v = progressView(progress);
+/**
+ * The panel; `live` tells whether updates are streaming. The remaining time shows only while the run is running;
+ * before its first answer the panel says it is preparing the run's examples (the server may take seconds to load).
+ */
+export function ProgressPanel({
+  progress,
+  status,
+  live,
+}: {
+  progress: Progress;
+  status: RunStatus;
+  live: boolean;
+}) {
+  const v = progressView(progress, status);
   const budget = budgetText(progress);
   return (
     <section className="panel progress-panel" aria-label="Run progress">
       <div className="progress-head">
         <strong>{v.doneText} examples</strong>
-        <span className="muted">
-          {live ? "live" : "last known"} · {progress.examplesPerSecond.toFixed(1)} examples/s
+        <span className="muted" data-testid="progress-pace">
+          {live ? "live" : "last known"}
+          {v.phase !== "preparing" ? ` · ${progress.examplesPerSecond.toFixed(1)} examples/s` : ""}
           {v.etaSeconds !== null && v.etaSeconds > 0 ? ` · about ${duration(v.etaSeconds * 1000)} left` : ""}
         </span>
       </div>
+      {v.preparingText && (
+        <p className="preparing" role="status" data-testid="run-preparing">
+          <span className="preparing-spinner" aria-hidden="true" />
+          <strong>{v.preparingText}</strong>{" "}
+          <span className="muted small">
+            {status === "queued"
+              ? "The run waits for a worker."
+              : "Sending the first requests; the server may take a few seconds to load its model before it answers."}
+          </span>
+        </p>
+      )}
       <progress
         className="progress-bar"
         max={100}

@@ -4,6 +4,7 @@
  */
 
 import type { Calibration, MaybeCI } from "@decision-workbench/api/shapes";
+import { useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
 import {
   calibrationFileUrl,
@@ -208,6 +209,8 @@ export default function CalibratePage() {
   const patch = useSearchPatch();
   const setParam = (k: string, v: string) => patch({ [k]: v }, { push: k === "cal" });
   const importFile = useImportCalibration();
+  // the calibration fitted last on this page: the check section picks it, as it picks a file just imported
+  const [fitted, setFitted] = useState<string>();
   const showImport = sp.get("import") === "1";
   if (run.error && !run.data) return <ErrorState error={run.error} retry={() => run.refetch()} />;
   if (!run.data) return <Loading />;
@@ -266,7 +269,14 @@ export default function CalibratePage() {
         </Empty>
       ) : (
         <section className="panel">
-          <FitForm run={r} items={dataset.data?.items ?? []} onFitted={(c) => setParam("cal", c.id)} />
+          <FitForm
+            run={r}
+            items={dataset.data?.items ?? []}
+            onFitted={(c) => {
+              setFitted(c.id);
+              setParam("cal", c.id);
+            }}
+          />
         </section>
       )}
       {(list.data?.length ?? 0) > 1 && (
@@ -292,7 +302,7 @@ export default function CalibratePage() {
           setItem={(i) => setParam("item", i)}
         />
       )}
-      {r.status === "done" && <CheckSection run={r} preferred={importFile.data?.id} />}
+      {r.status === "done" && <CheckSection run={r} preferred={fitted ?? importFile.data?.id} />}
     </div>
   );
 }

@@ -13,7 +13,9 @@ import { ErrorState, Loading } from "../components/States";
 import { StatusBadge } from "../components/StatusBadge";
 import { Tabs } from "../components/Tabs";
 import { count, headlineAccuracy, pct, when } from "../transforms/format";
+import { type PartialMark, partialMark } from "../transforms/progress";
 import { type RunTab, writeRunView } from "../transforms/urlState";
+import { PartialBadge, PartialNote } from "./run/PartialNote";
 import { useRunView } from "./run/useRunView";
 
 const ReliabilityTab = lazy(() => import("./run/ReliabilityTab"));
@@ -47,7 +49,8 @@ export interface TabProps {
 const HEADLINE_HELP =
   "Every item's usable answers pooled (escalated and unlabelled ones left out); each item's own figures are on its tabs.";
 
-function RunHeader({ run }: { run: RunSummary }) {
+/** The header: name, actions, facts; the headline figures marked partial (`partial`) when they do not cover the run. */
+function RunHeader({ run, partial, live }: { run: RunSummary; partial: PartialMark | null; live: boolean }) {
   const action = useRunAction();
   const active = run.status === "running" || run.status === "queued";
   const headlineSplit = run.splits.includes("test") ? "test split" : "all splits";
@@ -125,7 +128,8 @@ function RunHeader({ run }: { run: RunSummary }) {
         <div title={`${HEADLINE_HELP} (${headlineSplit})`}>
           <dt>Accuracy, all items</dt>
           <dd>
-            {headlineAccuracy(run.headline)} <span className="muted small">{headlineSplit}</span>
+            {headlineAccuracy(run.headline)} {partial && <PartialBadge mark={partial} />}{" "}
+            <span className="muted small">{headlineSplit}</span>
           </dd>
         </div>
         <div
@@ -133,7 +137,7 @@ function RunHeader({ run }: { run: RunSummary }) {
         >
           <dt>Plain ECE, all items</dt>
           <dd>
-            {pct(run.headline.ece)}{" "}
+            {pct(run.headline.ece)} {partial && <PartialBadge mark={partial} />}{" "}
             <span className="muted small">
               {run.headline.n !== undefined ? `n = ${count(run.headline.n)}, ` : ""}
               {headlineSplit}
@@ -161,6 +165,7 @@ function RunHeader({ run }: { run: RunSummary }) {
           </dd>
         </div>
       </dl>
+      {partial && <PartialNote mark={partial} live={live} />}
       {action.error && <ErrorState error={action.error} title="The action failed" />}
       {run.error && <ErrorState error={new Error(run.error)} title="The run stopped with an error" />}
     </div>
@@ -244,7 +249,11 @@ export default function RunPage() {
   if (!run.data) return <Loading label="Loading the run…" />;
   // the final summary of the progress stream, with the name and note as last saved (a rename updates run.data)
   const r = events.final ? { ...events.final, name: run.data.name, note: run.data.note } : run.data;
-  const progress = events.progress ?? r.progress;
+  const isActive = r.status === "running" || r.status === "queued";
+  // once the run is no longer active, its stored progress: the stream's last event may predate the cancel
+  const progress = isActive ? (events.progress ?? r.progress) : r.progress;
+  const live = isActive && events.state === "open";
+  const partial = partialMark(r.status, progress);
   const items = dataset.data?.items ?? [];
   const item = items.find((x) => x.name === view.item) ?? items[0];
   const split =
@@ -253,12 +262,11 @@ export default function RunPage() {
       : r.splits.includes("test")
         ? "test"
         : "all";
-  const isActive = r.status === "running" || r.status === "queued";
   return (
     <div className="page">
-      <RunHeader run={r} />
+      <RunHeader run={r} partial={partial} live={live} />
       {(isActive || r.status !== "done") && (
-        <ProgressPanel progress={progress} live={events.state === "open"} />
+        <ProgressPanel progress={progress} status={r.status} live={live} />
       )}
       {isActive ? (
         <p className="muted" role="status">
@@ -280,6 +288,12 @@ export default function RunPage() {
             onSelect={(t) => setView({ tab: t })}
           />
           <section id="tabpanel" role="tabpanel" aria-labelledby={`tab-${view.tab}`} className="tabpanel">
+            {partial && (
+              <p className="partial-caption" data-testid="partial-caption">
+                <PartialBadge mark={partial} /> Charts and metrics below are drawn from {count(partial.done)}{" "}
+                of {count(partial.total)} examples: {partial.reason}.
+              </p>
+            )}
             {item ? (
               <Suspense fallback={<Loading label="Loading the view…" />}>
                 <TabPanel tab={view.tab} run={r} item={item} split={split} />
