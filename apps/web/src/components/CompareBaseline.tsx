@@ -42,7 +42,7 @@ export function CompareBaseline({
           >
             {runs.map((r) => (
               <option key={r.id} value={r.id}>
-                {r.title} · {r.id}
+                {r.title}
                 {r.createdAt ? ` · ${when(r.createdAt)}` : ""}
               </option>
             ))}
