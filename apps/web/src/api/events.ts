@@ -20,7 +20,8 @@ export interface RunEvents {
 const IDLE: RunEvents = { progress: null, final: null, state: "idle" };
 
 /**
- * Follows /api/runs/:id/events while `active`. Progress refreshes the run's summary (its headline accuracy and ECE,
+ * Follows /api/runs/:id/events from when the run is `active` until the stream's `done`, so a run cancelled on the page
+ * still brings its final summary (answers in flight are stored after the cancel answered). Progress refreshes the run's summary (its headline accuracy and ECE,
  * computed from the answers stored so far) and reports at most every FIGURES_REFRESH_MS, the last events of a burst
  * included; `done` refreshes the run, the run list, its reports and items at once.
  */
@@ -28,9 +29,15 @@ export function useRunEvents(runId: string | undefined, active: boolean): RunEve
   const qc = useQueryClient();
   // Kept per run, so another run opened in the same page never shows this one's events.
   const [events, setEvents] = useState<{ runId?: string; value: RunEvents }>({ value: IDLE });
+  // the run whose stream is followed until `done`, once it was seen active
+  const [following, setFollowing] = useState<string>();
+  useEffect(() => {
+    if (active && runId) setFollowing(runId);
+  }, [active, runId]);
+  const on = !!runId && (active || following === runId);
 
   useEffect(() => {
-    if (!runId || !active || typeof EventSource === "undefined") return;
+    if (!runId || !on || typeof EventSource === "undefined") return;
     const set = (f: (e: RunEvents) => RunEvents) =>
       setEvents((old) => ({ runId, value: f(old.runId === runId ? old.value : IDLE) }));
     set(() => ({ progress: null, final: null, state: "connecting" }));
@@ -67,6 +74,7 @@ export function useRunEvents(runId: string | undefined, active: boolean): RunEve
       source.close();
       clearTimeout(timer);
       set(() => ({ progress: final.progress, final, state: "closed" }));
+      setFollowing(undefined);
       qc.setQueryData(["run", runId], final);
       qc.invalidateQueries({ queryKey: ["runs"] });
       qc.invalidateQueries({ queryKey: ["report", runId] });
@@ -76,7 +84,7 @@ export function useRunEvents(runId: string | undefined, active: boolean): RunEve
       clearTimeout(timer);
       source.close();
     };
-  }, [runId, active, qc]);
+  }, [runId, on, qc]);
 
   return events.runId === runId ? events.value : IDLE;
 }

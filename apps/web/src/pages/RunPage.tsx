@@ -247,8 +247,8 @@ export default function RunPage() {
       <ErrorState error={run.error} title={`Run ${id} could not be loaded`} retry={() => run.refetch()} />
     );
   if (!run.data) return <Loading label="Loading the run…" />;
-  // the final summary of the progress stream, with the name and note as last saved (a rename updates run.data)
-  const r = events.final ? { ...events.final, name: run.data.name, note: run.data.note } : run.data;
+  // the stream's final summary is stored as the run's (events.ts), so the run is always the latest known
+  const r = run.data;
   const isActive = r.status === "running" || r.status === "queued";
   // once the run is no longer active, its stored progress: the stream's last event may predate the cancel
   const progress = isActive ? (events.progress ?? r.progress) : r.progress;
