@@ -9,7 +9,7 @@ import { API_BASE, api, query } from "./client";
  * them: the run's own list (the Calibrate page's picker) and the list of every calibration (what the check section
  * offers). A check's verdict is not among them: it reads one calibration, which a new one leaves unchanged.
  */
-export const calibrationKeys = {
+const calibrationKeys = {
   ofRun: (runId: string | undefined) => ["calibrations", "run", runId] as const,
   all: ["calibrations", "all"] as const,
   one: (id: string | undefined) => ["calibration", id] as const,

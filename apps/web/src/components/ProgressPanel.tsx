@@ -25,7 +25,9 @@ export function ProgressPanel({
         <strong>{v.doneText} examples</strong>
         <span className="muted" data-testid="progress-pace">
           {live ? "live" : "last known"}
-          {v.phase !== "preparing" ? ` · ${progress.examplesPerSecond.toFixed(1)} examples/s` : ""}
+          {v.phase !== "preparing" && progress.examplesPerSecond > 0
+            ? ` · ${progress.examplesPerSecond.toFixed(1)} examples/s`
+            : ""}
           {v.etaSeconds !== null && v.etaSeconds > 0 ? ` · about ${duration(v.etaSeconds * 1000)} left` : ""}
         </span>
       </div>
