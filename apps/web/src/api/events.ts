@@ -20,10 +20,11 @@ export interface RunEvents {
 const IDLE: RunEvents = { progress: null, final: null, state: "idle" };
 
 /**
- * Follows /api/runs/:id/events from when the run is `active` until the stream's `done`, so a run cancelled on the page
- * still brings its final summary (answers in flight are stored after the cancel answered). Progress refreshes the run's summary (its headline accuracy and ECE,
- * computed from the answers stored so far) and reports at most every FIGURES_REFRESH_MS, the last events of a burst
- * included; `done` refreshes the run, the run list, its reports and items at once.
+ * Follows /api/runs/:id/events from when the run is `active` until the stream's `done`, so a run cancelled on the
+ * page still brings its final summary (answers in flight are stored after the cancel answered). Progress refreshes
+ * the run's summary (its headline accuracy and ECE, computed from the answers stored so far) and reports at most
+ * every FIGURES_REFRESH_MS, the last events of a burst included; `done` refreshes the run, the run list, its reports
+ * and items at once.
  */
 export function useRunEvents(runId: string | undefined, active: boolean): RunEvents {
   const qc = useQueryClient();
@@ -76,6 +77,9 @@ export function useRunEvents(runId: string | undefined, active: boolean): RunEve
       set(() => ({ progress: final.progress, final, state: "closed" }));
       setFollowing(undefined);
       qc.setQueryData(["run", runId], final);
+      // a fetch of the run started before `done` (e.g. by a cancel) must not land after it with an older count:
+      // invalidating cancels it and fetches the run as stored now
+      qc.invalidateQueries({ queryKey: ["run", runId], exact: true });
       qc.invalidateQueries({ queryKey: ["runs"] });
       qc.invalidateQueries({ queryKey: ["report", runId] });
       qc.invalidateQueries({ queryKey: ["items", runId] });

@@ -263,7 +263,8 @@ export default function RunPage() {
         ? "test"
         : "all";
   return (
-    <div className="page">
+    // data-stream: the progress stream's state ("closed" once its `done` brought the final summary)
+    <div className="page" data-stream={events.state}>
       <RunHeader run={r} partial={partial} live={live} />
       {(isActive || r.status !== "done") && (
         <ProgressPanel progress={progress} status={r.status} live={live} />
