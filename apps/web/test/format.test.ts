@@ -10,6 +10,7 @@ import {
   label,
   num,
   pct,
+  plural,
   usd,
 } from "../src/transforms/format";
 
@@ -59,5 +60,16 @@ describe("format", () => {
     expect(headlineAccuracy({ accuracy: 1, n: 1 })).toMatch(/^100\.0% \(1\/1, 20\.7–100\.0%\)$/);
     expect(headlineAccuracy({ accuracy: 0.75 })).toBe("75.0%");
     expect(headlineAccuracy({ accuracy: null, n: 0 })).toBe("—");
+  });
+});
+
+describe("plural", () => {
+  it("says 1 answer, 2 answers, 0 answers and groups thousands", () => {
+    expect(plural(1, "answer")).toBe("1 answer");
+    expect(plural(2, "answer")).toBe("2 answers");
+    expect(plural(0, "answer")).toBe("0 answers");
+    expect(plural(1530, "answer")).toBe("1,530 answers");
+    expect(plural(1, "entry", "entries")).toBe("1 entry");
+    expect(plural(3, "entry", "entries")).toBe("3 entries");
   });
 });

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import {
   escalationSummary,
   pickPoint,
+  riskAxis,
   riskCoverageSeries,
   thresholdForRisk,
 } from "../src/transforms/riskCoverage";
@@ -67,5 +68,18 @@ describe("the answered-alone error as x of n", () => {
   it("has no share when nothing is answered alone", () => {
     const none = escalationSummary({ threshold: 1, coverage: 0, risk: 0, escalated: 100 }, 100, 100);
     expect(none.riskRate).toEqual({ x: 0, n: 0, value: null, low: null, high: null });
+  });
+});
+
+describe("riskAxis", () => {
+  it("gives evenly spaced nice ticks from 0 that reach the highest risk and the target", () => {
+    const pts = riskCoverageSeries([
+      { threshold: 0.5, coverage: 1, risk: 0.043, escalated: 0 },
+      { threshold: 0.9, coverage: 0.5, risk: 0.01, escalated: 50 },
+    ]);
+    expect(riskAxis(pts, 0.05)).toEqual({ domain: [0, 6], ticks: [0, 2, 4, 6] });
+    expect(riskAxis(pts, 0.2).ticks).toEqual([0, 5, 10, 15, 20]);
+    const all = riskCoverageSeries([{ threshold: 0.5, coverage: 1, risk: 1, escalated: 0 }]);
+    expect(riskAxis(all, 0.05)).toEqual({ domain: [0, 100], ticks: [0, 25, 50, 75, 100] });
   });
 });

@@ -9,6 +9,14 @@ export function pct(x: number | null | undefined, digits = 1): string {
   return `${(x * 100).toFixed(digits)}%`;
 }
 
+/**
+ * A count with its noun in the right number: (1, "answer") -> "1 answer", (1530, "answer") -> "1,530 answers",
+ * (2, "entry", "entries") -> "2 entries"; the plural is the noun plus "s" unless given.
+ */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${count(n)} ${Math.round(n) === 1 ? one : many}`;
+}
+
 /** A plain number with fixed decimals (two significant digits when it would round to zero); null or NaN -> "—". */
 export function num(x: number | null | undefined, digits = 3): string {
   if (x === null || x === undefined || !Number.isFinite(x)) return "—";

@@ -1,6 +1,7 @@
 /** Reliability diagram data: per-bin points with intervals, gap shading, the count histogram, overlays. */
 
 import type { Bin } from "@decision-workbench/api/shapes";
+import { plural } from "./format";
 
 /** The API flags bins with fewer items than this as sparse (drawn greyed: their intervals are wide and unreliable). */
 export const SPARSE_BIN = 10;
@@ -139,4 +140,20 @@ export function overlaySeries(binsList: Bin[][], names: string[]): OverlaySeries
       points: reliabilityPoints(bins).map((p) => ({ ...p, series: name })),
     };
   });
+}
+
+/**
+ * One sentence for a screen reader about a diagram's points: how many answers in how many bins, and the widest gap
+ * between accuracy and confidence among the bins that are not sparse ("… in 9 bins; widest gap: over-confident by
+ * 12.3 pp around 85% confidence").
+ */
+export function reliabilitySummary(points: ReliabilityPoint[]): string {
+  if (!points.length) return "no answered bins";
+  const n = points.reduce((s, p) => s + p.count, 0);
+  const head = `${plural(n, "answer")} in ${plural(points.length, "bin")}`;
+  const dense = points.filter((p) => !p.sparse);
+  if (!dense.length) return `${head}, all with fewer than ${SPARSE_BIN} answers`;
+  const widest = dense.reduce((a, b) => (Math.abs(b.gap) > Math.abs(a.gap) ? b : a));
+  const side = widest.gap < 0 ? "over-confident" : "under-confident";
+  return `${head}; widest gap: ${side} by ${Math.abs(widest.gap).toFixed(1)} pp around ${widest.x.toFixed(0)}% confidence`;
 }

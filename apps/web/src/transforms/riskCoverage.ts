@@ -1,6 +1,7 @@
 /** Risk-coverage curve and the escalation threshold picker. */
 
 import type { Rate, RiskPoint } from "@decision-workbench/api/shapes";
+import { niceTicks } from "./axis";
 import { wilsonRate } from "./format";
 
 /** One point in percent units. */
@@ -69,4 +70,17 @@ export function escalationSummary(p: PercentPoint, n: number, usable?: number): 
     out.riskRate = wilsonRate(Math.round((p.risk / 100) * answered), answered);
   }
   return out;
+}
+
+/**
+ * The error-rate axis (percent): evenly spaced nice ticks from 0 up past the highest risk and the target line, so
+ * the target is always drawn ([0, 2, 4, 6], not Recharts' own [0, 2, 4, 5]).
+ */
+export function riskAxis(
+  points: PercentPoint[],
+  targetRisk: number,
+): { domain: [number, number]; ticks: number[] } {
+  const max = Math.max(targetRisk * 100, ...points.map((p) => (Number.isFinite(p.risk) ? p.risk : 0)));
+  const ticks = niceTicks(max);
+  return { domain: [0, ticks[ticks.length - 1]], ticks };
 }
