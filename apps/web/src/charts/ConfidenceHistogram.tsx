@@ -1,51 +1,71 @@
-/** Histogram of confidence for right and wrong answers. */
+/** Histogram of confidence for right and wrong answers, on a count, log-count or share scale. */
 
 import type { ItemReport } from "@decision-workbench/api/shapes";
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { count, pct } from "../transforms/format";
-import { confidenceHistogram, type HistogramBar } from "../transforms/histogram";
-import { ChartFrame } from "./ChartFrame";
+import { count, pct, plural } from "../transforms/format";
+import {
+  confidenceHistogram,
+  type HistogramBar,
+  type HistogramScale,
+  histogramAxis,
+  histogramSummary,
+} from "../transforms/histogram";
+import { CHART_SVG, ChartFrame } from "./ChartFrame";
 import { AXIS_LABEL, COLORS, TICK } from "./colors";
+
+/** A bar's value as the table and tooltip show it: a share of its group, or a count. */
+function barText(b: HistogramBar, group: "right" | "wrong", scale: HistogramScale): string {
+  const n = group === "right" ? b.rightCount : b.wrongCount;
+  return scale === "share" ? `${(b[group] ?? 0).toFixed(1)}% (${count(n)})` : count(n);
+}
 
 function HistTooltip({
   active,
   payload,
-  normalize,
+  scale,
 }: {
   active?: boolean;
   payload?: { payload?: HistogramBar }[];
-  normalize: boolean;
+  scale: HistogramScale;
 }) {
   const b = payload?.[0]?.payload;
   if (!active || !b) return null;
   return (
     <div className="tooltip">
       <strong>Confidence {b.range}</strong>
-      <div>Right: {normalize ? `${b.right.toFixed(1)}% of right answers` : count(b.right)}</div>
-      <div>Wrong: {normalize ? `${b.wrong.toFixed(1)}% of wrong answers` : count(b.wrong)}</div>
       <div>
-        {count(b.total)} answers, {pct(b.wrongShare)} wrong
+        Right: {barText(b, "right", scale)}
+        {scale === "share" ? " of right answers" : ""}
+      </div>
+      <div>
+        Wrong: {barText(b, "wrong", scale)}
+        {scale === "share" ? " of wrong answers" : ""}
+      </div>
+      <div>
+        {plural(b.total, "answer")}, {pct(b.wrongShare)} wrong
       </div>
     </div>
   );
 }
 
-/** The chart; `normalize` shows each group as shares of itself so a small wrong group stays visible. */
+/** The chart; the log and share scales keep a small wrong group visible next to a large right one. */
 export function ConfidenceHistogram({
   histogram,
-  normalize,
+  scale,
   ready,
 }: {
   histogram: ItemReport["histogram"];
-  normalize: boolean;
+  scale: HistogramScale;
   ready?: string;
 }) {
-  const data = confidenceHistogram(histogram, normalize);
-  const yLabel = normalize ? "Share of group (%)" : "Count";
+  const data = confidenceHistogram(histogram, scale);
+  const axis = histogramAxis(data, scale);
+  const s = histogramSummary(histogram);
   return (
     <ChartFrame
       title="Confidence of right and wrong answers"
       description="A well-separated service puts its wrong answers at low confidence."
+      summary={`${plural(s.right, "right answer")} at mean confidence ${pct(s.meanRight)} and ${plural(s.wrong, "wrong answer")} at ${pct(s.meanWrong)}, in ${data.length} bins; height is ${axis.label.toLowerCase()}`}
       ready={ready}
       legend={[
         { label: "Right answers", color: COLORS.right },
@@ -65,8 +85,8 @@ export function ConfidenceHistogram({
             {data.map((b) => (
               <tr key={b.range}>
                 <td>{b.range}</td>
-                <td>{normalize ? `${b.right.toFixed(1)}%` : count(b.right)}</td>
-                <td>{normalize ? `${b.wrong.toFixed(1)}%` : count(b.wrong)}</td>
+                <td>{barText(b, "right", scale)}</td>
+                <td>{barText(b, "wrong", scale)}</td>
                 <td>{pct(b.wrongShare)}</td>
               </tr>
             ))}
@@ -76,6 +96,7 @@ export function ConfidenceHistogram({
     >
       <ResponsiveContainer width="100%" height={320}>
         <BarChart
+          {...CHART_SVG}
           data={data}
           margin={{ top: 8, right: 16, bottom: 28, left: 8 }}
           barGap={0}
@@ -92,10 +113,14 @@ export function ConfidenceHistogram({
           <YAxis
             width={56}
             tick={TICK}
-            allowDecimals={normalize}
-            label={{ value: yLabel, angle: -90, position: "insideLeft", offset: 10, style: AXIS_LABEL }}
+            scale={axis.scale}
+            domain={axis.domain}
+            ticks={axis.ticks}
+            allowDataOverflow
+            tickFormatter={(v: number) => v.toLocaleString("en-US", { maximumFractionDigits: 1 })}
+            label={{ value: axis.label, angle: -90, position: "insideLeft", offset: 10, style: AXIS_LABEL }}
           />
-          <Tooltip content={<HistTooltip normalize={normalize} />} isAnimationActive={false} />
+          <Tooltip content={<HistTooltip scale={scale} />} isAnimationActive={false} />
           <Bar dataKey="right" name="Right" fill={COLORS.right} isAnimationActive={false} />
           <Bar dataKey="wrong" name="Wrong" fill={COLORS.wrong} isAnimationActive={false} />
         </BarChart>

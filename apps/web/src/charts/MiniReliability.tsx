@@ -3,8 +3,9 @@
  * in a few milliseconds. Diagonal, gap shading, points (hollow when sparse) with a tooltip each, 0/50/100 axes.
  */
 import type { Bin } from "@decision-workbench/api/shapes";
-import { count } from "../transforms/format";
-import { gapAreas, reliabilityPoints } from "../transforms/reliability";
+import { count, plural } from "../transforms/format";
+import { gapAreas, reliabilityPoints, reliabilitySummary } from "../transforms/reliability";
+import { ChartTable, chartName } from "./ChartFrame";
 import { COLORS } from "./colors";
 
 const W = 300;
@@ -38,7 +39,7 @@ export function MiniReliability({
         viewBox={`0 0 ${W} ${H}`}
         width="100%"
         role="img"
-        aria-label={`Reliability of ${title}: ${points.length} non-empty bins${subtitle ? `, ${subtitle}` : ""}`}
+        aria-label={chartName(`Reliability of ${title}`, reliabilitySummary(points))}
         className="mini-chart"
       >
         {[0, 50, 100].map((t) => (
@@ -76,7 +77,7 @@ export function MiniReliability({
             stroke={p.sparse ? COLORS.sparse : COLORS.point}
             strokeWidth={2}
           >
-            <title>{`${p.lo.toFixed(0)}–${p.hi.toFixed(0)}%: ${count(p.count)} pairs, probability ${p.x.toFixed(1)}%, frequency ${p.y.toFixed(1)}%`}</title>
+            <title>{`${p.lo.toFixed(0)}–${p.hi.toFixed(0)}%: ${plural(p.count, "pair")}, probability ${p.x.toFixed(1)}%, frequency ${p.y.toFixed(1)}%`}</title>
           </circle>
         ))}
         <line x1={x(0)} x2={x(100)} y1={y(0)} y2={y(0)} stroke={COLORS.axis} />
@@ -92,6 +93,30 @@ export function MiniReliability({
           Frequency (%)
         </text>
       </svg>
+      <ChartTable title={`reliability of ${title}`}>
+        <table className="table compact">
+          <thead>
+            <tr>
+              <th scope="col">Bin (%)</th>
+              <th scope="col">Pairs</th>
+              <th scope="col">Probability (%)</th>
+              <th scope="col">Frequency (%)</th>
+            </tr>
+          </thead>
+          <tbody>
+            {points.map((p) => (
+              <tr key={p.lo}>
+                <td>
+                  {p.lo.toFixed(0)}–{p.hi.toFixed(0)}
+                </td>
+                <td>{count(p.count)}</td>
+                <td>{p.x.toFixed(1)}</td>
+                <td>{p.y.toFixed(1)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </ChartTable>
     </figure>
   );
 }

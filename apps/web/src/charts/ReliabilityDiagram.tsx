@@ -15,7 +15,8 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
-import { count, pct } from "../transforms/format";
+import { niceTicks } from "../transforms/axis";
+import { count, pct, plural } from "../transforms/format";
 import {
   type CountBar,
   countBars,
@@ -23,9 +24,10 @@ import {
   type OverlaySeries,
   type ReliabilityPoint,
   reliabilityPoints,
+  reliabilitySummary,
   SPARSE_BIN,
 } from "../transforms/reliability";
-import { ChartFrame, type LegendEntry } from "./ChartFrame";
+import { CHART_SVG, ChartFrame, type LegendEntry } from "./ChartFrame";
 import { AXIS_LABEL, COLORS, TICK } from "./colors";
 
 const TICKS = [0, 20, 40, 60, 80, 100];
@@ -66,7 +68,7 @@ function BinTooltip({
     <div className="tooltip">
       {p.series && <strong>{p.series}</strong>}
       <div>
-        Bin {p.lo.toFixed(0)}–{p.hi.toFixed(0)}% · {count(p.count)} answers
+        Bin {p.lo.toFixed(0)}–{p.hi.toFixed(0)}% · {plural(p.count, "answer")}
       </div>
       <div>Mean confidence {p.x.toFixed(1)}%</div>
       <div>
@@ -105,7 +107,7 @@ function CountBars({ bars }: { bars: CountBar[] }) {
             fillOpacity={0.55}
           >
             <title>
-              {`${b.x1.toFixed(0)}–${b.x2.toFixed(0)}%: ${count(b.count)} answers (${pct(b.share)})`}
+              {`${b.x1.toFixed(0)}–${b.x2.toFixed(0)}%: ${plural(b.count, "answer")} (${pct(b.share)})`}
             </title>
           </rect>
         );
@@ -119,7 +121,7 @@ function CountTooltip({ active, payload }: { active?: boolean; payload?: { paylo
   if (!active || !b) return null;
   return (
     <div className="tooltip">
-      Bin {b.x1.toFixed(0)}–{b.x2.toFixed(0)}%: <strong>{count(b.count)}</strong> answers ({pct(b.share)})
+      Bin {b.x1.toFixed(0)}–{b.x2.toFixed(0)}%: <strong>{plural(b.count, "answer")}</strong> ({pct(b.share)})
     </div>
   );
 }
@@ -127,10 +129,10 @@ function CountTooltip({ active, payload }: { active?: boolean; payload?: { paylo
 /** The count histogram under a diagram, on the same x axis. */
 function CountHistogram({ bins, height = 110 }: { bins: Bin[]; height?: number }) {
   const bars = countBars(bins);
-  const max = Math.max(1, ...bars.map((b) => b.count));
+  const yTicks = niceTicks(Math.max(1, ...bars.map((b) => b.count)), 2);
   return (
     <ResponsiveContainer width="100%" height={height}>
-      <ComposedChart margin={{ top: 4, right: 16, bottom: 28, left: 8 }}>
+      <ComposedChart {...CHART_SVG} margin={{ top: 4, right: 16, bottom: 28, left: 8 }}>
         <CartesianGrid stroke={COLORS.grid} vertical={false} />
         <XAxis
           type="number"
@@ -142,11 +144,11 @@ function CountHistogram({ bins, height = 110 }: { bins: Bin[]; height?: number }
         />
         <YAxis
           type="number"
-          domain={[0, max]}
+          domain={[0, yTicks[yTicks.length - 1]]}
+          ticks={yTicks}
           width={Y_WIDTH}
           tick={TICK}
-          tickCount={3}
-          allowDecimals={false}
+          tickFormatter={(v: number) => count(v)}
           label={{ value: "Count", angle: -90, position: "insideLeft", offset: 10, style: AXIS_LABEL }}
         />
         {/* Invisible points at the bar tops: they give the axes their data and the bars a tooltip. */}
@@ -176,7 +178,8 @@ function ReliabilityPlot({
   const single = series.length === 1;
   return (
     <ResponsiveContainer width="100%" height={height}>
-      <ComposedChart margin={{ top: 8, right: 16, bottom: 28, left: 8 }}>
+      {/* No allowDataOverflow on the axes: it clips the plot, which cut points at 0 or 100 % in half. */}
+      <ComposedChart {...CHART_SVG} margin={{ top: 10, right: 16, bottom: 28, left: 8 }}>
         <CartesianGrid stroke={COLORS.grid} />
         <XAxis
           type="number"
@@ -184,7 +187,6 @@ function ReliabilityPlot({
           domain={[0, 100]}
           ticks={TICKS}
           tick={TICK}
-          allowDataOverflow
           label={{ value: "Mean confidence (%)", position: "insideBottom", offset: -16, style: AXIS_LABEL }}
         />
         <YAxis
@@ -194,7 +196,6 @@ function ReliabilityPlot({
           ticks={TICKS}
           width={Y_WIDTH}
           tick={TICK}
-          allowDataOverflow
           label={{ value: "Accuracy (%)", angle: -90, position: "insideLeft", offset: 10, style: AXIS_LABEL }}
         />
         {gaps.map((g) => (
@@ -304,6 +305,7 @@ export function ReliabilityDiagram({
     <ChartFrame
       title={title}
       description={description}
+      summary={`accuracy against mean confidence, ${reliabilitySummary(series[0].points)}`}
       ready={ready}
       legend={[
         { label: "Accuracy per bin, 95% interval", color: COLORS.point, shape: "dot" },
@@ -335,6 +337,7 @@ export function ReliabilityOverlay({
     <ChartFrame
       title={title}
       description={description}
+      summary={`accuracy against mean confidence of ${series.map((s) => `${s.name} (${reliabilitySummary(s.points)})`).join(" and ")}`}
       ready={ready}
       legend={[
         ...series.map((s) => ({ label: s.name, color: s.color, shape: "dot" as const })),

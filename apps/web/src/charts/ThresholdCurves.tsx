@@ -11,7 +11,7 @@ import {
 } from "recharts";
 import { pct } from "../transforms/format";
 import type { ThresholdSeries } from "../transforms/thresholds";
-import { ChartLegend } from "./ChartFrame";
+import { CHART_SVG, ChartLegend, ChartTable, chartName } from "./ChartFrame";
 import { AXIS_LABEL, COLORS, TICK } from "./colors";
 
 function CurveTooltip({
@@ -33,6 +33,11 @@ function CurveTooltip({
   );
 }
 
+/** The rows of a curve's data table: every point, or every 5 % when the curve has many. */
+function tablePoints(points: ThresholdSeries["points"]): ThresholdSeries["points"] {
+  return points.length > 25 ? points.filter((p) => Math.abs(p.t / 5 - Math.round(p.t / 5)) < 1e-9) : points;
+}
+
 /** One label's curves. */
 function ThresholdCurve({ s }: { s: ThresholdSeries }) {
   return (
@@ -46,11 +51,15 @@ function ThresholdCurve({ s }: { s: ThresholdSeries }) {
         </span>
       </figcaption>
       <div
+        className="chart-body"
         role="img"
-        aria-label={`Precision, recall and F1 of ${s.label} against the threshold${s.tuned === null ? "" : `; tuned threshold ${(s.tuned / 100).toFixed(2)}`}`}
+        aria-label={chartName(
+          `${s.label}: precision, recall and F1 against the threshold`,
+          `F1 ${pct(s.f1At05)} at 0.5${s.tuned === null ? "" : `, ${pct(s.f1Tuned)} at the tuned threshold ${(s.tuned / 100).toFixed(2)}`}`,
+        )}
       >
         <ResponsiveContainer width="100%" height={230}>
-          <LineChart data={s.points} margin={{ top: 16, right: 12, bottom: 24, left: 4 }}>
+          <LineChart {...CHART_SVG} data={s.points} margin={{ top: 16, right: 12, bottom: 24, left: 4 }}>
             <CartesianGrid stroke={COLORS.grid} />
             <XAxis
               type="number"
@@ -109,6 +118,28 @@ function ThresholdCurve({ s }: { s: ThresholdSeries }) {
           </LineChart>
         </ResponsiveContainer>
       </div>
+      <ChartTable title={`${s.label} thresholds`}>
+        <table className="table compact">
+          <thead>
+            <tr>
+              <th scope="col">Threshold (%)</th>
+              <th scope="col">Precision (%)</th>
+              <th scope="col">Recall (%)</th>
+              <th scope="col">F1 (%)</th>
+            </tr>
+          </thead>
+          <tbody>
+            {tablePoints(s.points).map((p) => (
+              <tr key={p.t}>
+                <td>{p.t.toFixed(0)}</td>
+                <td>{p.precision.toFixed(1)}</td>
+                <td>{p.recall.toFixed(1)}</td>
+                <td>{p.f1.toFixed(1)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </ChartTable>
     </figure>
   );
 }

@@ -7,12 +7,12 @@
 import type { ItemRow } from "@decision-workbench/api/shapes";
 
 /** The threshold a link without `?confidence=` uses. */
-export const CONFIDENT_DEFAULT = 0.8;
+const CONFIDENT_DEFAULT = 0.8;
 /** The URL parameter that holds the threshold, as a share: `?confidence=0.9`. */
 const PARAM = "confidence";
 
 /** True when the row's confidence is at or above the threshold (a row without a confidence never is). */
-export function isConfident(row: Pick<ItemRow, "confidence">, threshold: number): boolean {
+function isConfident(row: Pick<ItemRow, "confidence">, threshold: number): boolean {
   return row.confidence !== null && Number.isFinite(row.confidence) && row.confidence >= threshold - 1e-12;
 }
 

@@ -1,7 +1,7 @@
 /** Confidence: histogram of right vs wrong answers and every metric with its interval. */
-import { useState } from "react";
 import { useReport } from "../../api/runs";
 import { ConfidenceHistogram } from "../../charts/ConfidenceHistogram";
+import { HistogramScaleChoice, useHistogramScale } from "../../charts/HistogramScaleChoice";
 import { ConsistencyNote, MetricCards } from "../../components/MetricCards";
 import { ErrorState, Loading, NoUsable } from "../../components/States";
 import { count, pct } from "../../transforms/format";
@@ -13,7 +13,7 @@ import { useRunView } from "./useRunView";
 /** The tab. */
 export default function ConfidenceTab({ run, item, split }: TabProps) {
   const [view] = useRunView();
-  const [normalize, setNormalize] = useState(false);
+  const [scale, setScale] = useHistogramScale();
   const report = useReport(run.id, {
     item: item?.name,
     split,
@@ -51,16 +51,13 @@ export default function ConfidenceTab({ run, item, split }: TabProps) {
         : {intervalSummary(r.intervals)}.
       </p>
       <div className="toolbar">
-        <label className="check">
-          <input type="checkbox" checked={normalize} onChange={(e) => setNormalize(e.target.checked)} />
-          Show each group as a share of itself
-        </label>
+        <HistogramScaleChoice scale={scale} onChange={setScale} />
         <span className="muted small">
           {count(s.right)} right (mean confidence {pct(s.meanRight)}) · {count(s.wrong)} wrong (mean
           confidence {pct(s.meanWrong)})
         </span>
       </div>
-      <ConfidenceHistogram histogram={r.histogram} normalize={normalize} ready="confidence" />
+      <ConfidenceHistogram histogram={r.histogram} scale={scale} ready="confidence" />
     </>
   );
 }

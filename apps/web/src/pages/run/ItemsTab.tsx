@@ -1,13 +1,14 @@
 /** Items: the answers, confident-and-wrong first, with filters, the state, every probability and the reasoning. */
 import { ITEMS_PAGE } from "@decision-workbench/api/limits";
 import type { ItemRow } from "@decision-workbench/api/shapes";
-import { useItems } from "../../api/runs";
+import { useItemsAbove } from "../../api/confidentWrong";
 import { Empty, ErrorState, Loading } from "../../components/States";
 import { StateView } from "../../components/StateView";
-import { count, label, pct } from "../../transforms/format";
+import { count, label, pct, plural } from "../../transforms/format";
 import { reasoningBlocks } from "../../transforms/reasoning";
 import { ITEM_FILTERS } from "../../transforms/urlState";
 import type { TabProps } from "../RunPage";
+import { ConfidentThreshold, useConfidentThreshold } from "./ConfidentThreshold";
 import { useRunView } from "./useRunView";
 
 const PAGE = ITEMS_PAGE.default;
@@ -99,14 +100,12 @@ function Detail({ row }: { row: ItemRow }) {
 /** The tab. */
 export default function ItemsTab({ run, item, split }: TabProps) {
   const [view, set] = useRunView();
-  const items = useItems(run.id, {
-    item: item?.name,
-    split,
-    filter: view.filter,
-    label: view.label,
-    offset: view.offset,
-    limit: PAGE,
-  });
+  const [threshold, setThreshold] = useConfidentThreshold();
+  const items = useItemsAbove(
+    run.id,
+    { item: item?.name, split, filter: view.filter, label: view.label, offset: view.offset, limit: PAGE },
+    threshold,
+  );
   const rows = items.data?.rows ?? [];
   const selected = rows.find((r) => r.exampleId === view.example);
   return (
@@ -141,6 +140,13 @@ export default function ItemsTab({ run, item, split }: TabProps) {
             ))}
           </select>
         </label>
+        {view.filter === "confident-wrong" && (
+          <ConfidentThreshold
+            threshold={threshold}
+            onChange={setThreshold}
+            total={items.data ? plural(items.data.total, "answer") : undefined}
+          />
+        )}
       </div>
       {items.error && !items.data ? (
         <ErrorState error={items.error} retry={() => items.refetch()} />
