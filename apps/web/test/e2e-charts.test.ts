@@ -57,7 +57,8 @@ async function chartProblems(): Promise<string[]> {
       }
       const hasDrawing = f.querySelector("svg") !== null;
       const button = f.querySelector("details.chart-table > summary");
-      if (hasDrawing && !button?.textContent?.includes("Data table"))
+      const buttonName = button?.getAttribute("aria-label") ?? "";
+      if (hasDrawing && !(buttonName.startsWith("Data table of ") && buttonName.includes(title)))
         out.push(`no data table button: ${title}`);
       if (hasDrawing && button && !button.closest("details")?.querySelector("table"))
         out.push(`data table button with no table: ${title}`);
