@@ -110,9 +110,12 @@ describe("the run page's charts in Chromium", () => {
         await open(tab, query, run());
         expect(await chartProblems(), `${tab} ${query}`).toEqual([]);
       }
+      // a chart's name takes no control's label: getByLabel("Bins") finds the Bins select alone
+      await open("reliability", "item=species");
+      await expect(e2e.page.getByLabel("Bins").count()).resolves.toBe(1);
       await open("reliability", "item=species");
       const img = e2e.page.getByRole("img", {
-        name: /^Reliability of species, test split: accuracy against mean confidence, \d+ answers in \d+ bins/,
+        name: /^Reliability of species, test split: accuracy against mean confidence, \d+ answers over \d+ confidence ranges/,
       });
       await expect(img.count()).resolves.toBe(1);
       const button = e2e.page.getByText("Data table", { exact: false }).first();

@@ -65,7 +65,7 @@ export function ConfidenceHistogram({
     <ChartFrame
       title="Confidence of right and wrong answers"
       description="A well-separated service puts its wrong answers at low confidence."
-      summary={`${plural(s.right, "right answer")} at mean confidence ${pct(s.meanRight)} and ${plural(s.wrong, "wrong answer")} at ${pct(s.meanWrong)}, in ${data.length} bins; height is ${axis.label.toLowerCase()}`}
+      summary={`${plural(s.right, "right answer")} at mean confidence ${pct(s.meanRight)} and ${plural(s.wrong, "wrong answer")} at ${pct(s.meanWrong)}, over ${data.length} confidence ranges; height is ${axis.label.toLowerCase()}`}
       ready={ready}
       legend={[
         { label: "Right answers", color: COLORS.right },

@@ -337,7 +337,8 @@ export function ReliabilityOverlay({
     <ChartFrame
       title={title}
       description={description}
-      summary={`accuracy against mean confidence of ${series.map((s) => `${s.name} (${reliabilitySummary(s.points)})`).join(" and ")}`}
+      // Series names stay in the legend: a name such as "calibrated" would give the image a form control's label.
+      summary={`accuracy against mean confidence of ${series.length} series, in the legend's order: ${series.map((s) => reliabilitySummary(s.points)).join("; then ")}`}
       ready={ready}
       legend={[
         ...series.map((s) => ({ label: s.name, color: s.color, shape: "dot" as const })),

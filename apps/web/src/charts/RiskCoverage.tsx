@@ -60,7 +60,7 @@ export function RiskCoverage({
       description={`Raise the escalation threshold to answer fewer questions alone with fewer errors. ${aurc === null ? "" : ` Area under the curve (AURC): ${aurc.toFixed(3)}.`}`}
       summary={
         full
-          ? `answering everything alone errs ${full.risk.toFixed(1)}% of the time; ${points.length} thresholds from ${points[0].threshold.toFixed(2)} to ${points[points.length - 1].threshold.toFixed(2)}; target risk ${pct(targetRisk, 0)}${picked ? `; picked threshold ${picked.threshold.toFixed(2)}: ${picked.coverage.toFixed(1)}% answered alone, ${picked.risk.toFixed(1)}% error` : ""}`
+          ? `answering everything alone errs ${full.risk.toFixed(1)}% of the time; ${points.length} thresholds from ${points[0].threshold.toFixed(2)} to ${points[points.length - 1].threshold.toFixed(2)}; the dashed line marks a ${pct(targetRisk, 0)} error goal${picked ? `; picked threshold ${picked.threshold.toFixed(2)}: ${picked.coverage.toFixed(1)}% answered alone, ${picked.risk.toFixed(1)}% error` : ""}`
           : undefined
       }
       ready={ready}

@@ -143,14 +143,15 @@ export function overlaySeries(binsList: Bin[][], names: string[]): OverlaySeries
 }
 
 /**
- * One sentence for a screen reader about a diagram's points: how many answers in how many bins, and the widest gap
- * between accuracy and confidence among the bins that are not sparse ("… in 9 bins; widest gap: over-confident by
- * 12.3 pp around 85% confidence").
+ * One sentence for a screen reader about a diagram's points: how many answers over how many confidence ranges (the
+ * bins), and the widest gap between accuracy and confidence among the ranges that are not sparse ("… over 9
+ * confidence ranges; widest gap: over-confident by 12.3 pp around 85% confidence"). It avoids the word "bins", which
+ * would give the chart the name of the page's Bins control.
  */
 export function reliabilitySummary(points: ReliabilityPoint[]): string {
-  if (!points.length) return "no answered bins";
+  if (!points.length) return "no answers";
   const n = points.reduce((s, p) => s + p.count, 0);
-  const head = `${plural(n, "answer")} in ${plural(points.length, "bin")}`;
+  const head = `${plural(n, "answer")} over ${plural(points.length, "confidence range")}`;
   const dense = points.filter((p) => !p.sparse);
   if (!dense.length) return `${head}, all with fewer than ${SPARSE_BIN} answers`;
   const widest = dense.reduce((a, b) => (Math.abs(b.gap) > Math.abs(a.gap) ? b : a));
