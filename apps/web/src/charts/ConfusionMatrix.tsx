@@ -1,6 +1,6 @@
 /** Confusion matrix as a heatmap table: gold rows, predicted columns, shaded by the row share. */
 import { cellColor, cellTextColor, confusionTable } from "../transforms/confusion";
-import { count, pct } from "../transforms/format";
+import { count, pct, plural } from "../transforms/format";
 
 /** The table. */
 export function ConfusionMatrix({
@@ -18,8 +18,8 @@ export function ConfusionMatrix({
       <figcaption>
         <span className="chart-title">Confusion matrix</span>
         <span className="chart-description">
-          Rows are the gold label, columns the answer; shading is the share of the row. {count(t.n)} answers,{" "}
-          {pct(t.accuracy)} on the diagonal.
+          Rows are the gold label, columns the answer; shading is the share of the row.{" "}
+          {plural(t.n, "answer")}, {pct(t.accuracy)} on the diagonal.
         </span>
       </figcaption>
       <div className="table-scroll">

@@ -4,7 +4,7 @@ import { ConfidenceHistogram } from "../../charts/ConfidenceHistogram";
 import { HistogramScaleChoice, useHistogramScale } from "../../charts/HistogramScaleChoice";
 import { ConsistencyNote, MetricCards } from "../../components/MetricCards";
 import { ErrorState, Loading, NoUsable } from "../../components/States";
-import { count, pct } from "../../transforms/format";
+import { count, pct, plural } from "../../transforms/format";
 import { histogramSummary } from "../../transforms/histogram";
 import { intervalSummary, metricCards } from "../../transforms/metrics";
 import type { TabProps } from "../RunPage";
@@ -42,9 +42,9 @@ export default function ConfidenceTab({ run, item, split }: TabProps) {
       />
       <ConsistencyNote consistency={r.consistency} />
       <p className="muted small">
-        {count(r.n)} decisions on the {r.split} split: {count(r.counts.answered)} answered,{" "}
+        {plural(r.n, "decision")} on the {r.split} split: {count(r.counts.answered)} answered,{" "}
         {count(r.counts.unknown)} not stated, {count(r.counts.escalated)} escalated. 95% intervals over{" "}
-        {count(r.resamples.headline)} resamples
+        {plural(r.resamples.headline, "resample")}
         {r.resamples.classwise < r.resamples.headline
           ? ` (classwise ECE and the consistency test: ${count(r.resamples.classwise)})`
           : ""}

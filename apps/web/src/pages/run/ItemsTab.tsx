@@ -154,7 +154,9 @@ export default function ItemsTab({ run, item, split }: TabProps) {
         <Loading label="Loading answers…" />
       ) : items.data.total === 0 ? (
         <Empty title="No answers match">
-          Try another filter: “All” shows every answer of this item and split.
+          {view.filter === "confident-wrong"
+            ? `No wrong answer reaches ${Math.round(threshold * 1000) / 10}% confidence: lower the threshold, or pick “Wrong” to see them all.`
+            : "Try another filter: “All” shows every answer of this item and split."}
         </Empty>
       ) : (
         <div className="split-view" data-ready="items">
