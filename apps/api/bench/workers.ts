@@ -19,8 +19,9 @@
  * Run from apps/api after `pnpm run build` (the API and the workers run from dist, under plain node):
  *   node --import tsx bench/workers.ts [--scale-examples 20000] [--concurrency 16] [--rounds 1]
  *     [--big-examples 1000000] [--big-workers 2] [--big-minutes 25] [--delay 50] [--delay-limit 2000]
- *     [--no-scale] [--no-big] [--no-append] [--label TEXT]
- * A large run still going after --big-minutes is cancelled and reported as far as it got.
+ *     [--no-scale] [--no-big] [--no-summaries] [--no-append] [--label TEXT]
+ * A large run still going after --big-minutes is cancelled and reported as far as it got. --no-summaries: no
+ * GET /api/runs/:id during the runs (each reads the whole run, see summaryCost).
  */
 
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
@@ -35,7 +36,7 @@ import { type DecisionServerHandle, startDecisionServer } from "@decision-workbe
 import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { analysisData } from "../dist/analysis/data.js";
-import { selectExamples } from "../dist/engine/selection.js";
+import { examplesBetween, type Outline, outlineExamples, selectExamples } from "../dist/engine/selection.js";
 import { openPostgresStorage } from "../dist/storage/postgres/postgres.js";
 import type { RunSummary } from "../src/shapes/runs.js";
 import { syntheticTask, uploadBody } from "../test/fixtures.js";
@@ -54,12 +55,15 @@ const { values } = parseArgs({
     "no-scale": { type: "boolean" },
     "no-big": { type: "boolean" },
     "no-append": { type: "boolean" },
+    "no-summaries": { type: "boolean" },
     label: { type: "string", default: "" },
   },
 });
 const SCALE_N = Number(values["scale-examples"]);
 const CONCURRENCY = Number(values.concurrency);
 const ROUNDS = Number(values.rounds);
+/** Whether the watch times a GET /api/runs/:id at each 100,000 examples (its cost grows with the run). */
+const SUMMARIES = !values["no-summaries"];
 const BIG_N = Number(values["big-examples"]);
 const BIG_WORKERS = Number(values["big-workers"]);
 const BIG_MS = Number(values["big-minutes"]) * 60_000;
@@ -271,12 +275,14 @@ interface Watched {
    * GET /api/runs/:id (ms).
    */
   trend: { done: number; seconds: number; rss: number[]; peak: number[]; summaryMs: number }[];
+  /** Each watched process's highest RSS sampled every 250 ms during the run (MB). */
+  highest: number[];
 }
 
 /**
  * Starts a run over every split of `dataset` through the API and watches it until it ends: its row in the database
- * every 250 ms (not GET /api/runs/:id, whose cost grows with the examples stored, see `trend`), the RSS of `watch`
- * at each 100,000 examples stored; cancels it after `ms`.
+ * every 250 ms (not GET /api/runs/:id, whose cost grows with the examples stored: timed once at each 100,000
+ * unless --no-summaries), the RSS of `watch` at each 100,000 examples stored; cancels it after `ms`.
  */
 async function runAndWatch(
   team: Team,
@@ -296,8 +302,12 @@ async function runAndWatch(
   });
   const summaryOf = () => http<RunSummary>(`${team.apiUrl}/api/runs/${run.id}`);
   const trend: Watched["trend"] = [];
+  const highest = watch.map(() => 0);
   let cancelled = false;
   for (;;) {
+    watch.forEach((c, i) => {
+      highest[i] = Math.max(highest[i], rssMb(c.pid, "VmRSS"));
+    });
     const s = await team.storage.getStoredRun(run.id);
     if (!s) throw new Error(`run ${run.id} is gone from the database`);
     const seconds = (performance.now() - t0) / 1000;
@@ -306,15 +316,15 @@ async function runAndWatch(
       const rss = watch.map((c) => rssMb(c.pid, "VmRSS"));
       const peak = watch.map((c) => rssMb(c.pid));
       const t1 = performance.now();
-      await summaryOf();
-      const summaryMs = performance.now() - t1;
+      if (SUMMARIES) await summaryOf();
+      const summaryMs = SUMMARIES ? performance.now() - t1 : Number.NaN;
       trend.push({ done: step, seconds, rss, peak, summaryMs });
       say(
-        `  ${fmt(step)} done at ${fmt(seconds)} s; RSS ${rss.map((r, i) => `${fmt(r)} (${fmt(peak[i])})`).join(" / ")} MB; GET /api/runs/:id ${fmt(summaryMs)} ms`,
+        `  ${fmt(step)} done at ${fmt(seconds)} s; RSS ${rss.map((r, i) => `${fmt(r)} (${fmt(peak[i])})`).join(" / ")} MB; GET /api/runs/:id ${SUMMARIES ? `${fmt(summaryMs)} ms` : "not read"}`,
       );
     }
     if (s.status !== "running" && s.status !== "queued")
-      return { summary: await summaryOf(), seconds, trend };
+      return { summary: await summaryOf(), seconds, trend, highest };
     if (!cancelled && seconds * 1000 > ms) {
       cancelled = true;
       say(`  cancelling the run after ${fmt(seconds)} s at ${fmt(s.counters.done)} examples`);
@@ -396,36 +406,43 @@ async function scaling(team: Team, pass: Pass): Promise<{ lines: string[]; lastR
 }
 
 /**
- * What a worker reads at the start of each chunk (run-worker.ts `process`): the run's whole selection (setUpRun)
- * and every stored example id of the run; read here (after an untimed read of each), timed, with the heap each holds
- * after a collection.
+ * What a worker reads at the start of each chunk (run-worker.ts `process`), timed here on a finished run with the
+ * heap each read holds after a collection (each read once untimed before, as a worker's later chunks find the code
+ * compiled and the rows in PostgreSQL's cache): today, the run's outline (every example's place and split as
+ * integer arrays), the chunk's own examples and its stored ordinals (commit 9ca5da9); before it, the run's whole
+ * selection (every example's text) and every stored example id of the run.
  */
 async function chunkStart(team: Team, dataset: string, runId: string): Promise<string> {
-  const storage = await openPostgresStorage(team.dbUrl);
-  try {
-    // once untimed, as a worker's later chunks find the code compiled and the rows in PostgreSQL's cache
-    await selectExamples(storage, dataset, SPLITS as never, null);
-    await storage.doneExampleIds(runId);
+  const storage = team.storage;
+  // the untimed read in a call of its own: a value awaited in `measure` would stay held in its frame
+  const warm = async (read: () => Promise<unknown>) => {
+    await read();
+  };
+  const measure = async <T>(read: () => Promise<T>): Promise<{ out: T; ms: number; mb: number }> => {
+    await warm(read);
     gc();
     const heap0 = process.memoryUsage().heapUsed;
-    const t1 = performance.now();
-    const selection = await selectExamples(storage, dataset, SPLITS as never, null);
-    const selectMs = performance.now() - t1;
+    const t0 = performance.now();
+    const out = await read();
+    const ms = performance.now() - t0;
     gc();
-    const heap1 = process.memoryUsage().heapUsed;
-    const t2 = performance.now();
-    const ids = await storage.doneExampleIds(runId);
-    const idsMs = performance.now() - t2;
-    gc();
-    const heap2 = process.memoryUsage().heapUsed;
-    const n = selection?.examples.length ?? 0;
-    const size = Math.min(10_000, Math.max(100, Math.ceil(n / 64)));
-    const chunks = Math.ceil(n / size);
-    const perExample = ((selectMs + idsMs) * chunks) / n;
-    return `each chunk's start reads the whole run: its selection (${fmt(n)} examples) in ${fmt(selectMs)} ms, holding ${fmt((heap1 - heap0) / 1e6)} MB of heap, and its ${fmt(ids.size)} stored example ids in ${fmt(idsMs)} ms, ${fmt((heap2 - heap1) / 1e6)} MB; ${chunks} chunks of ${fmt(size)}: ${fmt(perExample, 2)} ms per example of the run (wall time here)`;
-  } finally {
-    await storage.close();
-  }
+    return { out, ms, mb: (process.memoryUsage().heapUsed - heap0) / 1e6 };
+  };
+  const outline = await measure(() => outlineExamples(storage, dataset, SPLITS as never, null));
+  const n = outline.out?.total ?? 0;
+  const size = Math.min(10_000, Math.max(100, Math.ceil(n / 64)));
+  const chunks = Math.ceil(n / size);
+  const [from, to] = [Math.floor(chunks / 2) * size, Math.min(n, (Math.floor(chunks / 2) + 1) * size)];
+  const own = await measure(() => examplesBetween(storage, dataset, outline.out as Outline, from, to));
+  const ordinals = await measure(() => storage.storedOrdinals(runId, from, to));
+  const selection = await measure(() => selectExamples(storage, dataset, SPLITS as never, null));
+  const ids = await measure(() => storage.doneExampleIds(runId));
+  const now = outline.ms + own.ms + ordinals.ms;
+  const before = selection.ms + ids.ms;
+  return [
+    `each chunk's start (${chunks} chunks of ${fmt(size)} in a run of ${fmt(n)}), now: the run's outline in ${fmt(outline.ms)} ms (${fmt(outline.mb, 1)} MB of heap held), the chunk's ${fmt(own.out.length)} examples in ${fmt(own.ms)} ms (${fmt(own.mb, 1)} MB), its ${fmt(ordinals.out.length)} stored ordinals in ${fmt(ordinals.ms)} ms: ${fmt(now)} ms a chunk, ${fmt((now * chunks) / n, 3)} ms per example of the run`,
+    `  before 9ca5da9: the whole selection in ${fmt(selection.ms)} ms (${fmt(selection.mb)} MB of heap held), every stored id (${fmt(ids.out.size)}) in ${fmt(ids.ms)} ms (${fmt(ids.mb)} MB): ${fmt(before)} ms a chunk, ${fmt((before * chunks) / n, 3)} ms per example of the run`,
+  ].join("\n");
 }
 
 /**
@@ -487,11 +504,15 @@ async function large(team: Team): Promise<string[]> {
       .slice(1)
       .map((p, i) => `worker ${i + 1} ${fmt(p)} MB`)
       .join(", ")} (target < 300 MB each); workers ${ready.map((x) => fmt(x)).join(" / ")} MB when ready`,
+    `  highest RSS sampled every 250 ms during the run: API ${fmt(r.highest[0])} MB, workers ${r.highest
+      .slice(1)
+      .map((x) => fmt(x))
+      .join(" / ")} MB (the API's just after the upload is the upload's: its RSS falls back after it)`,
     cpuLine,
     "  at each 100,000 examples stored: RSS now (peak so far), API / workers, MB; one GET /api/runs/:id, ms:",
     ...r.trend.map(
       (t) =>
-        `    ${fmt(t.done).padStart(9)} at ${fmt(t.seconds).padStart(5)} s: ${t.rss.map((x, i) => `${fmt(x)} (${fmt(t.peak[i])})`).join(" / ")}; ${fmt(t.summaryMs)} ms`,
+        `    ${fmt(t.done).padStart(9)} at ${fmt(t.seconds).padStart(5)} s: ${t.rss.map((x, i) => `${fmt(x)} (${fmt(t.peak[i])})`).join(" / ")}; ${SUMMARIES ? `${fmt(t.summaryMs)} ms` : "not read"}`,
     ),
   );
 
