@@ -26,8 +26,8 @@ export interface Decided {
   usage: { input_tokens: number; output_tokens: number; reasoning_tokens: number };
   reasoning?: Record<string, { thought: boolean; closed: boolean; tokens: number; text: string }>;
   /**
-   * The model the reply names: the one asked; `lexical` when every question fell back to it (no checkpoint
-   * matched); `<model>+lexical` when some did.
+   * The model the reply names: the one asked, or `<model>+lexical` when any question fell back to the lexical
+   * model (no checkpoint matched it): the version asked and the model that answered are both named.
    */
   model: string;
 }
@@ -57,11 +57,6 @@ export function decide(model: DecisionModel, request: DecisionRequest): Decided 
     }
   }
   const usage = { input_tokens: input, output_tokens: output, reasoning_tokens: 0 };
-  const named =
-    fellBack === 0
-      ? model.name
-      : fellBack === request.questions.length
-        ? fallback
-        : `${model.name}+${fallback}`;
+  const named = fellBack === 0 ? model.name : `${model.name}+${fallback}`;
   return explain ? { answers, usage, reasoning, model: named } : { answers, usage, model: named };
 }
