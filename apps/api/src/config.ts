@@ -197,6 +197,14 @@ function databaseUrl(text: string | undefined): string | null {
 
 const LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
 
+/** `--allow-private-servers`, else WORKBENCH_ALLOW_PRIVATE_SERVERS (1, true or yes). */
+export function allowPrivateServersOf(
+  flag: boolean | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): boolean {
+  return flag === true || /^(1|true|yes)$/i.test(env[ENV.allowPrivateServers] ?? "");
+}
+
 /** The database URL of flags and environment (checked), or null. */
 export function databaseUrlOf(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string | null {
   return databaseUrl(flag ?? env[ENV.databaseUrl]);
@@ -234,8 +242,7 @@ export function serveConfig(flags: ServeFlags = {}, env: NodeJS.ProcessEnv = pro
     databaseUrl: database,
     queue: queueConfig(database, flags.workers, env),
     allowHosts,
-    allowPrivateServers:
-      flags["allow-private-servers"] === true || /^(1|true|yes)$/i.test(env[ENV.allowPrivateServers] ?? ""),
+    allowPrivateServers: allowPrivateServersOf(flags["allow-private-servers"], env),
     dataDir: flags["data-dir"] ? resolve(flags["data-dir"]) : defaultDataDir(env),
     host,
     port: port(flags.port ?? env[ENV.port], "--port / WORKBENCH_PORT", DEFAULT_PORT),

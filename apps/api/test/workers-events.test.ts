@@ -6,10 +6,10 @@
 import type { DecisionServerHandle } from "@decision-workbench/decision-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Progress, RunSummary } from "../src/shapes/runs.js";
-import { addDataset, addServer, body, post, reference } from "./helpers.js";
+import { addDataset, addServer, reference } from "./helpers.js";
 import { type TestDatabase, testDatabase } from "./postgres.js";
 import { readEvents } from "./sse.js";
-import { apiInstance, summaryOf, waitFor } from "./workers.js";
+import { apiInstance, startRun, summaryOf, waitFor } from "./workers.js";
 
 let db: TestDatabase;
 let ref: DecisionServerHandle;
@@ -33,20 +33,9 @@ afterAll(async () => {
   await db?.drop();
 });
 
-async function start(concurrency: number): Promise<string> {
-  const res = await post(a.wb.app, "/api/runs", {
-    dataset: "tickets_live",
-    serverId,
-    model: "lexical",
-    concurrency,
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return body<RunSummary>(res).id;
-}
-
 describe("runs across API instances", () => {
   it("the other instance streams the run's progress and its end", async () => {
-    const id = await start(4);
+    const id = await startRun(a.wb, "tickets_live", serverId, 4);
     const { status, events } = await readEvents(`${b.wb.url}/api/runs/${id}/events`);
     expect(status).toBe(200);
     const heard = events.filter((e) => e.event === "progress").map((e) => e.data as Progress);
@@ -65,7 +54,7 @@ describe("runs across API instances", () => {
   }, 60_000);
 
   it("the other instance cancels it; the worker stops asking", async () => {
-    const id = await start(2);
+    const id = await startRun(a.wb, "tickets_live", serverId, 2);
     await waitFor(b.wb, id, (s) => s.progress.done >= 20, 30_000);
     // running on the workers: a resume would queue its chunks twice
     const twice = await b.wb.app.inject({

@@ -7,23 +7,11 @@
 
 import { describe, expect, it } from "vitest";
 import type { Workbench } from "../src/cli/serve.js";
-import type { RunSummary } from "../src/shapes/runs.js";
-import { addDataset, addServer, body, post, requestsPerState } from "./helpers.js";
-import { summaryOf, useTeam, waitFor, workerProcess } from "./workers.js";
+import { addDataset, addServer, requestsPerState } from "./helpers.js";
+import { startRun, summaryOf, useTeam, waitFor, workerProcess } from "./workers.js";
 
 // 20 ms a request: two workers at concurrency 8 answer ~800 examples a second, time enough to kill one mid-run
 const team = useTeam(20);
-
-async function startRun(wb: Workbench, serverId: string): Promise<string> {
-  const res = await post(wb.app, "/api/runs", {
-    dataset: "tickets_team",
-    serverId,
-    model: "lexical",
-    concurrency: 8,
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return body<RunSummary>(res).id;
-}
 
 async function report(wb: Workbench, id: string, item: string): Promise<string> {
   const res = await wb.app.inject({ method: "GET", url: `/api/runs/${id}/report?item=${item}&split=all` });
@@ -40,7 +28,7 @@ describe("run workers", () => {
     const lock = { WORKBENCH_QUEUE_LOCK_MS: "2000" };
     const [a, b] = await Promise.all([workerProcess(team.db.url, lock), workerProcess(team.db.url, lock)]);
     team.children.push(a, b);
-    const id = await startRun(wb, serverId);
+    const id = await startRun(wb, "tickets_team", serverId, 8);
     const before = await waitFor(wb, id, (s) => s.progress.done >= 1500, 60_000);
     expect(before.status).toBe("running");
     a.proc.kill("SIGKILL");
@@ -58,7 +46,7 @@ describe("run workers", () => {
     expect(b.stderr()).not.toMatch(/failed/);
 
     // the same run uninterrupted, on the surviving worker: the same report
-    const control = await startRun(wb, serverId);
+    const control = await startRun(wb, "tickets_team", serverId, 8);
     const controlDone = await waitFor(wb, control, (s) => s.status !== "running", 120_000);
     expect(controlDone.progress.done).toBe(5000);
     for (const item of ["team", "urgent", "topics"]) {

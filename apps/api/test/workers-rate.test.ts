@@ -5,9 +5,8 @@
  */
 
 import { describe, expect, it } from "vitest";
-import type { RunSummary } from "../src/shapes/runs.js";
-import { addDataset, addServer, body, post } from "./helpers.js";
-import { useTeam, waitFor, workerProcess } from "./workers.js";
+import { addDataset, addServer } from "./helpers.js";
+import { startRun, useTeam, waitFor, workerProcess } from "./workers.js";
 
 // 20 ms a request: concurrency 8 per worker could send 400 a second each without the limit
 const team = useTeam(20);
@@ -19,14 +18,8 @@ describe("rate limits across workers", () => {
     await addDataset(wb.app, 900, "tickets_rate");
     const serverId = await addServer(wb.app, team.ref.url, { requestsPerMinute: 3000 });
     team.children.push(...(await Promise.all([workerProcess(team.db.url), workerProcess(team.db.url)])));
-    const res = await post(wb.app, "/api/runs", {
-      dataset: "tickets_rate",
-      serverId,
-      model: "lexical",
-      concurrency: 8,
-    });
-    expect(res.statusCode, res.body).toBe(201);
-    const done = await waitFor(wb, body<RunSummary>(res).id, (s) => s.status !== "running", 90_000);
+    const id = await startRun(wb, "tickets_rate", serverId, 8);
+    const done = await waitFor(wb, id, (s) => s.status !== "running", 90_000);
     expect(done.status, done.error ?? "").toBe("done");
     expect(done.progress.done).toBe(600);
     // both workers took chunks (each logs the chunks it asks), and none failed

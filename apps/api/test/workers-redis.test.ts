@@ -9,11 +9,10 @@ import type { DecisionServerHandle } from "@decision-workbench/decision-server";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serveConfig } from "../src/config.js";
-import type { RunSummary } from "../src/shapes/runs.js";
-import { addDataset, addServer, body, post, reference, tempDir } from "./helpers.js";
+import { addDataset, addServer, reference, tempDir } from "./helpers.js";
 import { type TestDatabase, testDatabase } from "./postgres.js";
 import { freePort } from "./postgres-cluster.js";
-import { apiInstance, waitFor } from "./workers.js";
+import { apiInstance, startRun, waitFor } from "./workers.js";
 
 /** Starts redis-server; resolves with its URL once it accepts connections. */
 async function startRedis(dir: string): Promise<{ url: string; proc: ChildProcess }> {
@@ -77,9 +76,8 @@ describe("the run queue on Redis", () => {
     const { wb } = api;
     await addDataset(wb.app, 450, "tickets_redis");
     const serverId = await addServer(wb.app, ref.url);
-    const res = await post(wb.app, "/api/runs", { dataset: "tickets_redis", serverId, model: "lexical" });
-    expect(res.statusCode, res.body).toBe(201);
-    const done = await waitFor(wb, body<RunSummary>(res).id, (s) => s.status !== "running", 60_000);
+    const id = await startRun(wb, "tickets_redis", serverId);
+    const done = await waitFor(wb, id, (s) => s.status !== "running", 60_000);
     expect(done.status, done.error ?? "").toBe("done");
     expect(done.progress.done).toBe(300);
     // the queue's jobs went through Redis: the chunks of 300 examples (100 each), removed once done

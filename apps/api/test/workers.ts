@@ -4,12 +4,12 @@
  */
 
 import type { DecisionServerHandle } from "@decision-workbench/decision-server";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { startWorkbench, type Workbench } from "../src/cli/serve.js";
 import { serveConfig } from "../src/config.js";
 import type { RunSummary } from "../src/shapes/runs.js";
 import { type Child, workbench } from "./child.js";
-import { body, reference, tempDir } from "./helpers.js";
+import { body, post, reference, tempDir } from "./helpers.js";
 import { type TestDatabase, testDatabase } from "./postgres.js";
 
 /** What a team test file works with: a database, a reference server, an API instance without workers, workers. */
@@ -80,6 +80,18 @@ export async function workerProcess(url: string, env: Record<string, string> = {
   if (line !== "worker ready")
     throw new Error(`the worker said ${JSON.stringify(line)}; stderr:\n${child.stderr()}`);
   return child;
+}
+
+/** Starts a run of `dataset` on the lexical model through the API (201 expected); returns its id. */
+export async function startRun(
+  wb: Workbench,
+  dataset: string,
+  serverId: string,
+  concurrency?: number,
+): Promise<string> {
+  const res = await post(wb.app, "/api/runs", { dataset, serverId, model: "lexical", concurrency });
+  expect(res.statusCode, res.body).toBe(201);
+  return body<RunSummary>(res).id;
 }
 
 /** The run's summary through the API. */

@@ -5,7 +5,14 @@
  * data folder's secret.key) to open the servers' API keys.
  */
 
-import { ConfigError, databaseUrlOf, defaultDataDir, ENV, queueConfig } from "../config.js";
+import {
+  allowPrivateServersOf,
+  ConfigError,
+  databaseUrlOf,
+  defaultDataDir,
+  ENV,
+  queueConfig,
+} from "../config.js";
 import { openTeam } from "../engine/team.js";
 import { SecretBox } from "../secrets/box.js";
 import { loadSecretKey } from "../secrets/key.js";
@@ -64,9 +71,7 @@ export async function workerCommand(argv: string[]): Promise<number> {
   const secrets = new SecretBox(loadSecretKey(flags["data-dir"] ?? defaultDataDir()));
   const storage = await openPostgresStorage(databaseUrl);
   // private and loopback servers only when allowed: a worker runs beside other machines of a team
-  const allowPrivate =
-    flags["allow-private-servers"] === true ||
-    /^(1|true|yes)$/i.test(process.env[ENV.allowPrivateServers] ?? "");
+  const allowPrivate = allowPrivateServersOf(flags["allow-private-servers"]);
   const team = await openTeam({
     databaseUrl,
     config,
