@@ -1,6 +1,7 @@
 /** The confidence histogram's scale (count, log count, share of group), kept in the URL as `?hist=`. */
 import { useCallback, useMemo } from "react";
 import { useNavigate, useSearchParams } from "react-router";
+import { Segmented } from "../components/Segmented";
 import {
   HISTOGRAM_SCALES,
   type HistogramScale,
@@ -38,20 +39,13 @@ export function HistogramScaleChoice({
   onChange: (s: HistogramScale) => void;
 }) {
   return (
-    <fieldset className="segmented">
-      <legend>Height</legend>
-      {HISTOGRAM_SCALES.map((s) => (
-        <label key={s}>
-          <input
-            type="radio"
-            name="hist-scale"
-            value={s}
-            checked={scale === s}
-            onChange={() => onChange(s)}
-          />
-          {SCALE_TEXT[s]}
-        </label>
-      ))}
-    </fieldset>
+    <Segmented
+      legend="Height"
+      name="hist-scale"
+      options={HISTOGRAM_SCALES}
+      value={scale}
+      text={(s) => SCALE_TEXT[s]}
+      onChange={onChange}
+    />
   );
 }

@@ -2,6 +2,7 @@
 import { ITEMS_PAGE } from "@decision-workbench/api/limits";
 import type { ItemRow } from "@decision-workbench/api/shapes";
 import { useItemsAbove } from "../../api/confidentWrong";
+import { Segmented } from "../../components/Segmented";
 import { Empty, ErrorState, Loading } from "../../components/States";
 import { StateView } from "../../components/StateView";
 import { count, label, pct, plural } from "../../transforms/format";
@@ -111,21 +112,14 @@ export default function ItemsTab({ run, item, split }: TabProps) {
   return (
     <>
       <div className="toolbar">
-        <fieldset className="segmented">
-          <legend>Show</legend>
-          {ITEM_FILTERS.map((f) => (
-            <label key={f}>
-              <input
-                type="radio"
-                name="filter"
-                value={f}
-                checked={view.filter === f}
-                onChange={() => set({ filter: f, offset: 0, example: undefined })}
-              />
-              {FILTER_TEXT[f]}
-            </label>
-          ))}
-        </fieldset>
+        <Segmented
+          legend="Show"
+          name="filter"
+          options={ITEM_FILTERS}
+          value={view.filter}
+          text={(f) => FILTER_TEXT[f]}
+          onChange={(f) => set({ filter: f, offset: 0, example: undefined })}
+        />
         <label>
           Gold label{" "}
           <select

@@ -5,6 +5,7 @@ import { useReport } from "../../api/runs";
 import { MiniReliability } from "../../charts/MiniReliability";
 import { ReliabilityDiagram } from "../../charts/ReliabilityDiagram";
 import { ConsistencyNote, Metric } from "../../components/MetricCards";
+import { Segmented } from "../../components/Segmented";
 import { Empty, ErrorState, Loading, NoUsable } from "../../components/States";
 import { count, formatInterval, formatRate, pct } from "../../transforms/format";
 import { binCalibrationError } from "../../transforms/reliability";
@@ -45,21 +46,14 @@ export default function ReliabilityTab({ run, item, split }: TabProps) {
     : [...BIN_CHOICES, view.bins].sort((a, b) => a - b);
   const controls = (
     <div className="toolbar">
-      <fieldset className="segmented">
-        <legend>Binning</legend>
-        {(["width", "mass"] as const).map((b) => (
-          <label key={b}>
-            <input
-              type="radio"
-              name="binning"
-              value={b}
-              checked={view.binning === b}
-              onChange={() => set({ binning: b })}
-            />
-            {b === "width" ? "Equal width" : "Equal mass"}
-          </label>
-        ))}
-      </fieldset>
+      <Segmented
+        legend="Binning"
+        name="binning"
+        options={["width", "mass"] as const}
+        value={view.binning}
+        text={(b) => (b === "width" ? "Equal width" : "Equal mass")}
+        onChange={(b) => set({ binning: b })}
+      />
       <label>
         Bins{" "}
         <select value={view.bins} onChange={(e) => set({ bins: Number(e.target.value) })} name="bins">
@@ -70,21 +64,14 @@ export default function ReliabilityTab({ run, item, split }: TabProps) {
           ))}
         </select>
       </label>
-      <fieldset className="segmented">
-        <legend>View</legend>
-        {(["top", "classwise"] as const).map((v) => (
-          <label key={v}>
-            <input
-              type="radio"
-              name="view"
-              value={v}
-              checked={view.view === v}
-              onChange={() => set({ view: v })}
-            />
-            {v === "top" ? "Top label" : item?.kind === "multi" ? "Per label" : "Per option"}
-          </label>
-        ))}
-      </fieldset>
+      <Segmented
+        legend="View"
+        name="view"
+        options={["top", "classwise"] as const}
+        value={view.view}
+        text={(v) => (v === "top" ? "Top label" : item?.kind === "multi" ? "Per label" : "Per option")}
+        onChange={(v) => set({ view: v })}
+      />
       {report.isFetching && report.data && (
         <span className="muted small" role="status">
           Updating…
