@@ -4,6 +4,7 @@ import type { RunSummary } from "@decision-workbench/api/shapes";
 import { Link } from "react-router";
 import { runTitle } from "../transforms/compare";
 import { pct, when } from "../transforms/format";
+import { servedByLabel } from "../transforms/servedBy";
 import { StatusBadge } from "./StatusBadge";
 
 /**
@@ -76,8 +77,8 @@ export function CompareRunPicker({
                   <td data-label="Model" className="mono">
                     {r.model}
                   </td>
-                  <td data-label="Served by" className="mono">
-                    {r.servedBy.join(", ") || "—"}
+                  <td data-label="Served by" className="mono" title={r.servedBy.join(", ") || undefined}>
+                    {servedByLabel(r.servedBy)}
                   </td>
                   <td data-label="Date">{when(r.createdAt)}</td>
                   <td data-label="Status">

@@ -14,6 +14,7 @@ import { StatusBadge } from "../components/StatusBadge";
 import { Tabs } from "../components/Tabs";
 import { count, headlineAccuracy, pct, when } from "../transforms/format";
 import { type PartialMark, partialMark } from "../transforms/progress";
+import { servedByLabel } from "../transforms/servedBy";
 import { type RunTab, writeRunView } from "../transforms/urlState";
 import { PartialBadge, PartialNote } from "./run/PartialNote";
 import { useRunView } from "./run/useRunView";
@@ -119,7 +120,9 @@ function RunHeader({ run, partial, live }: { run: RunSummary; partial: PartialMa
         </div>
         <div>
           <dt>Served by</dt>
-          <dd className="mono">{run.servedBy.length ? run.servedBy.join(", ") : "—"}</dd>
+          <dd className="mono" title={run.servedBy.join(", ") || undefined}>
+            {servedByLabel(run.servedBy)}
+          </dd>
         </div>
         <div>
           <dt>Splits</dt>
