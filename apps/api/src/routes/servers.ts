@@ -9,13 +9,20 @@ import { secretContext } from "../servers/connect.js";
 import { checkOutbound, rulesFor } from "../servers/outbound.js";
 import { changedLimits, checkServerInput, displayBaseUrl, serverRow, serverView } from "../servers/view.js";
 import { errorResponses, ForceQuery, IdParams, NoContent } from "../shapes/common.js";
-import { Server, ServerCheck, ServerInput, ServerPatch } from "../shapes/servers.js";
+import {
+  SERVER_RUNS_LISTED,
+  Server,
+  ServerCheck,
+  ServerCheckInput,
+  ServerInput,
+  ServerPatch,
+  ServerRuns,
+} from "../shapes/servers.js";
 import type { ServerRow } from "../storage/types.js";
 import type { AppContext } from "./context.js";
 
 const tags = ["servers"];
 
-/** The servers routes. */
 /** The origin of a URL text, or the text itself when it does not parse (then never equal to a real origin). */
 function originOf(url: string): string {
   try {
@@ -52,6 +59,10 @@ function refuseBaseUrlChange(
   }
 }
 
+/** A model name that only stands in for "none typed yet" while an unsaved server's base URL is checked. */
+const NO_MODEL_YET = "model-not-typed-yet";
+
+/** The servers routes. */
 export const serverRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   const { storage, secrets, engine, outbound } = ctx;
 
@@ -204,6 +215,80 @@ export const serverRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
       await storage.deleteServer(row.id);
       engine.lanes.remove(row.id);
       return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    "/api/servers/:id/runs",
+    {
+      schema: {
+        tags,
+        summary: `The runs that use a server: their count and the newest ${SERVER_RUNS_LISTED}`,
+        params: IdParams,
+        response: { 200: ServerRuns, ...errorResponses },
+      },
+    },
+    async (req) => {
+      const row = await mustGet(req.params.id);
+      const runs = (await storage.listStoredRuns()).filter((r) => r.serverId === row.id);
+      return {
+        count: runs.length,
+        runs: runs.slice(0, SERVER_RUNS_LISTED).map((r) => ({
+          id: r.id,
+          name: r.name ?? null,
+          dataset: r.dataset,
+          model: r.model,
+          status: r.status,
+          createdAt: r.createdAt,
+        })),
+      };
+    },
+  );
+
+  app.post(
+    "/api/servers/check",
+    {
+      schema: {
+        tags,
+        summary:
+          "Check a server before adding it: list its models and send one probe (to the first model given, else the first listed)",
+        body: ServerCheckInput,
+        response: { 200: ServerCheck, ...errorResponses },
+      },
+    },
+    async (req) => {
+      const typed = req.body.models ?? [];
+      const input: ServerInput = {
+        ...req.body,
+        name: "unsaved server",
+        models: typed.length ? typed : [NO_MODEL_YET],
+      };
+      const endpoint = checkServerInput(input);
+      checkOutbound(input.baseUrl, rulesFor({ embedded: false }, outbound));
+      // nothing is stored: the row only carries the settings (encrypted as a stored one's are) to the check
+      const row = (models: string[]) => serverRow(newId("srv"), { ...input, models }, endpoint, secrets);
+      try {
+        if (typed.length) return await checkServer(row(typed), secrets, outbound);
+        const listed = await checkServer(row([]), secrets, outbound);
+        const first = listed.models?.[0]?.name;
+        if (first === undefined) {
+          return {
+            ...listed,
+            ok: false,
+            probe: {
+              model: "",
+              status: "error" as const,
+              reason:
+                "no probe was sent: the server listed no model and none was given; type a model name and check again",
+              ms: 0,
+            },
+          };
+        }
+        // the probe goes to the first listed model; the answer's list is this second check's, as fresh
+        return await checkServer(row([first]), secrets, outbound);
+      } catch (err) {
+        throw new ApiError(500, "check_failed", `the check could not run: ${(err as Error).message}`);
+      }
     },
   );
 

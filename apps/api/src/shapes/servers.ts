@@ -2,6 +2,7 @@
 
 import { type Static, Type } from "typebox";
 import { Nullable, NumberOrNull, OpenObject, StringEnum } from "./common.js";
+import { RunStatusSchema } from "./runs.js";
 
 /** POST /api/servers body. */
 export const ServerInput = Type.Object(
@@ -97,3 +98,49 @@ export const ServerCheck = Type.Object({
   }),
 });
 export type ServerCheck = Static<typeof ServerCheck>;
+
+/**
+ * POST /api/servers/check body: a server not saved yet, checked before it is added (its models listed, one probe
+ * sent). `models` may be empty: the probe then goes to the first model the server lists.
+ */
+export const ServerCheckInput = Type.Object(
+  {
+    baseUrl: ServerInput.properties.baseUrl,
+    models: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { minItems: 0, maxItems: 100 }),
+    ),
+    apiKey: Type.Optional(Type.String({ minLength: 1, maxLength: 4096, description: "write-only" })),
+    extraBody: ServerInput.properties.extraBody,
+    timeout: ServerInput.properties.timeout,
+    retries: ServerInput.properties.retries,
+    backoff: ServerInput.properties.backoff,
+  },
+  { additionalProperties: false },
+);
+export type ServerCheckInput = Static<typeof ServerCheckInput>;
+
+/** The most runs GET /api/servers/:id/runs lists (newest first); `count` is always the whole number. */
+export const SERVER_RUNS_LISTED = 100;
+
+/** GET /api/servers/:id/runs: the runs that use a server, so a person deleting it knows what they touch. */
+export const ServerRuns = Type.Object(
+  {
+    count: Type.Integer({ description: "every run that uses the server" }),
+    runs: Type.Array(
+      Type.Object(
+        {
+          id: Type.String(),
+          name: Nullable(Type.String()),
+          dataset: Type.String(),
+          model: Type.String(),
+          status: RunStatusSchema,
+          createdAt: Type.String(),
+        },
+        { additionalProperties: false },
+      ),
+      { description: `the newest ${SERVER_RUNS_LISTED} of them` },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ServerRuns = Static<typeof ServerRuns>;
