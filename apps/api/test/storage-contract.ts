@@ -7,9 +7,13 @@
 import { bundledTask, NOT_STATED } from "@decision-workbench/datasets";
 import { OrderedState } from "@decision-workbench/scorer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AnalysisData } from "../src/analysis/data.js";
+import { headlineOf } from "../src/analysis/headline.js";
 import { inferSpec, taskSpecs } from "../src/analysis/item-spec.js";
+import { itemDataOf } from "../src/analysis/matrix.js";
+import { topView } from "../src/analysis/views.js";
 import { AlreadyStored } from "../src/storage/errors.js";
-import { columnsOf, type ItemColumns, labelAt } from "../src/storage/item-columns.js";
+import { CHUNK_ROWS, columnsOf, type ItemColumns, labelAt } from "../src/storage/item-columns.js";
 import { itemValues, valueColumns } from "../src/storage/item-values.js";
 import {
   type ExampleResult,
@@ -819,6 +823,57 @@ export function storageContract(name: string, open: () => Promise<OpenedStorage>
         ]);
         expect((await storage.itemColumns("run_v", 2)).n).toBe(0);
         expect((await storage.itemColumns("run_none", 0)).n).toBe(0);
+      });
+    });
+
+    describe("an item read part by part", () => {
+      it("hands over the same decisions as the whole columns, and the headline made from them is the same", async () => {
+        // five packed chunks an item and some loose rows, stored out of run order, on three splits
+        const n = 5 * CHUNK_ROWS + 50;
+        const splits = ["train", "calibration", "test"] as const;
+        const items = [
+          { name: "single", kind: "choice" as const, options: ["a", "b"], notStated: false },
+          { name: "multi", kind: "multi" as const, options: ["a", "b"], notStated: false },
+        ];
+        await storage.insertRun(run("run_parts", { dataset: "gone", total: n, splits: [...splits], items }));
+        const order = Array.from({ length: n }, (_, e) => (e * 7919) % n);
+        for (let at = 0; at < n; at += 512) {
+          await Promise.all(
+            order.slice(at, at + 512).map((o) => {
+              const r = placed(
+                result("run_parts", `e${o}`, o, ["answered", "answered"]),
+                splits[o % 3],
+                "m-2",
+              );
+              const q = 0.5 + (o % 49) / 100;
+              const [single, multi] = r.predictions;
+              single.probabilities = o % 5 ? { a: q, b: 1 - q } : { a: 1 - q, b: q };
+              multi.probabilities = { a: q, b: 1 - q / 2 };
+              return storage.recordExample(r);
+            }),
+          );
+        }
+        const specs = (await storage.getRun("run_parts"))?.items ?? [];
+        for (const chosen of [undefined, ["test" as const], ["train" as const, "calibration" as const]]) {
+          for (const index of specs.keys()) {
+            const parts: ItemColumns[] = [];
+            await storage.eachItemPart("run_parts", index, chosen, (part) => parts.push(part));
+            expect(parts.length).toBeGreaterThanOrEqual(5);
+            for (const part of parts)
+              expect(Array.from(part.ordinal)).toEqual(Array.from(part.ordinal).sort((a, b) => a - b));
+            const joined = parts.flatMap(rowsOf).sort((a, b) => a.ordinal - b.ordinal);
+            expect(joined).toEqual(rowsOf(await storage.itemColumns("run_parts", index, chosen)));
+          }
+        }
+        const whole = headlineOf(
+          await Promise.all(
+            specs.map(async (spec, index) =>
+              topView(itemDataOf(spec, await storage.itemColumns("run_parts", index, ["test"]))),
+            ),
+          ),
+        );
+        expect(whole.n).toBeGreaterThan(n / 3);
+        expect(await new AnalysisData(storage).headline("run_parts")).toEqual(whole);
       });
     });
 

@@ -4,18 +4,18 @@
  * the run's version.
  */
 
+import type { TopLabel } from "@decision-workbench/calibration";
 import type { Split } from "@decision-workbench/datasets";
 import { LRUCache } from "lru-cache";
 import { ApiError, notFound } from "../errors.js";
 import type { SplitChoice } from "../shapes/common.js";
 import type { ItemReport, ReportQuery } from "../shapes/reports.js";
 import type { RunRow, Storage } from "../storage/types.js";
-import { type Headline, headlineOf } from "./headline.js";
+import { type Headline, headlineOf, TopInRunOrder } from "./headline.js";
 import type { ItemSpec } from "./item-spec.js";
 import { type ItemData, itemDataOf } from "./matrix.js";
 import { TooLargeError } from "./metrics.js";
 import { baseKey, itemReport, reportBase } from "./report.js";
-import { topView } from "./views.js";
 
 /** A run with its items' specs and the version what is computed from it is valid for. */
 export interface LoadedRun {
@@ -140,13 +140,21 @@ export class AnalysisData {
     });
   }
 
-  /** The run's headline: top-label accuracy and ECE over every item on its default split. */
+  /**
+   * The run's headline: top-label accuracy and ECE over every item on its default split, read part by part (one
+   * packed chunk at a time): it holds a confidence and a correctness per usable decision, not the run's columns.
+   */
   async headline(runId: string): Promise<Headline> {
     const loaded = await this.run(runId);
-    const split = defaultSplit(loaded.run);
+    const splits = splitsOf(defaultSplit(loaded.run)) ?? undefined;
     return this.cached(`headline|${loaded.run.id}|${loaded.version}`, async () => {
-      const items = await Promise.all(loaded.specs.map((spec) => this.itemSplit(loaded, spec, split)));
-      return headlineOf(items.map(topView));
+      const tops: TopLabel[] = [];
+      for (const [index, spec] of loaded.specs.entries()) {
+        const top = new TopInRunOrder();
+        await this.storage.eachItemPart(loaded.run.id, index, splits, (part) => top.add(spec, part));
+        tops.push(top.done());
+      }
+      return headlineOf(tops);
     });
   }
 

@@ -1,8 +1,10 @@
 import { ece, type TopLabel } from "@decision-workbench/calibration";
 import type { RunSummary } from "../shapes/runs.js";
+import type { ItemColumns } from "../storage/item-columns.js";
 import type { AnalysisRow } from "../storage/types.js";
+import type { ItemSpec } from "./item-spec.js";
 import { groupByItem, inferSpec } from "./item-spec.js";
-import { itemData } from "./matrix.js";
+import { itemData, itemDataOf } from "./matrix.js";
 import { topView } from "./views.js";
 
 /**
@@ -39,4 +41,48 @@ export function headlineOf(tops: readonly TopLabel[]): Headline {
     for (let i = 0; i < ys[j].length; i++) hits += ys[j][i];
   }
   return { accuracy: hits / n, ece: ece({ p, y }, { bins: 15 }), n };
+}
+
+/**
+ * One item's top-label view built part by part (storage `eachItemPart`): each part's usable rows with their
+ * ordinals, put in run order at the end, so that the result is the view of the whole item's columns, value for value.
+ */
+export class TopInRunOrder {
+  private n = 0;
+  private ordinal = new Int32Array(1024);
+  private p = new Float64Array(1024);
+  private y = new Uint8Array(1024);
+
+  add(spec: ItemSpec, part: ItemColumns): void {
+    const d = itemDataOf(spec, part);
+    const top = topView(d);
+    this.room(this.n + top.p.length);
+    for (let i = 0; i < top.p.length; i++) {
+      this.ordinal[this.n] = part.ordinal[d.rowOf[i]];
+      this.p[this.n] = top.p[i];
+      this.y[this.n] = top.y[i];
+      this.n++;
+    }
+  }
+
+  /** The view, its rows in run order. */
+  done(): TopLabel {
+    const order = Int32Array.from({ length: this.n }, (_, i) => i).sort(
+      (a, b) => this.ordinal[a] - this.ordinal[b],
+    );
+    return { p: Float64Array.from(order, (i) => this.p[i]), y: Uint8Array.from(order, (i) => this.y[i]) };
+  }
+
+  private room(size: number): void {
+    if (size <= this.ordinal.length) return;
+    const grown = Math.max(size, this.ordinal.length * 2);
+    const grow = <T extends Int32Array | Float64Array | Uint8Array>(a: T, make: (n: number) => T): T => {
+      const b = make(grown);
+      b.set(a);
+      return b;
+    };
+    this.ordinal = grow(this.ordinal, (k) => new Int32Array(k));
+    this.p = grow(this.p, (k) => new Float64Array(k));
+    this.y = grow(this.y, (k) => new Uint8Array(k));
+  }
 }

@@ -151,16 +151,21 @@ export class SqliteStorage extends StoreBase implements WorkbenchStorage {
     return exampleIds.flatMap((id) => (stmt.get(runId, id) as AnswerRow | undefined) ?? []);
   }
 
-  protected async itemParts(runId: string, itemIndex: number): Promise<ItemParts> {
-    const read = this.db.transaction(
-      (): ItemParts => ({
+  protected async visitItemParts(
+    runId: string,
+    itemIndex: number,
+    chunk: (bytes: Uint8Array) => void,
+  ): Promise<ItemParts> {
+    const read = this.db.transaction((): ItemParts => {
+      const chunks = this.stmt(
+        "SELECT data FROM item_chunks WHERE run_id = ? AND item_index = ? ORDER BY chunk",
+      );
+      for (const data of chunks.pluck().iterate(runId, itemIndex)) chunk(data as Buffer);
+      return {
         specs: this.stmt("SELECT items FROM runs WHERE id = ?").pluck().get(runId) as string | undefined,
-        chunks: this.stmt("SELECT data FROM item_chunks WHERE run_id = ? AND item_index = ? ORDER BY chunk")
-          .pluck()
-          .all(runId, itemIndex) as Buffer[],
         loose: this.stmt(LOOSE_VALUES_SELECT).all(runId) as Raw[],
-      }),
-    );
+      };
+    });
     return read();
   }
 

@@ -23,12 +23,10 @@ import type {
   UploadRow,
 } from "./types.js";
 
-/** What one item's analysis columns are made of, read together (one read transaction). */
+/** What one item's analysis columns are made of besides its packed chunks, read with them (one read transaction). */
 export interface ItemParts {
   /** The run's item specs (JSON), or undefined when there is no such run. */
   specs: string | undefined;
-  /** Its packed chunks, in order (item-columns.ts). */
-  chunks: Uint8Array[];
   /** Its loose item_values rows, in run order. */
   loose: Raw[];
 }
@@ -46,8 +44,15 @@ export abstract class StoreBase {
   protected abstract answerPage(runId: string, after: number, splits?: Split[]): Promise<AnswerRow[]>;
   /** The stored answers of some examples of a run. */
   protected abstract answersOf(runId: string, exampleIds: string[]): Promise<AnswerRow[]>;
-  /** What one item's analysis columns are made of, read in one read transaction. */
-  protected abstract itemParts(runId: string, itemIndex: number): Promise<ItemParts>;
+  /**
+   * What one item's analysis columns are made of, read in one read transaction: each packed chunk in order, handed
+   * to `chunk` as it is read (a few at a time, not all at once), then the specs and loose rows.
+   */
+  protected abstract visitItemParts(
+    runId: string,
+    itemIndex: number,
+    chunk: (bytes: Uint8Array) => void,
+  ): Promise<ItemParts>;
 
   async getRun(id: string): Promise<RunRow | undefined> {
     return this.getStoredRun(id);
@@ -119,15 +124,31 @@ export abstract class StoreBase {
 
   async itemColumns(runId: string, itemIndex: number, splits?: readonly Split[]): Promise<ItemColumns> {
     // read together: a commit that packs rows meanwhile is seen whole or not at all
-    const { specs, chunks, loose } = await this.itemParts(runId, itemIndex);
-    const spec = (JSON.parse(specs ?? "[]") as ItemSpec[])[itemIndex];
-    const rowK = spec ? valueColumns(spec).length : 0;
+    const chunks: Uint8Array[] = [];
+    const { specs, loose } = await this.visitItemParts(runId, itemIndex, (bytes) => chunks.push(bytes));
+    const rowK = rowKOf(specs, itemIndex);
     const parts = [...chunks.map(decodeColumns), columnsOf(rowK, looseValues(loose, itemIndex))];
     return joinColumns(
       rowK,
       parts.filter((p) => p.n > 0),
-      splits?.map((s) => SPLIT_NAMES.indexOf(s)),
+      splitCodes(splits),
     );
+  }
+
+  async eachItemPart(
+    runId: string,
+    itemIndex: number,
+    splits: readonly Split[] | undefined,
+    visit: (part: ItemColumns) => void,
+  ): Promise<void> {
+    const codes = splitCodes(splits);
+    const { specs, loose } = await this.visitItemParts(runId, itemIndex, (bytes) => {
+      const part = joinColumns(0, [decodeColumns(bytes)], codes);
+      if (part.n > 0) visit(part);
+    });
+    const rowK = rowKOf(specs, itemIndex);
+    const rest = joinColumns(rowK, [columnsOf(rowK, looseValues(loose, itemIndex))], codes);
+    if (rest.n > 0) visit(rest);
   }
 
   /** A new run with its item specs: the given ones, else its dataset's task's (none for a dataset not there). */
@@ -136,4 +157,15 @@ export abstract class StoreBase {
     const task = await this.getTask(run.dataset);
     return { ...run, items: task ? taskSpecs(task) : [] };
   }
+}
+
+/** The number of probabilities a row of the item holds, from the run's specs (JSON; 0 when there is no such item). */
+function rowKOf(specs: string | undefined, itemIndex: number): number {
+  const spec = (JSON.parse(specs ?? "[]") as ItemSpec[])[itemIndex];
+  return spec ? valueColumns(spec).length : 0;
+}
+
+/** Split names as the columns' split codes (undefined: every split). */
+function splitCodes(splits: readonly Split[] | undefined): number[] | undefined {
+  return splits?.map((s) => SPLIT_NAMES.indexOf(s));
 }

@@ -128,6 +128,16 @@ export interface Storage {
    * splits (all when none): what every report reads.
    */
   itemColumns(runId: string, itemIndex: number, splits?: readonly Split[]): Promise<ItemColumns>;
+  /**
+   * The same columns as `itemColumns`, handed to `visit` part by part (a packed chunk, then the loose rows; each in
+   * run order, parts not), so that a pass over a large run holds one part at a time.
+   */
+  eachItemPart(
+    runId: string,
+    itemIndex: number,
+    splits: readonly Split[] | undefined,
+    visit: (part: ItemColumns) => void,
+  ): Promise<void>;
   /** The stored decisions of one item for some examples of a run, by example id (the items endpoint's page). */
   predictionsFor(runId: string, item: string, exampleIds: string[]): Promise<Map<string, PredictionRow>>;
   /** The run with its counters (their sum is the prediction count that versions the computed reports). */

@@ -60,6 +60,9 @@ import {
 const params = (n: number, from = 1) => Array.from({ length: n }, (_, i) => `$${i + from}`).join(", ");
 
 /** A complete upload (not pending) by name, read on `c` (a transaction's client or the pool). */
+/** Packed chunks read a query at a time (of CHUNK_ROWS decisions each): 4 are 16,384 decisions of one item. */
+const CHUNKS_A_PAGE = 4;
+
 async function completeUpload(c: Pick<pg.Pool, "query">, name: string): Promise<UploadRow | undefined> {
   const { rows } = await c.query<Raw>(`SELECT * FROM datasets WHERE name = $1 AND ${UPLOAD_COMPLETE}`, [
     name,
@@ -145,21 +148,31 @@ export class PostgresStorage extends StoreBase implements WorkbenchStorage {
     return rows;
   }
 
-  protected async itemParts(runId: string, itemIndex: number): Promise<ItemParts> {
-    const args = [runId, itemIndex];
+  protected async visitItemParts(
+    runId: string,
+    itemIndex: number,
+    chunk: (bytes: Uint8Array) => void,
+  ): Promise<ItemParts> {
     return inTransaction(
       this.pool,
-      async (c) => ({
-        specs: (await c.query<{ items: string }>("SELECT items FROM runs WHERE id = $1", [runId])).rows[0]
-          ?.items,
-        chunks: (
-          await c.query<{ data: Buffer }>(
-            "SELECT data FROM item_chunks WHERE run_id = $1 AND item_index = $2 ORDER BY chunk",
-            args,
-          )
-        ).rows.map((r) => r.data),
-        loose: (await c.query<Raw>(LOOSE_VALUES, [runId])).rows,
-      }),
+      async (c) => {
+        // a page of chunks at a time: an item of a million decisions is not held in memory at once
+        for (let after = -1; ; ) {
+          const { rows } = await c.query<{ chunk: number; data: Buffer }>(
+            `SELECT chunk, data FROM item_chunks WHERE run_id = $1 AND item_index = $2 AND chunk > $3
+             ORDER BY chunk LIMIT ${CHUNKS_A_PAGE}`,
+            [runId, itemIndex, after],
+          );
+          for (const r of rows) chunk(r.data);
+          if (rows.length < CHUNKS_A_PAGE) break;
+          after = rows[rows.length - 1].chunk;
+        }
+        return {
+          specs: (await c.query<{ items: string }>("SELECT items FROM runs WHERE id = $1", [runId])).rows[0]
+            ?.items,
+          loose: (await c.query<Raw>(LOOSE_VALUES, [runId])).rows,
+        };
+      },
       SNAPSHOT,
     );
   }
