@@ -10,21 +10,36 @@ export class ApiError extends Error {
   readonly code: string;
   /** The API's details, e.g. located validation errors. */
   readonly details: unknown[];
+  /** The request that was answered, e.g. `{method: "GET", path: "/runs/run_1"}` (path under /api), when known. */
+  readonly request?: { method: string; path: string };
 
-  constructor(status: number, code: string, message: string, details: unknown[] = []) {
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    details: unknown[] = [],
+    request?: { method: string; path: string },
+  ) {
     super(message);
     this.name = "ApiError";
     this.status = status;
     this.code = code;
     this.details = details;
+    this.request = request;
   }
 }
 
 /** Base path of every API route. */
 export const API_BASE = "/api";
 
-/** Reads an error body; falls back to the status line when the body is not the API's error shape. */
-export async function errorFromResponse(res: Response): Promise<ApiError> {
+/**
+ * Reads an error body; falls back to the status line when the body is not the API's error shape. `request` (the
+ * method and the path under /api) is kept on the error, so a page can say what was not found.
+ */
+export async function errorFromResponse(
+  res: Response,
+  request?: { method: string; path: string },
+): Promise<ApiError> {
   const text = await res.text().catch(() => "");
   try {
     const body = JSON.parse(text) as { error?: { code?: unknown; message?: unknown; details?: unknown } };
@@ -35,6 +50,7 @@ export async function errorFromResponse(res: Response): Promise<ApiError> {
         typeof e.code === "string" ? e.code : "error",
         e.message,
         Array.isArray(e.details) ? e.details : [],
+        request,
       );
     }
   } catch {
@@ -42,7 +58,13 @@ export async function errorFromResponse(res: Response): Promise<ApiError> {
   }
   const status = `${res.status}${res.statusText ? ` ${res.statusText}` : ""}`;
   const snippet = text.trim().slice(0, 200);
-  return new ApiError(res.status, "http_error", snippet ? `HTTP ${status}: ${snippet}` : `HTTP ${status}`);
+  return new ApiError(
+    res.status,
+    "http_error",
+    snippet ? `HTTP ${status}: ${snippet}` : `HTTP ${status}`,
+    [],
+    request,
+  );
 }
 
 /**
@@ -68,10 +90,11 @@ export async function api<T>(
     headers["content-type"] = "application/json";
     body = JSON.stringify(init.body);
   }
+  const method = init.method ?? "GET";
   let res: Response;
   try {
     res = await fetch(`${API_BASE}${path}`, {
-      method: init.method ?? "GET",
+      method,
       headers,
       body,
       signal: init.signal,
@@ -82,9 +105,11 @@ export async function api<T>(
       0,
       "unreachable",
       `Could not reach the workbench API (${(err as Error).message}). Is \`pnpm workbench serve\` running?`,
+      [],
+      { method, path },
     );
   }
-  if (!res.ok) throw await errorFromResponse(res);
+  if (!res.ok) throw await errorFromResponse(res, { method, path });
   if (res.status === 204) return undefined as T;
   const text = await res.text();
   return (text ? JSON.parse(text) : undefined) as T;

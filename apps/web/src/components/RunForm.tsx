@@ -1,11 +1,18 @@
 /** The new-run form (presentational): dataset, server, model, splits, concurrency, limit, server options. */
 import { CONCURRENCY } from "@decision-workbench/api/limits";
 import type { DatasetSummary, RunInput, Server, Split } from "@decision-workbench/api/shapes";
-import { type FormEvent, type ReactNode, useState } from "react";
+import { type FormEvent, type ReactNode, useEffect, useMemo, useRef, useState } from "react";
 import { count } from "../transforms/format";
-import { parseRunForm, type RunFormErrors, type RunFormValues, runSize } from "../transforms/runForm";
+import {
+  parseRunForm,
+  type RunFormErrors,
+  type RunFormValues,
+  runFormApiErrors,
+  runSize,
+} from "../transforms/runForm";
 import { Field, FormErrors } from "./Field";
-import { ErrorState } from "./States";
+import { focusFirstInvalid } from "./focusInvalid";
+import { ErrorState, TechnicalDetails } from "./States";
 
 const SPLITS: { id: Split; label: string; hint: string }[] = [
   { id: "calibration", label: "calibration", hint: "fit calibrators here" },
@@ -13,7 +20,10 @@ const SPLITS: { id: Split; label: string; hint: string }[] = [
   { id: "train", label: "train", hint: "what the checkpoints learned from" },
 ];
 
-/** The form; `onSubmit` gets a checked POST /api/runs body. */
+/**
+ * The form; `onSubmit` gets a checked POST /api/runs body. Its own checks and the API's refusal (`error`) are shown on
+ * the fields they concern, all of them listed above, and focus moves to the first invalid field.
+ */
 export function RunForm({
   datasets,
   servers,
@@ -35,28 +45,55 @@ export function RunForm({
   estimate?: (input: RunInput) => ReactNode;
 }) {
   const [v, setV] = useState<RunFormValues>(initial);
-  const [errors, setErrors] = useState<RunFormErrors>({});
-  const set = <K extends keyof RunFormValues>(k: K, value: RunFormValues[K]) =>
+  const [checked, setChecked] = useState<RunFormErrors>({});
+  // fields changed since the API's refusal `error`: their API error is no longer shown
+  const [changed, setChanged] = useState<{ after: unknown; keys: ReadonlySet<string> }>({
+    after: error,
+    keys: new Set(),
+  });
+  const edited = changed.after === error ? changed.keys : new Set<string>();
+  const [attempt, setAttempt] = useState(0);
+  const formRef = useRef<HTMLFormElement>(null);
+  const refused = useMemo(() => runFormApiErrors(error), [error]);
+  const set = <K extends keyof RunFormValues>(k: K, value: RunFormValues[K]) => {
     setV((old) => ({ ...old, [k]: value }));
+    setChanged((old) => ({ after: error, keys: new Set(old.after === error ? old.keys : []).add(k) }));
+  };
+  const fromApi = Object.fromEntries(
+    Object.entries(refused.errors).filter(([k]) => !edited.has(k)),
+  ) as RunFormErrors;
+  const errors: RunFormErrors = { ...fromApi, ...checked };
+  const apiOnFields = Object.keys(refused.errors).length > 0;
+  // a refused submit, here or by the API, focuses the first invalid field
+  useEffect(() => {
+    if (attempt > 0 || error) focusFirstInvalid(formRef.current);
+  }, [attempt, error]);
   const server = servers.find((s) => s.id === v.serverId);
   const dataset = datasets.find((d) => d.name === v.dataset);
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const r = parseRunForm(v, datasets, servers);
+    setAttempt((n) => n + 1);
     if (!r.ok) {
-      setErrors(r.errors);
+      setChecked(r.errors);
       return;
     }
-    setErrors({});
+    setChecked({});
     onSubmit(r.input);
   };
 
   const size = runSize(v, dataset);
   const parsed = estimate ? parseRunForm(v, datasets, servers) : null;
   return (
-    <form className="form run-form" onSubmit={submit} noValidate aria-label="New run">
-      <FormErrors errors={Object.values(errors).filter((x): x is string => !!x)} />
+    <form ref={formRef} className="form run-form" onSubmit={submit} noValidate aria-label="New run">
+      <FormErrors
+        errors={[
+          ...Object.values(errors).filter((x): x is string => !!x),
+          ...(apiOnFields ? refused.rest : []),
+        ]}
+      />
+      {apiOnFields && Object.keys(fromApi).length > 0 && <TechnicalDetails error={error} />}
       <div className="form-grid">
         <Field
           label="Dataset"
@@ -127,6 +164,8 @@ export function RunForm({
               <label key={s.id} className="check">
                 <input
                   type="checkbox"
+                  aria-invalid={errors.splits ? true : undefined}
+                  aria-describedby={errors.splits ? "splits-error" : undefined}
                   name="splits"
                   value={s.id}
                   checked={v.splits.includes(s.id)}
@@ -280,7 +319,7 @@ export function RunForm({
           </label>
         </div>
       </details>
-      {error !== undefined && error !== null && (
+      {error !== undefined && error !== null && !apiOnFields && (
         <ErrorState error={error} title="The run could not be started" />
       )}
       <div className="form-actions">

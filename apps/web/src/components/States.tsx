@@ -1,8 +1,9 @@
 /** Loading, error and empty states: designed, never a blank area. */
 import { type FormEvent, type ReactNode, useState } from "react";
-import { ApiError } from "../api/client";
+import { Link, useInRouterContext } from "react-router";
 import { getToken, setToken } from "../api/token";
-import { formatValidationError, validationErrors } from "../transforms/datasets";
+import { describeError } from "../transforms/apiErrors";
+import "./States.css";
 
 /** Asks for the bearer token the workbench was started with (shown on a 401 "unauthorized"). */
 function TokenPrompt() {
@@ -40,41 +41,94 @@ export function Loading({ label = "Loading…" }: { label?: string }) {
   );
 }
 
-/** An error as the API said it (message, code and details), with an optional retry. */
-export function ErrorState({
-  error,
-  title = "Something went wrong",
-  retry,
-}: {
-  error: unknown;
-  title?: string;
-  retry?: () => void;
-}) {
-  const message = error instanceof Error ? error.message : String(error);
-  const details = error instanceof ApiError ? validationErrors(error.details) : [];
+/** The API's own words (message, code, HTTP status, request, details), collapsed: for reports and bug hunts. */
+export function TechnicalDetails({ error }: { error: unknown }) {
+  const t = describeError(error).technical;
+  if (!t) return null;
+  return (
+    <details className="technical-details">
+      <summary>Technical details</summary>
+      <dl>
+        <dt>Message</dt>
+        <dd>{t.message}</dd>
+        <dt>Code</dt>
+        <dd>
+          <code>{t.code}</code>
+          {t.status ? `, HTTP ${t.status}` : ""}
+        </dd>
+        {t.request && (
+          <>
+            <dt>Request</dt>
+            <dd>
+              <code>{t.request}</code>
+            </dd>
+          </>
+        )}
+        {t.details.length > 0 && (
+          <>
+            <dt>Details</dt>
+            <dd>
+              <ul>
+                {t.details.map((d, i) => (
+                  <li key={i}>
+                    <code>{d}</code>
+                  </li>
+                ))}
+              </ul>
+            </dd>
+          </>
+        )}
+      </dl>
+    </details>
+  );
+}
+
+function NextStep({ to, label }: { to: string; label: string }) {
+  const routed = useInRouterContext();
+  return routed ? (
+    <Link className="error-next" to={to}>
+      {label}
+    </Link>
+  ) : (
+    <a className="error-next" href={to}>
+      {label}
+    </a>
+  );
+}
+
+/**
+ * An error as a sentence about the person's action (a run that does not exist, a refused value, the workbench
+ * unreachable), every problem listed, a way on; the API's message, code and status only inside a collapsed
+ * "Technical details". `retry` shows "Try again" only where trying again can help (network, 5xx, 429).
+ */
+export function ErrorState({ error, title, retry }: { error: unknown; title?: string; retry?: () => void }) {
+  const p = describeError(error);
   return (
     <div className="state state-error" role="alert">
-      <strong>{title}</strong>
-      <p className="error-message">{message}</p>
-      {error instanceof ApiError && error.code !== "http_error" && (
-        <p className="muted small">
-          Error code <code>{error.code}</code>
-          {error.status ? `, HTTP ${error.status}` : ""}
-        </p>
-      )}
-      {details.length > 0 && (
+      <strong>{title ?? p.title}</strong>
+      <p className="error-message">
+        {p.sentence}
+        {p.link && (
+          <>
+            {" "}
+            <NextStep {...p.link} />
+          </>
+        )}
+      </p>
+      {p.problems.length > 0 && (
         <ul className="error-details">
-          {details.map((d, i) => (
-            <li key={i}>{formatValidationError(d)}</li>
+          {p.problems.map((d, i) => (
+            <li key={i}>{d}</li>
           ))}
         </ul>
       )}
-      {error instanceof ApiError && error.code === "unauthorized" && <TokenPrompt />}
-      {retry && (
+      {p.unauthorized && <TokenPrompt />}
+      {retry && p.retry && (
         <button type="button" className="button" onClick={retry}>
           Try again
         </button>
       )}
+      <TechnicalDetails error={error} />
     </div>
   );
 }

@@ -2,6 +2,7 @@
 
 import { CONCURRENCY, MAX_LEN } from "@decision-workbench/api/limits";
 import type { DatasetSummary, RunInput, Server, Split } from "@decision-workbench/api/shapes";
+import { type FieldLabel, fieldProblems, type ProblemRule } from "./apiErrors";
 import { amount } from "./serverForm";
 
 /** What the form holds (strings as typed). */
@@ -151,4 +152,57 @@ export function runSize(v: RunFormValues, dataset: DatasetSummary | undefined): 
       s + (Number.isFinite(limit) && limit > 0 ? Math.min(limit, dataset.splits[sp]) : dataset.splits[sp]),
     0,
   );
+}
+
+/** The run form's fields by the API's names for them, with their labels and units. */
+const RUN_FIELDS: Record<string, { key: keyof RunFormValues; label: FieldLabel }> = {
+  dataset: { key: "dataset", label: { label: "Dataset" } },
+  serverId: { key: "serverId", label: { label: "Decision server" } },
+  model: { key: "model", label: { label: "Model" } },
+  splits: { key: "splits", label: { label: "Splits" } },
+  concurrency: { key: "concurrency", label: { label: "Concurrency" } },
+  limit: { key: "limit", label: { label: "Limit per split", unit: "examples" } },
+  maxLen: { key: "maxLen", label: { label: "Max state length", unit: "characters" } },
+  "options.max_think": { key: "maxThink", label: { label: "max_think", unit: "tokens" } },
+  "options.nothink_threshold": { key: "nothinkThreshold", label: { label: "nothink_threshold" } },
+  maxCost: { key: "maxCost", label: { label: "Max cost" } },
+  maxInputTokens: { key: "maxInputTokens", label: { label: "Max input tokens", unit: "tokens" } },
+};
+
+/** What the API says about a run's input in its own terms, tied to the form's fields and said the form's way. */
+const RUN_RULES: ProblemRule[] = [
+  {
+    pattern: /^model "(.*)" is not one of server "(.*)"'s models/,
+    field: "model",
+    rewrite: (m) =>
+      `The server “${m[2]}” does not offer the model “${m[1]}”; pick one of its models, or add this one to the server on the Servers page`,
+  },
+  {
+    pattern: /^dataset "(.*)" does not exist/,
+    field: "dataset",
+    rewrite: (m) => `The dataset “${m[1]}” does not exist (any more); pick another`,
+  },
+  {
+    pattern: /^server "(.*)" does not exist/,
+    field: "serverId",
+    rewrite: () => "This server does not exist (any more); pick another",
+  },
+  {
+    pattern: /^dataset "(.*)" has no examples in the split\(s\) ([^;]*)/,
+    field: "splits",
+    rewrite: (m) =>
+      `The dataset “${m[1]}” has no examples in the ${m[2].replace(/, /g, " and ")} split; pick others`,
+  },
+];
+
+/**
+ * The API's refusal of a run's input on the form's fields, rewritten ("body.limit must be >= 1" -> "Limit per split
+ * must be at least 1 examples"), and the problems no field is for.
+ */
+export function runFormApiErrors(error: unknown): { errors: RunFormErrors; rest: string[] } {
+  const labels = Object.fromEntries(Object.entries(RUN_FIELDS).map(([path, f]) => [path, f.label]));
+  const { byField, rest } = fieldProblems(error, Object.keys(RUN_FIELDS), labels, RUN_RULES);
+  const errors: RunFormErrors = {};
+  for (const [path, text] of Object.entries(byField)) errors[RUN_FIELDS[path].key] = text;
+  return { errors, rest };
 }
