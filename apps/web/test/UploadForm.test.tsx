@@ -3,59 +3,164 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { ApiError } from "../src/api/client";
 import { UploadForm } from "../src/components/UploadForm";
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+});
+
+const type = (label: string, value: string, nth = 0) =>
+  fireEvent.change(screen.getAllByLabelText(label)[nth], { target: { value } });
+
+/** Fills the builder: a dataset "tickets" with one choice item "team". */
+function fillBuilder() {
+  type("Dataset name", "tickets");
+  type("Description", "Which team a ticket goes to.");
+  type("Source", "our help desk, 2024");
+  type("Licence", "internal");
+  type("Item name", "team");
+  type("Question", "Which team?");
+  type("Options", "billing\nshipping");
+}
 
 describe("UploadForm", () => {
-  it("lists the API's validation errors by line, and says nothing was stored", () => {
-    const error = new ApiError(400, "invalid_dataset", "3 lines have errors.", [
-      { line: 12, field: "labels.q", message: "unknown label 'maybe'; expected yes or no" },
-      { line: 4, column: 1, message: "not JSON" },
-      { line: 12, field: "state", message: "missing" },
+  it("sends the task built in the form, with the source and licence as given", () => {
+    const onSubmit = vi.fn();
+    render(<UploadForm onSubmit={onSubmit} />);
+    fillBuilder();
+    fireEvent.click(screen.getByLabelText(/The answer may be “not stated”/));
+    type("Examples", "id,state,team\na,x,billing");
+    type("Format", "csv");
+    fireEvent.click(screen.getByRole("button", { name: "Upload" }));
+    expect(onSubmit).toHaveBeenCalledWith({
+      task: {
+        name: "tickets",
+        description: "Which team a ticket goes to.",
+        provenance: { source: "our help desk, 2024", package: "", licence: "internal", labels: "" },
+        items: [
+          {
+            name: "team",
+            kind: "choice",
+            question: "Which team?",
+            options: ["billing", "shipping"],
+            notStated: true,
+          },
+        ],
+      },
+      format: "csv",
+      content: "id,state,team\na,x,billing",
+    });
+  });
+
+  it("marks each missing field once and moves the focus to the first", () => {
+    const onSubmit = vi.fn();
+    render(<UploadForm onSubmit={onSubmit} />);
+    fireEvent.click(screen.getByRole("button", { name: "Upload" }));
+    expect(onSubmit).not.toHaveBeenCalled();
+    expect(screen.getByRole("alert").textContent).toBe(
+      "7 things to fix before uploading; each is marked on its field.",
+    );
+    const name = screen.getByLabelText("Dataset name");
+    expect(name.getAttribute("aria-invalid")).toBe("true");
+    expect(document.activeElement).toBe(name);
+    expect(screen.getAllByText("Give the dataset a name.")).toHaveLength(1);
+    expect(screen.getByLabelText("Options").getAttribute("aria-invalid")).toBe("true");
+    // fixed as typed
+    type("Dataset name", "tickets");
+    expect(screen.queryByText("Give the dataset a name.")).toBeNull();
+  });
+
+  it("lists the API's errors by line once, as sentences, and says nothing was stored", () => {
+    const message = [
+      "tickets.jsonl: 2 errors, nothing imported:",
+      '  line 2, column 40, "labels.team": "sales" is not an option of team; expected one of "billing", "shipping"',
+      "  line 4, column 1: not valid JSON",
+    ].join("\n");
+    const error = new ApiError(400, "invalid_dataset", message, [
+      { code: "invalid-json", line: 4, column: 1, message: "line 4, column 1: not valid JSON" },
+      {
+        code: "label-not-option",
+        line: 2,
+        column: 40,
+        field: "labels.team",
+        message:
+          'line 2, column 40, "labels.team": "sales" is not an option of team; expected one of "billing", "shipping"',
+      },
     ]);
     render(<UploadForm onSubmit={vi.fn()} error={error} />);
     const alert = screen.getByRole("alert");
-    const items = within(alert)
-      .getAllByRole("listitem")
-      .map((li) => li.textContent);
-    expect(items).toEqual([
-      "Line 4, column 1: not JSON",
-      "Line 12 (labels.q): unknown label 'maybe'; expected yes or no",
-      "Line 12 (state): missing",
+    expect(within(alert).getByText("The examples have 2 problems; nothing was stored.")).toBeTruthy();
+    expect(
+      within(alert)
+        .getAllByRole("listitem")
+        .map((li) => li.textContent),
+    ).toEqual([
+      'Line 2, column 40: "sales" is not an option of team; expected one of "billing", "shipping".',
+      "Line 4, column 1: Not valid JSON.",
     ]);
-    expect(alert.textContent).toContain("3 lines have errors. Nothing was stored.");
+    // each problem once in the whole form
+    expect(document.body.textContent?.split("is not an option of team")).toHaveLength(2);
+    expect(document.body.textContent?.split("ot valid JSON")).toHaveLength(2);
   });
 
-  it("does not repeat that nothing was stored when the API said so", () => {
-    const error = new ApiError(400, "invalid_dataset", "t.jsonl: 1 error, nothing imported", [
-      { line: 2, message: "bad" },
-    ]);
+  it("shows the API's refusal of the task on the builder's field, not in a list", () => {
+    const error = new ApiError(
+      400,
+      "invalid_task",
+      "task items[0].options: needs at least 2 entries, has 1",
+      [
+        {
+          code: "invalid-task",
+          field: "items[0].options",
+          message: "task items[0].options: needs at least 2 entries, has 1",
+        },
+      ],
+    );
     render(<UploadForm onSubmit={vi.fn()} error={error} />);
-    expect(screen.getByRole("alert").textContent).toContain("t.jsonl: 1 error, nothing imported");
-    expect(screen.getByRole("alert").textContent).not.toContain("Nothing was stored");
+    expect(screen.getByLabelText("Options").getAttribute("aria-invalid")).toBe("true");
+    expect(screen.getAllByText("Needs at least 2 entries, has 1.")).toHaveLength(1);
+    expect(screen.getByRole("alert").textContent).toBe(
+      "The task has 1 problem; nothing was stored. Each problem of the task is marked on its field.",
+    );
   });
 
-  it("checks the task JSON before sending it", () => {
-    const onSubmit = vi.fn();
-    render(<UploadForm onSubmit={onSubmit} />);
-    fireEvent.change(screen.getByLabelText("Task definition (JSON)"), {
-      target: { value: '{"name": "t",\n"items": [' },
-    });
-    fireEvent.change(screen.getByLabelText("Examples"), { target: { value: '{"state":"x"}' } });
+  it("fills the form from a task JSON pasted under Task JSON", () => {
+    render(<UploadForm onSubmit={vi.fn()} />);
+    const task = {
+      name: "t",
+      description: "d",
+      provenance: { source: "s", package: "", licence: "CC0-1.0", labels: "" },
+      items: [{ name: "q", kind: "score", question: "How much?", levels: ["low", "high"] }],
+    };
+    type("Task definition (JSON)", JSON.stringify(task));
+    expect((screen.getByLabelText("Dataset name") as HTMLInputElement).value).toBe("t");
+    expect((screen.getByLabelText("Licence") as HTMLInputElement).value).toBe("CC0-1.0");
+    expect((screen.getByLabelText("Kind") as HTMLSelectElement).value).toBe("score");
+    expect((screen.getByLabelText("Levels, lowest first") as HTMLTextAreaElement).value).toBe("low\nhigh");
+    type("Task definition (JSON)", '{"name": ');
     fireEvent.click(screen.getByRole("button", { name: "Upload" }));
-    expect(onSubmit).not.toHaveBeenCalled();
-    expect(screen.getByRole("alert").textContent).toMatch(/The task is not valid JSON/);
+    expect(screen.getByLabelText("Task definition (JSON)").getAttribute("aria-invalid")).toBe("true");
   });
 
-  it("sends task, format and content", () => {
-    const onSubmit = vi.fn();
-    render(<UploadForm onSubmit={onSubmit} />);
-    const task = { name: "t", description: "d", items: [{ name: "q", kind: "yesno", question: "?" }] };
-    fireEvent.change(screen.getByLabelText("Task definition (JSON)"), {
-      target: { value: JSON.stringify(task) },
+  it("downloads JSONL and CSV templates made from the built task", async () => {
+    const blobs: Blob[] = [];
+    const names: string[] = [];
+    vi.spyOn(URL, "createObjectURL").mockImplementation((b) => {
+      blobs.push(b as Blob);
+      return "blob:template";
     });
-    fireEvent.change(screen.getByLabelText("Examples"), { target: { value: "state,q\nx,yes" } });
-    fireEvent.change(screen.getByLabelText("Format"), { target: { value: "csv" } });
-    fireEvent.click(screen.getByRole("button", { name: "Upload" }));
-    expect(onSubmit).toHaveBeenCalledWith({ task, format: "csv", content: "state,q\nx,yes" });
+    vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(function (this: HTMLAnchorElement) {
+      names.push(this.download);
+    });
+    render(<UploadForm onSubmit={vi.fn()} />);
+    fireEvent.click(screen.getByRole("button", { name: "Download JSONL template" }));
+    expect(blobs).toHaveLength(0); // nothing to make a template from yet: the fields say what is missing
+    expect(screen.getByLabelText("Dataset name").getAttribute("aria-invalid")).toBe("true");
+    fillBuilder();
+    fireEvent.click(screen.getByRole("button", { name: "Download JSONL template" }));
+    fireEvent.click(screen.getByRole("button", { name: "Download CSV template" }));
+    expect(names).toEqual(["tickets.jsonl", "tickets.csv"]);
+    const jsonl = await blobs[0].text();
+    expect(JSON.parse(jsonl.split("\n")[0]).labels).toEqual({ team: "billing" });
+    expect((await blobs[1].text()).split("\n")[0]).toBe("id,state,team");
   });
 });

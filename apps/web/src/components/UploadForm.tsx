@@ -1,18 +1,29 @@
-/** Dataset upload: task JSON and examples (JSONL or CSV); errors listed by line, nothing stored when any. */
+/**
+ * Dataset upload: the task built in a form (or given as JSON), example templates made from it, and the examples
+ * (JSONL or CSV). Every problem is shown once: a task's on its field, the examples' by line; nothing is stored
+ * when there is any.
+ */
 
 import type { Task } from "@decision-workbench/api/shapes";
-import { type ChangeEvent, type FormEvent, useState } from "react";
+import { type ChangeEvent, type FormEvent, useEffect, useRef, useState } from "react";
 import { ApiError } from "../api/client";
+import { formatOf, formatValidationError } from "../transforms/datasets";
 import {
-  formatOf,
-  formatValidationError,
-  parseUpload,
-  type UploadValues,
-  type ValidationError,
-  validationErrors,
-} from "../transforms/datasets";
+  type BuilderErrors,
+  type BuilderValues,
+  builderFromJson,
+  buildTask,
+  csvTemplate,
+  emptyBuilder,
+  jsonlTemplate,
+  placeUploadError,
+  taskOf,
+} from "../transforms/taskBuilder";
 import { Field } from "./Field";
 import { ErrorState } from "./States";
+import { TaskBuilder } from "./TaskBuilder";
+
+type Format = "jsonl" | "csv";
 
 async function readFile(e: ChangeEvent<HTMLInputElement>): Promise<{ name: string; text: string } | null> {
   const f = e.target.files?.[0];
@@ -20,121 +31,233 @@ async function readFile(e: ChangeEvent<HTMLInputElement>): Promise<{ name: strin
   return { name: f.name, text: await f.text() };
 }
 
-/** The API's message as it is, with "Nothing was stored." added when the message does not say so already. */
-function uploadErrorTitle(error: unknown): string {
-  const message = error instanceof Error ? error.message : "The dataset has errors.";
-  return /nothing (was )?(imported|stored)/i.test(message) ? message : `${message} Nothing was stored.`;
+/** Saves a text as a file through a download link. */
+function download(filename: string, text: string, type: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = filename;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-/** A list of located errors. */
-function ValidationList({ errors, title }: { errors: ValidationError[]; title: string }) {
-  return (
-    <div className="form-errors" role="alert">
-      <strong>{title}</strong>
-      <ol className="error-lines">
-        {errors.map((e, i) => (
-          <li key={i}>{formatValidationError(e)}</li>
-        ))}
-      </ol>
-    </div>
-  );
+/**
+ * The form's own problems: the builder's, the task JSON's when it was typed and is not a task, and (when the
+ * examples are given as `content`, "" for none yet) missing examples.
+ */
+function problems(
+  values: BuilderValues,
+  jsonError: string | undefined,
+  content: string | false,
+): BuilderErrors {
+  const r = buildTask(values);
+  const found: BuilderErrors = r.ok ? {} : { ...r.errors };
+  if (jsonError) found.taskJson = jsonError;
+  if (content !== false && !content.trim())
+    found.content = "Paste or choose the examples (a JSONL or CSV file made from a template above).";
+  return found;
 }
 
-/** The form; `onSubmit` returns the API's promise so its validation errors can be listed. */
+/** The form; the page passes the API's refusal back as `error`. */
 export function UploadForm({
   onSubmit,
   submitting,
   error,
 }: {
-  onSubmit: (body: { task: Task; format: "jsonl" | "csv"; content: string }) => void;
+  onSubmit: (body: { task: Task; format: Format; content: string }) => void;
   submitting?: boolean;
   error?: unknown;
 }) {
-  const [v, setV] = useState<UploadValues>({ taskText: "", format: "jsonl", content: "" });
-  const [local, setLocal] = useState<ValidationError[]>([]);
+  const [values, setValues] = useState<BuilderValues>(emptyBuilder);
+  // the task JSON as typed or chosen, until the builder is edited again (null: the builder's own)
+  const [jsonText, setJsonText] = useState<string | null>(null);
+  const [jsonError, setJsonError] = useState<string | undefined>();
+  const [jsonOpen, setJsonOpen] = useState(false);
+  const [content, setContent] = useState("");
+  const [format, setFormat] = useState<Format>("jsonl");
+  // after an upload or template was asked for: the form's own problems, kept up to date as they are fixed
+  const [tried, setTried] = useState<"task" | "all" | null>(null);
+  // the API's refusal whose task problems were edited since (no longer shown on the fields)
+  const [edited, setEdited] = useState<unknown>();
+  const [focusTick, setFocusTick] = useState(0);
+  const form = useRef<HTMLFormElement>(null);
+
+  useEffect(() => {
+    if (focusTick === 0) return;
+    const first = form.current?.querySelector<HTMLElement>('[aria-invalid="true"]');
+    (first ?? form.current?.querySelector<HTMLElement>('[role="alert"]'))?.focus();
+  }, [focusTick]);
+  useEffect(() => {
+    if (error) setFocusTick((t) => t + 1);
+  }, [error]);
+
+  const apiError = error instanceof ApiError ? error : undefined;
+  const placed = apiError ? placeUploadError(apiError, values) : undefined;
+  const apiFields = placed && error !== edited ? placed.fields : {};
+  const local = tried
+    ? problems(values, jsonText === null ? undefined : jsonError, tried === "all" && content)
+    : {};
+  const errors: BuilderErrors = { ...apiFields, ...local };
+
+  const editBuilder = (v: BuilderValues) => {
+    setValues(v);
+    setJsonText(null);
+    setJsonError(undefined);
+    setEdited(error);
+  };
+  const editJson = (text: string) => {
+    setJsonText(text);
+    const r = builderFromJson(text);
+    if (r.ok) {
+      setValues(r.values);
+      setJsonError(undefined);
+      setEdited(error);
+    } else setJsonError(r.error);
+  };
+  /** The task when the builder, the JSON and (for "all") the examples are complete; else null, problems shown. */
+  const checked = (what: "task" | "all"): Task | null => {
+    const r = buildTask(values);
+    const found = problems(values, jsonText === null ? undefined : jsonError, what === "all" && content);
+    if (found.taskJson) setJsonOpen(true);
+    if (!r.ok || Object.keys(found).length > 0) {
+      setTried(what);
+      setFocusTick((t) => t + 1);
+      return null;
+    }
+    setTried(null);
+    return r.task;
+  };
+  const template = (kind: Format) => {
+    const task = checked("task");
+    if (!task) return;
+    if (kind === "jsonl") download(`${task.name}.jsonl`, jsonlTemplate(task), "application/x-ndjson");
+    else download(`${task.name}.csv`, csvTemplate(task), "text/csv");
+  };
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const r = parseUpload(v);
-    if (!r.ok) {
-      setLocal(r.errors);
-      return;
-    }
-    setLocal([]);
-    onSubmit(r.body);
+    const task = checked("all");
+    if (!task) return;
+    setEdited(undefined);
+    onSubmit({ task, format, content });
   };
-  const apiErrors = error instanceof ApiError ? validationErrors(error.details) : [];
+
+  const localCount = Object.keys(local).length;
   return (
-    <form className="form" onSubmit={submit} noValidate aria-label="Upload a dataset">
-      {local.length > 0 && <ValidationList errors={local} title="Fix these before uploading:" />}
-      <div className="form-grid two">
-        <Field
-          label="Task definition (JSON)"
-          hint="name, description, provenance and items, as in datasets/tasks/*.json"
-        >
-          {(a) => (
-            <>
-              <input
-                type="file"
-                accept=".json,application/json"
-                aria-label="Choose a task file"
-                onChange={async (e) => {
-                  const f = await readFile(e);
-                  if (f) setV((o) => ({ ...o, taskText: f.text }));
-                }}
-              />
-              <textarea
+    <form ref={form} className="form upload-form" onSubmit={submit} noValidate aria-label="Upload a dataset">
+      <section className="upload-step" aria-labelledby="upload-task-head">
+        <h3 id="upload-task-head">1. The task</h3>
+        <TaskBuilder values={values} errors={errors} onChange={editBuilder} />
+        <details className="task-json" open={jsonOpen} onToggle={(e) => setJsonOpen(e.currentTarget.open)}>
+          <summary>Task JSON</summary>
+          <Field
+            label="Task definition (JSON)"
+            hint="The form above as the API receives it. Paste or choose a task file to fill the form from it."
+            error={errors.taskJson}
+          >
+            {(a) => (
+              <>
+                <input
+                  type="file"
+                  accept=".json,application/json"
+                  aria-label="Choose a task file"
+                  onChange={async (e) => {
+                    const f = await readFile(e);
+                    if (f) editJson(f.text);
+                  }}
+                />
+                <textarea
+                  {...a}
+                  name="task"
+                  rows={10}
+                  value={jsonText ?? JSON.stringify(taskOf(values), null, 2)}
+                  onChange={(e) => editJson(e.target.value)}
+                  spellCheck={false}
+                />
+              </>
+            )}
+          </Field>
+        </details>
+      </section>
+      <section className="upload-step" aria-labelledby="upload-examples-head">
+        <h3 id="upload-examples-head">2. The examples</h3>
+        <div className="upload-templates">
+          <span>Start from a template made from the items above:</span>
+          <button type="button" className="button" onClick={() => template("jsonl")}>
+            Download JSONL template
+          </button>
+          <button type="button" className="button" onClick={() => template("csv")}>
+            Download CSV template
+          </button>
+        </div>
+        <div className="upload-examples">
+          <Field
+            label="Examples"
+            hint={
+              format === "csv"
+                ? "CSV: a header row with id, state and one column an item (multi-label: options joined by |), then one example a row. An optional split column (train, calibration or test) decides the split; without it the id does."
+                : 'JSONL: one {"id", "state", "labels"} object a line, "labels" giving each item its option ("not stated" where allowed; a list for multi-label). An optional "split" (train, calibration or test) decides the split; without it the id does.'
+            }
+            error={errors.content}
+          >
+            {(a) => (
+              <>
+                <input
+                  type="file"
+                  accept=".jsonl,.ndjson,.json,.csv,text/csv"
+                  aria-label="Choose an examples file"
+                  onChange={async (e) => {
+                    const f = await readFile(e);
+                    if (!f) return;
+                    setContent(f.text);
+                    setFormat((o) => formatOf(f.name) ?? o);
+                  }}
+                />
+                <textarea
+                  {...a}
+                  name="content"
+                  rows={8}
+                  value={content}
+                  onChange={(e) => setContent(e.target.value)}
+                  spellCheck={false}
+                />
+              </>
+            )}
+          </Field>
+          <Field label="Format">
+            {(a) => (
+              <select
                 {...a}
-                name="task"
-                rows={8}
-                value={v.taskText}
-                onChange={(e) => setV((o) => ({ ...o, taskText: e.target.value }))}
-                spellCheck={false}
-              />
-            </>
+                name="format"
+                value={format}
+                onChange={(e) => setFormat(e.target.value as Format)}
+              >
+                <option value="jsonl">JSONL</option>
+                <option value="csv">CSV</option>
+              </select>
+            )}
+          </Field>
+        </div>
+      </section>
+      {localCount > 0 ? (
+        <div className="form-errors" role="alert" tabIndex={-1}>
+          <strong>
+            {localCount === 1 ? "One thing to fix" : `${localCount} things to fix`} before uploading; each is
+            marked on its field.
+          </strong>
+        </div>
+      ) : placed?.summary ? (
+        <div className="form-errors" role="alert" tabIndex={-1}>
+          <strong>{placed.summary}</strong>
+          {placed.listed.length > 0 && (
+            <ol className="error-lines">
+              {placed.listed.map((e, i) => (
+                <li key={i}>{formatValidationError(e)}</li>
+              ))}
+            </ol>
           )}
-        </Field>
-        <Field
-          label="Examples"
-          hint="JSONL: one {id?, state, labels, split?} per line. CSV: a header row; label columns named after the items."
-        >
-          {(a) => (
-            <>
-              <input
-                type="file"
-                accept=".jsonl,.ndjson,.json,.csv,text/csv"
-                aria-label="Choose an examples file"
-                onChange={async (e) => {
-                  const f = await readFile(e);
-                  if (f) setV((o) => ({ ...o, content: f.text, format: formatOf(f.name) ?? o.format }));
-                }}
-              />
-              <textarea
-                {...a}
-                name="content"
-                rows={8}
-                value={v.content}
-                onChange={(e) => setV((o) => ({ ...o, content: e.target.value }))}
-                spellCheck={false}
-              />
-            </>
-          )}
-        </Field>
-        <Field label="Format">
-          {(a) => (
-            <select
-              {...a}
-              name="format"
-              value={v.format}
-              onChange={(e) => setV((o) => ({ ...o, format: e.target.value as "jsonl" | "csv" }))}
-            >
-              <option value="jsonl">JSONL</option>
-              <option value="csv">CSV</option>
-            </select>
-          )}
-        </Field>
-      </div>
-      {apiErrors.length > 0 ? (
-        <ValidationList errors={apiErrors} title={uploadErrorTitle(error)} />
+        </div>
       ) : (
         error !== undefined &&
         error !== null && <ErrorState error={error} title="The dataset was not uploaded" />

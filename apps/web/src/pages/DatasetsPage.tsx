@@ -6,7 +6,7 @@ import { useDataset, useDatasets, useDeleteDataset, useExamples, useUploadDatase
 import { Empty, ErrorState, Loading } from "../components/States";
 import { StateView } from "../components/StateView";
 import { UploadForm } from "../components/UploadForm";
-import { labelCountRows } from "../transforms/datasets";
+import { labelCountRows, sourceAndLicence } from "../transforms/datasets";
 import { count, label } from "../transforms/format";
 import { useSearchPatch } from "./useSearchPatch";
 
@@ -179,14 +179,10 @@ function Detail({ name }: { name: string }) {
           <dt>SHA-256</dt>
           <dd className="mono small">{x.hash.slice(0, 16)}…</dd>
         </div>
-        {x.task.provenance && (
-          <div>
-            <dt>Source · licence</dt>
-            <dd className="small">
-              {x.task.provenance.package} · {x.task.provenance.licence}
-            </dd>
-          </div>
-        )}
+        <div>
+          <dt>Source · licence</dt>
+          <dd className="small">{sourceAndLicence(x.task)}</dd>
+        </div>
       </dl>
       <h3>Items</h3>
       <ul className="items-list">

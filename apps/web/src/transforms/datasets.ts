@@ -8,18 +8,59 @@ import type { DatasetDetail, DatasetError, Split, Task } from "@decision-workben
  */
 export type ValidationError = Omit<DatasetError, "code"> & { code?: string };
 
+/** A message as a sentence: its first letter a capital, ending with a full stop (or its own "?" / "!"). */
+export function sentence(message: string): string {
+  const t = message.trim().replace(/[;:,]$/, "");
+  if (!t) return t;
+  const first = t[0].toUpperCase() + t.slice(1);
+  return /[.?!]$/.test(first) ? first : `${first}.`;
+}
+
+/** The place a message starts with, as the dataset parser and the task check write it. */
+const PLACE_PREFIX =
+  /^(?:line \d+(?:, column \d+)?(?: "[^"]*")?(?:, "[^"]*")?|task(?: [\w.[\]]+)?|examples\[\d+\](?:, "[^"]*")?):\s*/i;
+
+/** A message without the place it starts with, as a sentence ("line 2, column 4: bad" → "Bad."). */
+export function placeless(message: string): string {
+  return sentence(message.replace(PLACE_PREFIX, ""));
+}
+
+/** "Item 2, options" for the task field `items[1].options`; "Source" for `provenance.source`. */
+export function taskFieldPlace(field: string): string {
+  if (field === "") return "The task";
+  const m = /^items\[(\d+)\](?:\.(\w+))?/.exec(field);
+  if (m) return `Item ${Number(m[1]) + 1}${m[2] ? `, ${m[2] === "notStated" ? "not stated" : m[2]}` : ""}`;
+  const last = field.replace(/^provenance\./, "");
+  return last === "labels" ? "How the labels were made" : sentence(last).slice(0, -1);
+}
+
 /**
- * "Line 3, column 2 (label): message", or just the message when it has no place. A message that starts with its
- * own "line 3, column 2:" keeps only one copy of the place.
+ * One located error as a sentence: `Line 3, column 2 ("label"): "x" is not an option of q; expected one of
+ * "yes", "no".` The place is said once (the message's own "line 3, column 2:" is dropped); a CSV column is
+ * named, a task field read as the form's ("Item 1, options: …"), a message without a place kept whole.
  */
 export function formatValidationError(e: ValidationError): string {
-  const where: string[] = [];
-  if (e.line !== undefined) where.push(`Line ${e.line}`);
-  if (e.column !== undefined) where.push(`column ${e.column}`);
-  const name = e.columnName ?? e.field;
-  const place = where.join(", ") + (name ? `${where.length ? " " : ""}(${name})` : "");
-  const message = where.length ? e.message.replace(/^line \d+(, column \d+)?[:,]\s*/i, "") : e.message;
-  return place ? `${place}: ${message}` : message;
+  const message = placeless(e.message);
+  if (e.line !== undefined) {
+    const col = e.column !== undefined ? `, column ${e.column}` : "";
+    const name = e.columnName ? ` ("${e.columnName}")` : "";
+    return `Line ${e.line}${col}${name}: ${message}`;
+  }
+  if (e.field !== undefined && /^task\b/i.test(e.message)) return `${taskFieldPlace(e.field)}: ${message}`;
+  return message;
+}
+
+/**
+ * What an upload's refusal says above its list: how many problems, that nothing was stored, and how many are
+ * listed when the API listed only the first ones (its message starts "<file>: 57 errors, …").
+ */
+export function uploadErrorSummary(error: { code: string; message: string }, listed: number): string {
+  const m = /(\d+) errors?\b/.exec(error.message.split("\n")[0]);
+  const total = Math.max(listed, m ? Number(m[1]) : listed);
+  const what = error.code === "invalid_task" ? "The task has" : "The examples have";
+  const count = total === 1 ? "1 problem" : `${total.toLocaleString("en-US")} problems`;
+  const shown = total > listed ? `, the first ${listed} listed here` : "";
+  return `${what} ${count}${shown}; nothing was stored.`;
 }
 
 /** Validation errors from an API error's details, sorted by line then column; non-errors are dropped. */
@@ -37,67 +78,6 @@ export function lineColumn(text: string, offset: number): { line: number; column
   const before = text.slice(0, Math.max(0, offset));
   const lines = before.split("\n");
   return { line: lines.length, column: lines[lines.length - 1].length + 1 };
-}
-
-/** The upload form's values. */
-export interface UploadValues {
-  taskText: string;
-  format: "jsonl" | "csv";
-  content: string;
-}
-
-/** Checks what can be checked before sending: the task is JSON with a name and items, the data is not empty. */
-export function parseUpload(
-  v: UploadValues,
-):
-  | { ok: true; body: { task: Task; format: "jsonl" | "csv"; content: string } }
-  | { ok: false; errors: ValidationError[] } {
-  const errors: ValidationError[] = [];
-  let task: Task | null = null;
-  if (!v.taskText.trim()) {
-    errors.push({
-      field: "task",
-      message: "Paste or choose the task definition (JSON with name, description and items).",
-    });
-  } else {
-    try {
-      const parsed: unknown = JSON.parse(v.taskText);
-      if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) {
-        errors.push({
-          field: "task",
-          message: "The task must be a JSON object with name, description and items.",
-        });
-      } else {
-        const t = parsed as Partial<Task>;
-        if (typeof t.name !== "string" || !t.name.trim())
-          errors.push({ field: "task.name", message: "The task needs a name (a string)." });
-        if (!Array.isArray(t.items) || t.items.length === 0)
-          errors.push({
-            field: "task.items",
-            message: "The task needs at least one item (a question about each example).",
-          });
-        task = parsed as Task;
-      }
-    } catch (e) {
-      const msg = (e as Error).message;
-      const m = /position (\d+)/.exec(msg);
-      const at = m ? lineColumn(v.taskText, Number(m[1])) : null;
-      errors.push({
-        field: "task",
-        line: at?.line,
-        column: at?.column,
-        message: `The task is not valid JSON: ${msg}`,
-      });
-    }
-  }
-  if (!v.content.trim()) {
-    errors.push({
-      field: "data",
-      message: `Paste or choose the examples (${v.format === "csv" ? "CSV with a header row" : "one JSON object per line"}).`,
-    });
-  }
-  if (errors.length || !task) return { ok: false, errors };
-  return { ok: true, body: { task, format: v.format, content: v.content } };
 }
 
 /** The format a file name suggests. */
@@ -143,4 +123,11 @@ export function labelCountRows(d: Pick<DatasetDetail, "labelCounts" | "items">):
       optionOrder(a.item, a.label) - optionOrder(b.item, b.label) ||
       a.label.localeCompare(b.label),
   );
+}
+
+/** "source · licence" as the task gives them (an upload's as given at upload); "not given" for a missing one. */
+export function sourceAndLicence(task: Pick<Task, "provenance">): string {
+  const p = task.provenance as Partial<Task["provenance"]> | undefined;
+  const given = (s: string | undefined) => s?.trim() || "not given";
+  return `${given(p?.source)} · ${given(p?.licence)}`;
 }
