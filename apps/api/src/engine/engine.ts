@@ -30,7 +30,7 @@ import { replayRun } from "./replay.js";
 import type { RunQueue } from "./run-queue.js";
 import { setUpRun } from "./run-setup.js";
 import { finishIfComplete } from "./run-worker.js";
-import { outlineExamples, type Selection, selectExamples, wireState } from "./selection.js";
+import { type Outline, outlineExamples, type Selection, selectExamples, wireState } from "./selection.js";
 
 /** A short random id with a prefix: `run_…`, `srv_…`, `cal_…`. */
 export function newId(prefix: string): string {
@@ -139,7 +139,8 @@ export class RunEngine {
       headline: null,
     };
     await this.storage.insertRun(run);
-    await this.launch(run.id, selection.whole);
+    // what was just read is what the run starts from: not read a second time
+    await this.launch(run.id, { selected: selection.whole, outline: selection.outline });
     return this.summary(run.id);
   }
 
@@ -198,6 +199,7 @@ export class RunEngine {
       hash: read.hash,
       total: "total" in read ? read.total : read.examples.length,
       whole: "examples" in read ? read : undefined,
+      outline: "examples" in read ? undefined : read,
     };
     if (selection.total === 0) {
       throw new ApiError(
@@ -220,12 +222,16 @@ export class RunEngine {
    * Starts (or restarts) work on a stored run; the status becomes `running`. With a queue, its examples not stored
    * yet go to the queue in chunks (a capped run in one chunk, so its cap is counted in one place).
    */
-  private async launch(runId: string, selected?: Selection): Promise<void> {
+  private async launch(runId: string, read: { selected?: Selection; outline?: Outline } = {}): Promise<void> {
     if (this.closing)
       throw new ApiError(503, "shutting_down", "the workbench is shutting down; try again after it restarts");
     const run = await this.mustGet(runId);
     const ctx = { storage: this.storage, secrets: this.secrets, outbound: this.outbound, lanes: this.lanes };
-    const setup = await setUpRun(ctx, run, this.queue ? { outline: true } : { selected });
+    const setup = await setUpRun(
+      ctx,
+      run,
+      this.queue ? { outline: read.outline ?? true } : { selected: read.selected },
+    );
     if ("error" in setup) {
       await this.storage.updateRun(runId, {
         status: "failed",

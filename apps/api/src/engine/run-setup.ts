@@ -32,19 +32,25 @@ export interface RunSetup {
 /**
  * The run's setup, or why it cannot go on (its server or dataset was deleted, the dataset changed, the server's
  * address is no longer allowed). `how.selected`: the examples when the caller has just selected them;
- * `how.outline`: read the examples as an outline only (a queued run: each chunk reads its own).
+ * `how.outline`: read the examples as an outline only (a queued run: each chunk reads its own), or this outline,
+ * read before from the dataset as it is now.
  */
 export async function setUpRun(
   ctx: SetupContext,
   run: StoredRun,
-  how: { selected?: Selection; outline?: boolean } = {},
+  how: { selected?: Selection; outline?: true | Outline } = {},
 ): Promise<RunSetup | { error: string }> {
   const server = await ctx.storage.getServer(run.serverId);
   if (!server)
     return { error: `the run's server (${run.serverName}) was deleted; start a new run on another server` };
   const { storage } = ctx;
   const source = how.outline
-    ? { outline: await outlineExamples(storage, run.dataset, run.splits, run.limit) }
+    ? {
+        outline:
+          how.outline === true
+            ? await outlineExamples(storage, run.dataset, run.splits, run.limit)
+            : how.outline,
+      }
     : { selection: how.selected ?? (await selectExamples(storage, run.dataset, run.splits, run.limit)) };
   const read = "outline" in source ? source.outline : source.selection;
   if (!read) return { error: `the run's dataset ${JSON.stringify(run.dataset)} was deleted` };

@@ -104,6 +104,12 @@ export async function outlineExamples(
   return { items: task.items, hash, total: source.length, source };
 }
 
+/** A dataset's hash as it is now, without reading its examples; undefined when it is gone. */
+export async function datasetHashOf(storage: WorkbenchStorage, dataset: string): Promise<string | undefined> {
+  if (isBundled(dataset)) return (await bundledDataset(dataset)).hash;
+  return (await storage.getUpload(dataset))?.hash;
+}
+
 /** The run's examples `from` (inclusive) to `to` (exclusive) of an outline, read with their text. */
 export async function examplesBetween(
   storage: WorkbenchStorage,
