@@ -58,9 +58,15 @@ describe("CheckForm", () => {
   });
 });
 
+/** A file fitted on answers of bayes-2, escalating sex below a confidence the API writes unrounded. */
+const FILE_B2 = {
+  source: { served_by: ["bayes-2"] },
+  questions: { sex: { threshold: { min_confidence: 0.9494938803943613 } } },
+};
+
 describe("CheckVerdict", () => {
   it("shows a failure: the served model that changed, the reasons, the question above its interval", () => {
-    render(<CheckVerdict report={runCheck(true)} calibrationId="cal_imported" fileServedBy={["bayes-2"]} />);
+    render(<CheckVerdict report={runCheck(true)} calibrationId="cal_imported" file={FILE_B2} />);
     const verdict = screen.getByRole("region", { name: "Check result" });
     expect(verdict.getAttribute("data-verdict")).toBe("fail");
     expect(screen.getByRole("status").textContent).toMatch(
@@ -72,9 +78,10 @@ describe("CheckVerdict", () => {
     const reasons = within(verdict)
       .getAllByRole("listitem")
       .map((li) => li.textContent);
+    // the API's raw floats and bracketed lists rewritten, the numbers formatted
     expect(reasons).toEqual([
-      "the run was served by [bayes-1], the file was fitted on [bayes-2]: the service swapped its weights",
-      "sex: calibrated ECE 0.0222 is above the file's interval [0.0000, 0.0100]",
+      "The service swapped its weights: this run was answered by bayes-1, the file was fitted on answers of bayes-2.",
+      "sex: the calibrated ECE, 2.2%, is above the file's interval (0.0–1.0%).",
     ]);
     const sex = screen.getByRole("row", { name: /^sex/ });
     expect(
@@ -94,7 +101,7 @@ describe("CheckVerdict", () => {
   });
 
   it("shows a pass with the served model unchanged", () => {
-    render(<CheckVerdict report={runCheck(false)} calibrationId="cal_fitted" fileServedBy={["bayes-2"]} />);
+    render(<CheckVerdict report={runCheck(false)} calibrationId="cal_fitted" file={FILE_B2} />);
     const verdict = screen.getByRole("region", { name: "Check result" });
     expect(verdict.getAttribute("data-verdict")).toBe("pass");
     expect(screen.getByRole("status").textContent).toMatch(
@@ -103,5 +110,28 @@ describe("CheckVerdict", () => {
     expect(verdict.textContent).toContain("Unchanged: bayes-2 served this run, as in the file.");
     expect(screen.queryByText("Why it fails")).toBeNull();
     expect(within(verdict).getAllByText("✓ pass")).toHaveLength(2);
+  });
+
+  it("words an answered-alone error above its interval with the threshold to 3 significant digits", () => {
+    const report = runCheck(true);
+    report.details = [
+      {
+        code: "answered-error-outside",
+        question: "sex",
+        message:
+          "sex: answered-alone error at confidence >= 0.9494938803943613 0.3904 is above the file's interval [0.0000, 0.2000]",
+      },
+    ];
+    report.questions.sex = {
+      ...report.questions.sex,
+      answeredError: 0.3904,
+      answeredErrorInterval: [0, 0.2],
+    };
+    render(<CheckVerdict report={report} calibrationId="cal_fitted" file={FILE_B2} />);
+    const verdict = screen.getByRole("region", { name: "Check result" });
+    expect(within(verdict).getAllByRole("listitem")[0].textContent).toBe(
+      "sex: the error of the answers given alone (answers with confidence 0.949 or more), 39.0%, is above the file's interval (0.0–20.0%).",
+    );
+    expect(verdict.textContent).not.toMatch(/0\.94949|\[bayes/);
   });
 });

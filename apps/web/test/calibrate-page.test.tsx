@@ -45,6 +45,40 @@ function stubFit(): { bodies: unknown[] } {
 }
 
 describe("FitForm", () => {
+  it("refuses a target risk out of range on its field and focuses it", () => {
+    stubFit();
+    wrap(<FitForm run={run(["calibration", "test"])} items={ITEMS} onFitted={vi.fn()} />);
+    const risk = screen.getByLabelText("Target risk (%)");
+    fireEvent.change(risk, { target: { value: "120" } });
+    fireEvent.click(screen.getByRole("button", { name: "Fit calibration" }));
+    expect(risk.getAttribute("aria-invalid")).toBe("true");
+    expect(document.activeElement).toBe(risk);
+  });
+
+  it("puts the API's refusal on the field it concerns, in the form's words, and focuses it", async () => {
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(
+        async () =>
+          new Response(
+            JSON.stringify({
+              error: { code: "invalid_request", message: 'body.select must be one of "nll", "brier"' },
+            }),
+            { status: 400, headers: { "content-type": "application/json" } },
+          ),
+      ),
+    );
+    wrap(<FitForm run={run(["calibration", "test"])} items={ITEMS} onFitted={vi.fn()} />);
+    fireEvent.click(screen.getByRole("button", { name: "Fit calibration" }));
+    const by = screen.getByLabelText("Compare by");
+    await waitFor(() => expect(by.getAttribute("aria-invalid")).toBe("true"));
+    expect(
+      document.getElementById(by.getAttribute("aria-describedby")?.split(" ").pop() ?? "")?.textContent,
+    ).toBe("Compare by must be one of nll, brier.");
+    await waitFor(() => expect(document.activeElement).toBe(by));
+    expect(screen.queryByRole("button", { name: "Try again" })).toBeNull();
+  });
+
   it("fits with auto by default, cross-fitting on calibration and reporting on test", async () => {
     const { bodies } = stubFit();
     const onFitted = vi.fn();

@@ -11,6 +11,7 @@ import {
   num,
   pct,
   plural,
+  sig,
   usd,
 } from "../src/transforms/format";
 
@@ -71,5 +72,17 @@ describe("plural", () => {
     expect(plural(1530, "answer")).toBe("1,530 answers");
     expect(plural(1, "entry", "entries")).toBe("1 entry");
     expect(plural(3, "entry", "entries")).toBe("3 entries");
+  });
+});
+
+describe("sig", () => {
+  it("writes a number to 3 significant digits, a large one whole with separators", () => {
+    expect(sig(0.9494938803943613)).toBe("0.949");
+    expect(sig(0.31)).toBe("0.310");
+    expect(sig(12.345)).toBe("12.3");
+    expect(sig(-0.0456789)).toBe("-0.0457");
+    expect(sig(123456.7)).toBe("123,457");
+    expect(sig(0.5, 2)).toBe("0.50");
+    expect(sig(Number.NaN)).toBe("—");
   });
 });

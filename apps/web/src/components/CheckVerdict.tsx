@@ -1,6 +1,7 @@
 /** The verdict of checking a run against a calibration: pass or fail, why, and each question against the file. */
 import type { RunCheck } from "@decision-workbench/api/shapes";
 import { type CheckRow, checkVerdict, type Place } from "../transforms/check";
+import { type CheckedFile, checkReasons } from "../transforms/checkReasons";
 import { count } from "../transforms/format";
 
 const PLACE_TEXT: Record<Place, string> = {
@@ -42,17 +43,21 @@ function Row({ r }: { r: CheckRow }) {
   );
 }
 
-/** The verdict; `fileServedBy` is the file's `source.served_by` (to say what the served model changed from). */
+/**
+ * The verdict; `file` is the calibration file checked against (what served its runs, its thresholds), to say what
+ * the served model changed from and to word each reason with formatted numbers.
+ */
 export function CheckVerdict({
   report,
   calibrationId,
-  fileServedBy,
+  file,
 }: {
   report: RunCheck;
   calibrationId: string;
-  fileServedBy?: string[];
+  file?: CheckedFile;
 }) {
-  const v = checkVerdict(report, fileServedBy);
+  const v = checkVerdict(report, file?.source.served_by);
+  const reasons = checkReasons(report, file);
   return (
     <section
       className={`check-verdict ${v.ok ? "ok" : "fail"}`}
@@ -81,11 +86,11 @@ export function CheckVerdict({
           </dd>
         </div>
       </dl>
-      {v.reasons.length > 0 && (
+      {reasons.length > 0 && (
         <div>
           <strong>Why it fails</strong>
           <ul className="error-details">
-            {v.reasons.map((r) => (
+            {reasons.map((r) => (
               <li key={r}>{r}</li>
             ))}
           </ul>

@@ -20,7 +20,7 @@ import { DownloadLink } from "../components/DownloadLink";
 import { ImportCalibrationForm } from "../components/ImportCalibrationForm";
 import { Empty, ErrorState, Loading } from "../components/States";
 import { calibrationItems, candidateRows, chosenSummary, newest } from "../transforms/calibrate";
-import { formatDelta, pct, when } from "../transforms/format";
+import { formatDelta, pct, sig, when } from "../transforms/format";
 import { overlaySeries } from "../transforms/reliability";
 import { BeforeAfter } from "./calibrate/BeforeAfter";
 import { CheckSection } from "./calibrate/CheckSection";
@@ -28,6 +28,14 @@ import { FitForm } from "./calibrate/FitForm";
 import { LabelThresholds } from "./calibrate/LabelThresholds";
 import { SelectionSummary } from "./calibrate/SelectionSummary";
 import { useSearchPatch } from "./useSearchPatch";
+
+/** A question's fitted parameters, numbers to 3 significant digits: "a = 1.23, b = −0.0456"; "" when none. */
+function fittedParams(cal: Calibration, item: string): string {
+  return Object.entries(cal.file.questions[item]?.params ?? {})
+    .filter(([, v]) => typeof v === "number" || typeof v === "string" || typeof v === "boolean")
+    .map(([k, v]) => `${k} = ${typeof v === "number" ? sig(v).replace("-", "−") : v}`)
+    .join(", ");
+}
 
 /** Lower ECE than identity with an interval below zero is better; above zero worse. */
 function deltaClass(d: MaybeCI): string {
@@ -51,6 +59,7 @@ function CalibrationView({
   // predicted Unknown on held-out rows: vector scaling and per-option fits can move the argmax to `not stated`
   const showUnknown = rows.some((c) => c.unknownRate !== null && c.unknownRate !== undefined);
   const chosen = chosenSummary(cal, current);
+  const params = fittedParams(cal, current);
   const before = cal.before[current] ?? [];
   const after = cal.after[current] ?? [];
   return (
@@ -89,12 +98,12 @@ function CalibrationView({
         {chosen && (
           <span>
             Chosen: <strong>{chosen.method}</strong>
-            {chosen.params && <span className="muted"> ({chosen.params})</span>}
+            {params && <span className="muted"> ({params})</span>}
             {chosen.minConfidence !== null && chosen.targetRisk !== null && (
               <>
                 {" "}
-                · escalate below confidence <strong>{chosen.minConfidence.toFixed(3)}</strong>, chosen for an
-                error under {pct(chosen.targetRisk, 0)} on out-of-fold {cal.fit?.fitSplit ?? "fit"} data
+                · escalate below confidence <strong>{sig(chosen.minConfidence)}</strong>, chosen for an error
+                under {pct(chosen.targetRisk, 0)} on out-of-fold {cal.fit?.fitSplit ?? "fit"} data
               </>
             )}
             {chosen.minConfidence === null && chosen.targetRisk !== null && (
@@ -212,7 +221,12 @@ export default function CalibratePage() {
   // the calibration fitted last on this page: the check section picks it, as it picks a file just imported
   const [fitted, setFitted] = useState<string>();
   const showImport = sp.get("import") === "1";
-  if (run.error && !run.data) return <ErrorState error={run.error} retry={() => run.refetch()} />;
+  if (run.error && !run.data)
+    return (
+      <div className="page">
+        <ErrorState error={run.error} title="The run could not be loaded" retry={() => run.refetch()} />
+      </div>
+    );
   if (!run.data) return <Loading />;
   const r = run.data;
   return (

@@ -128,3 +128,17 @@ export function headlineAccuracy(h: { accuracy: number | null; n?: number }): st
   if (h.accuracy === null || h.n === undefined) return pct(h.accuracy);
   return formatRate(wilsonRate(Math.round(h.accuracy * h.n), h.n));
 }
+
+/**
+ * A plain number to `digits` significant digits (3 unless told): 0.9494938803943613 -> "0.949", 0.31 -> "0.310",
+ * 12.345 -> "12.3"; from 10^digits up, a whole number with separators (12,346); null or NaN -> "—".
+ */
+export function sig(x: number | null | undefined, digits = 3): string {
+  if (x === null || x === undefined || !Number.isFinite(x)) return "—";
+  if (Math.abs(x) >= 10 ** digits) return count(x);
+  return x.toLocaleString("en-US", {
+    minimumSignificantDigits: digits,
+    maximumSignificantDigits: digits,
+    useGrouping: false,
+  });
+}

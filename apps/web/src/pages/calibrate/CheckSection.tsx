@@ -55,11 +55,7 @@ export function CheckSection({ run, preferred }: { run: RunSummary; preferred?: 
       {check.error && <ErrorState error={check.error} title="The run could not be checked" />}
       {calibrationId && !check.data && !check.error && <Loading label="Checking the run…" />}
       {calibrationId && check.data && (
-        <CheckVerdict
-          report={check.data}
-          calibrationId={calibrationId}
-          fileServedBy={checked?.file.source.served_by}
-        />
+        <CheckVerdict report={check.data} calibrationId={calibrationId} file={checked?.file} />
       )}
     </section>
   );

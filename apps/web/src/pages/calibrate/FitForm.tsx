@@ -4,11 +4,33 @@
  */
 
 import type { Calibration, FitRequest, ItemSpec, RunSummary, Split } from "@decision-workbench/api/shapes";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useEffect, useMemo, useRef, useState } from "react";
 import { useFitCalibration } from "../../api/calibrations";
 import { Field } from "../../components/Field";
-import { ErrorState } from "../../components/States";
+import { focusFirstInvalid } from "../../components/focusInvalid";
+import { ErrorState, TechnicalDetails } from "../../components/States";
+import { fieldProblems, type ProblemRule } from "../../transforms/apiErrors";
 import { METHOD_LABELS, type MethodName, methodChoices } from "../../transforms/calibrate";
+
+/** The fields the API may refuse, by its names, as the form labels them. */
+const FIT_FIELDS = {
+  item: "Items",
+  method: "Method",
+  selectionSplit: "Compare candidates on",
+  evalSplit: "Report on",
+  targetRisk: "Target risk",
+  select: "Compare by",
+} as const;
+type FitField = keyof typeof FIT_FIELDS;
+
+/** The API takes the target risk as a share; the form as a percentage. */
+const FIT_RULES: ProblemRule[] = [
+  {
+    pattern: /^body\.targetRisk /,
+    field: "targetRisk",
+    rewrite: () => "Target risk must be a percentage above 0 and below 100",
+  },
+];
 
 /** The split a fit uses by default: calibration when the run has it, else its first split. */
 function fitSplitOf(run: RunSummary): Split {
@@ -37,14 +59,27 @@ export function FitForm({
   const [conservative, setConservative] = useState(false);
   const [select, setSelect] = useState<"nll" | "brier">("nll");
   const [error, setError] = useState<string | null>(null);
+  const [attempt, setAttempt] = useState(0);
+  const formRef = useRef<HTMLFormElement>(null);
+  const refused = useMemo(
+    () => fieldProblems(fit.error, Object.keys(FIT_FIELDS), FIT_FIELDS, FIT_RULES),
+    [fit.error],
+  );
+  const apiError = (f: FitField) => refused.byField[f];
+  const onFields = Object.keys(refused.byField).length > 0;
+  // a refused submit, here or by the API, focuses the first invalid field
+  useEffect(() => {
+    if (attempt > 0 || fit.error) focusFirstInvalid(formRef.current);
+  }, [attempt, fit.error]);
   const chosenItems = item ? items.filter((i) => i.name === item) : items;
   const choices = methodChoices(chosenItems.map((i) => i.kind));
   const selectionSplits = others.filter((s) => s !== evalSplit);
   const submit = (e: FormEvent) => {
     e.preventDefault();
+    setAttempt((n) => n + 1);
     const risk = Number(targetRisk);
     if (!Number.isFinite(risk) || risk <= 0 || risk >= 100) {
-      setError(`Target risk must be a percentage between 0 and 100, got “${targetRisk}”.`);
+      setError(`Target risk must be a percentage above 0 and below 100, such as 5; got “${targetRisk}”.`);
       return;
     }
     setError(null);
@@ -63,9 +98,9 @@ export function FitForm({
     fit.mutate(input, { onSuccess: onFitted });
   };
   return (
-    <form className="form" onSubmit={submit} aria-label="Fit a calibration" noValidate>
+    <form ref={formRef} className="form" onSubmit={submit} aria-label="Fit a calibration" noValidate>
       <div className="form-grid">
-        <Field label="Items">
+        <Field label="Items" error={apiError("item")}>
           {(a) => (
             <select
               {...a}
@@ -88,6 +123,7 @@ export function FitForm({
         </Field>
         <Field
           label="Method"
+          error={apiError("method")}
           hint={
             method === "auto"
               ? "Auto keeps the simplest method unless a more flexible one is clearly better on held-out fit data."
@@ -107,6 +143,7 @@ export function FitForm({
         </Field>
         <Field
           label="Compare candidates on"
+          error={apiError("selectionSplit")}
           hint={`Never on the split the results are reported on. Fitted on ${fitSplit}.`}
         >
           {(a) => (
@@ -127,6 +164,7 @@ export function FitForm({
         </Field>
         <Field
           label="Report on"
+          error={apiError("evalSplit")}
           hint={
             evalSplit === "crossfit"
               ? `Cross-fit estimates on ${fitSplit}: not untouched held-out data, so somewhat optimistic.`
@@ -154,7 +192,7 @@ export function FitForm({
         </Field>
         <Field
           label="Target risk (%)"
-          error={error ?? undefined}
+          error={error ?? apiError("targetRisk")}
           hint="The escalation threshold keeps the answered-alone error under this."
         >
           {(a) => (
@@ -166,7 +204,11 @@ export function FitForm({
             />
           )}
         </Field>
-        <Field label="Compare by" hint="The held-out score candidates are compared on.">
+        <Field
+          label="Compare by"
+          error={apiError("select")}
+          hint="The held-out score candidates are compared on."
+        >
           {(a) => (
             <select {...a} value={select} onChange={(e) => setSelect(e.target.value as "nll" | "brier")}>
               <option value="nll">NLL</option>
@@ -186,7 +228,20 @@ export function FitForm({
           cross-fit estimates on the same rows, not untouched held-out data.
         </p>
       )}
-      {fit.error && <ErrorState error={fit.error} title="The calibration could not be fitted" />}
+      {fit.error && !onFields && <ErrorState error={fit.error} title="The calibration could not be fitted" />}
+      {onFields && (
+        <div className="form-errors" role="alert">
+          <strong>The calibration could not be fitted: fix the fields marked above.</strong>
+          {refused.rest.length > 0 && (
+            <ul>
+              {refused.rest.map((r) => (
+                <li key={r}>{r}</li>
+              ))}
+            </ul>
+          )}
+          <TechnicalDetails error={fit.error} />
+        </div>
+      )}
       <div className="form-actions">
         <button type="submit" className="button primary" disabled={fit.isPending}>
           {fit.isPending ? "Fitting…" : "Fit calibration"}

@@ -4,6 +4,7 @@
  */
 import type { Calibration } from "@decision-workbench/api/shapes";
 import { CiText } from "../../components/CiText";
+import { sig } from "../../transforms/format";
 
 export function LabelThresholds({ cal, item }: { cal: Calibration; item: string }) {
   const q = cal.file.questions[item];
@@ -63,7 +64,7 @@ export function LabelThresholds({ cal, item }: { cal: Calibration; item: string 
               return (
                 <tr key={label}>
                   <th scope="row">{label}</th>
-                  {hasThresholds && <td className="num">{t ? t.threshold.toFixed(3) : "—"}</td>}
+                  {hasThresholds && <td className="num">{t ? sig(t.threshold) : "—"}</td>}
                   <td className="num">{t?.n ?? m?.n ?? "—"}</td>
                   {hasThresholds && (
                     <td>
