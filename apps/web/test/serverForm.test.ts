@@ -1,6 +1,17 @@
 // @vitest-environment node
+
+import type { ServerCheck } from "@decision-workbench/api/shapes";
 import { describe, expect, it } from "vitest";
-import { parseServerForm, serverFormValues, splitModels } from "../src/transforms/serverForm";
+import {
+  apiErrorFields,
+  checkRequest,
+  checkSummary,
+  firstInvalid,
+  parseServerForm,
+  serverFormValues,
+  splitModels,
+  toggleModel,
+} from "../src/transforms/serverForm";
 import { server } from "./fixtures";
 
 function values(over: Partial<ReturnType<typeof serverFormValues>> = {}) {
@@ -125,5 +136,174 @@ describe("write-only API key", () => {
 describe("splitModels", () => {
   it("splits on commas and new lines, trims and deduplicates", () => {
     expect(splitModels("a, b\n\nc ,a")).toEqual(["a", "b", "c"]);
+  });
+});
+
+describe("limits the API has", () => {
+  it("refuses a timeout above an hour, more than 20 retries and a backoff above 600 s, in words", () => {
+    const r = parseServerForm(values({ timeout: "7200", retries: "21", backoff: "601" }));
+    expect(!r.ok && r.errors.timeout).toBe("Timeout must be 3,600 or less, got 7200");
+    expect(!r.ok && r.errors.retries).toBe("Retries must be 20 or less, got 21");
+    expect(!r.ok && r.errors.backoff).toBe("Backoff must be 600 or less, got 601");
+  });
+
+  it("refuses a model name longer than 200 characters", () => {
+    const r = parseServerForm(values({ models: "x".repeat(201) }));
+    expect(!r.ok && r.errors.models).toMatch(/201 characters long; keep it to 200/);
+  });
+});
+
+describe("firstInvalid", () => {
+  it("names the first field with a problem in the form's order, or null", () => {
+    expect(firstInvalid({ timeout: "t", models: "m", extraBody: "e" })).toBe("models");
+    expect(firstInvalid({ apiKey: "k", models: "m" })).toBe("apiKey");
+    expect(firstInvalid({})).toBeNull();
+  });
+});
+
+describe("checkRequest", () => {
+  const stored = server({ id: "srv_s", baseUrl: "https://decide.example.com", hasApiKey: true });
+
+  it("checks a stored server as it is while its base URL and key are unchanged", () => {
+    expect(checkRequest(serverFormValues(stored), stored)).toEqual({ ok: true, stored: "srv_s" });
+  });
+
+  it("checks the settings as typed otherwise, leaving out what does not read", () => {
+    const r = checkRequest(
+      { ...serverFormValues(stored), baseUrl: " https://other.example.com ", apiKey: "sk-new", timeout: "x" },
+      stored,
+    );
+    expect(r).toEqual({
+      ok: true,
+      draft: {
+        baseUrl: "https://other.example.com",
+        apiKey: "sk-new",
+        models: ["m-1", "m-2"],
+        retries: 2,
+        backoff: 0.5,
+      },
+    });
+    const fresh = checkRequest(values({ name: "", models: "", extraBody: '{"options":{"think":false}}' }));
+    expect(fresh).toEqual({
+      ok: true,
+      draft: {
+        baseUrl: "https://d.example.com",
+        extraBody: { options: { think: false } },
+        timeout: 30,
+        retries: 2,
+        backoff: 0.5,
+      },
+    });
+  });
+
+  it("refuses a base URL that is not one, as saving would", () => {
+    const r = checkRequest(values({ baseUrl: "decide.example.com" }));
+    expect(r).toEqual({
+      ok: false,
+      errors: {
+        baseUrl:
+          "“decide.example.com” is not an http(s) URL; expected something like https://decisions.example.com.",
+      },
+    });
+  });
+});
+
+describe("toggleModel", () => {
+  it("adds a ticked model at the end and takes an unticked one out, keeping typed names", () => {
+    expect(toggleModel(["typed-by-hand"], "listed-1", true)).toEqual(["typed-by-hand", "listed-1"]);
+    expect(toggleModel(["a", "listed-1", "b"], "listed-1", false)).toEqual(["a", "b"]);
+    expect(toggleModel(["a"], "a", true)).toEqual(["a"]);
+  });
+});
+
+describe("checkSummary", () => {
+  const check = (
+    over: Partial<ServerCheck> = {},
+    probe: Partial<ServerCheck["probe"]> = {},
+  ): ServerCheck => ({
+    ok: true,
+    models: [{ name: "workbench-latest" }, { name: "lexical", description: "word counts" }],
+    ...over,
+    probe: {
+      model: "workbench-latest",
+      status: "answered",
+      answer: "yes",
+      confidence: 0.916,
+      ms: 12,
+      ...probe,
+    },
+  });
+
+  it("offers the listed models and says the test question's answer", () => {
+    const s = checkSummary(check());
+    expect(s.models.map((m) => m.name)).toEqual(["workbench-latest", "lexical"]);
+    expect(s.modelsSentence).toBe("The server lists 2 models: tick the ones to use, or type another name.");
+    expect(s.probeSentence).toBe(
+      "A test question to workbench-latest was answered: “yes” with 92 % confidence.",
+    );
+    expect(s.details).toEqual([]);
+  });
+
+  it("keeps HTTP paths and statuses in the details and says what to do in the sentences", () => {
+    const s = checkSummary(
+      check(
+        {
+          ok: false,
+          models: null,
+          modelsError: "GET https://d.example.com/v1/models answered HTTP 401: check the API key",
+        },
+        {
+          status: "error",
+          reason: "the decision service answered HTTP 401",
+          answer: undefined,
+          confidence: undefined,
+        },
+      ),
+    );
+    expect(s.models).toEqual([]);
+    expect(s.modelsSentence).toBe("The server did not list its models: type the names it accepts in Models.");
+    expect(s.probeSentence).toBe("A test question to workbench-latest was refused: check the API key.");
+    expect(`${s.modelsSentence} ${s.probeSentence}`).not.toMatch(/HTTP|\/v1\//);
+    expect(s.details).toHaveLength(2);
+  });
+
+  it("says when no test question could be sent", () => {
+    const s = checkSummary(
+      check({ ok: false, models: [] }, { model: "", status: "error", reason: "no probe" }),
+    );
+    expect(s.modelsSentence).toBe("The server lists no models: type the names it accepts in Models.");
+    expect(s.probeSentence).toBe("No test question was sent: there is no model to ask yet.");
+  });
+});
+
+describe("apiErrorFields", () => {
+  it("puts each refused field's message on that field as a sentence", () => {
+    const r = apiErrorFields("body.timeout must be <= 3600; body.retries must be >= 0");
+    expect(r).toEqual({
+      fields: { timeout: "Timeout must be 3600 or less.", retries: "Retries must be 0 or more." },
+      general: [],
+    });
+  });
+
+  it("places an outbound refusal on the base URL and a stored key's refusal on the key", () => {
+    const url = apiErrorFields(
+      "body.baseUrl: the host 10.0.0.5 is a private address (10.0.0.0/8); a workbench started with a token connects to private and loopback addresses only when started with --allow-private-servers",
+    );
+    expect(url.fields.baseUrl).toMatch(/^The base URL: the host 10\.0\.0\.5 is a private address/);
+    expect(url.fields.baseUrl).not.toContain("body.");
+    const key = apiErrorFields(
+      "this server has an API key, which is never sent to a new host: send it again with the new base URL (body.apiKey), or body.apiKey: null to drop it",
+    );
+    expect(key.fields.apiKey).toMatch(/type the key again/);
+    expect(key.general).toEqual([]);
+  });
+
+  it("keeps what names no field as a general sentence", () => {
+    expect(
+      apiErrorFields("the embedded reference server's base URL is set by the workbench at each start"),
+    ).toEqual({
+      fields: {},
+      general: ["The embedded reference server's base URL is set by the workbench at each start."],
+    });
   });
 });

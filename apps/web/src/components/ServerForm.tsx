@@ -1,15 +1,30 @@
-/** Add or edit a decision server. The API key field is write-only: the stored key is never shown. */
+/**
+ * Add or edit a decision server. The API key field is write-only: the stored key is never shown. "Check server"
+ * asks the server as typed for its models, which the Models field then offers to tick (a typed name still counts).
+ * Every problem is a sentence on its field, all of them listed above the form; an invalid submit or check moves
+ * the focus to the first field concerned.
+ */
 
 import type { Server, ServerInput } from "@decision-workbench/api/shapes";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useEffect, useId, useRef, useState } from "react";
+import { ApiError } from "../api/client";
+import { useCheckDraftServer } from "../api/serverDraftCheck";
+import { useCheckServer } from "../api/servers";
 import {
+  apiErrorFields,
+  checkRequest,
+  firstInvalid,
   parseServerForm,
+  SERVER_FIELD_ORDER,
   type ServerFormErrors,
   type ServerFormValues,
   serverFormValues,
+  splitModels,
 } from "../transforms/serverForm";
 import { Field, FormErrors } from "./Field";
-import { ErrorState } from "./States";
+import { ProblemNote, problemSentence } from "./ProblemNote";
+import { ServerCheckPanel } from "./ServerCheckPanel";
+import "./ServerForm.css";
 
 /** The fields typed as numbers. */
 type NumberName =
@@ -37,17 +52,68 @@ export function ServerForm({
 }) {
   const [v, setV] = useState<ServerFormValues>(() => serverFormValues(server));
   const [errors, setErrors] = useState<ServerFormErrors>({});
+  /** The field a refused submit or check sends the focus to (a new object each time, so each refusal moves it). */
+  const [focusTo, setFocusTo] = useState<{ field: keyof ServerFormValues } | null>(null);
+  const form = useRef<HTMLFormElement>(null);
+  const note = useRef<HTMLDivElement>(null);
+  const listId = useId();
+  const stored = useCheckServer();
+  const draft = useCheckDraftServer();
+  const check = stored.data ?? draft.data;
+  const checkError = stored.error ?? draft.error;
+  const checking = stored.isPending || draft.isPending;
+
+  // the API's refusal of a save, placed on the fields it names; what names none is said above the buttons
+  const placed =
+    error instanceof ApiError && error.status !== 0
+      ? apiErrorFields(error.message)
+      : { fields: {} as ServerFormErrors, general: [] as string[] };
+  const shown: ServerFormErrors = { ...placed.fields, ...errors };
+  const general =
+    error !== undefined && error !== null && placed.general.length === 0 && !Object.keys(placed.fields).length
+      ? [
+          problemSentence(
+            error,
+            "The server could not be saved; the details say what the workbench answered.",
+          ),
+        ]
+      : placed.general;
+
+  useEffect(() => {
+    const el = focusTo ? form.current?.elements.namedItem(focusTo.field) : null;
+    if (el instanceof HTMLElement) el.focus();
+  }, [focusTo]);
+
+  useEffect(() => {
+    if (error === undefined || error === null) return;
+    const first = firstInvalid(placed.fields);
+    const el = first ? form.current?.elements.namedItem(first) : null;
+    if (el instanceof HTMLElement) el.focus();
+    else note.current?.focus();
+    // placed is derived from error: only a new error moves the focus
+  }, [error]);
+
   const set = <K extends keyof ServerFormValues>(k: K, value: ServerFormValues[K]) =>
     setV((old) => ({ ...old, [k]: value }));
+  const refuse = (e: ServerFormErrors, field = firstInvalid(e)) => {
+    setErrors(e);
+    if (field) setFocusTo({ field });
+  };
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const r = parseServerForm(v, server);
-    if (!r.ok) {
-      setErrors(r.errors);
-      return;
-    }
+    if (!r.ok) return refuse(r.errors);
     setErrors({});
     onSubmit(r.input);
+  };
+  const runCheck = () => {
+    const r = checkRequest(v, server);
+    if (!r.ok) return refuse({ ...errors, ...r.errors }, "baseUrl");
+    setErrors(({ baseUrl: _, ...rest }) => rest);
+    stored.reset();
+    draft.reset();
+    if ("stored" in r) stored.mutate(r.stored);
+    else draft.mutate(r.draft);
   };
   const keyHint = server?.hasApiKey
     ? v.clearKey
@@ -60,7 +126,7 @@ export function ServerForm({
     label: string,
     o: { hint?: string; placeholder?: string; inputMode?: "decimal" | "numeric" } = {},
   ) => (
-    <Field label={label} error={errors[name]} hint={o.hint}>
+    <Field label={label} error={shown[name]} hint={o.hint}>
       {(a) => (
         <input
           {...a}
@@ -73,16 +139,20 @@ export function ServerForm({
       )}
     </Field>
   );
+  const listed = check?.models ?? [];
+  // every field's problem, listed once above the form (what names no field is said once, above the buttons)
+  const problems = SERVER_FIELD_ORDER.map((k) => shown[k]).filter((x): x is string => !!x);
   return (
     <form
-      className="form"
+      ref={form}
+      className="form server-form"
       onSubmit={submit}
       noValidate
       aria-label={server ? `Edit ${server.name}` : "Add a server"}
     >
-      <FormErrors errors={Object.values(errors).filter((x): x is string => !!x)} />
+      <FormErrors errors={problems} />
       <div className="form-grid">
-        <Field label="Name" error={errors.name}>
+        <Field label="Name" error={shown.name}>
           {(a) => (
             <input
               {...a}
@@ -93,11 +163,7 @@ export function ServerForm({
             />
           )}
         </Field>
-        <Field
-          label="Base URL"
-          error={errors.baseUrl}
-          hint="Without /v1/decision, e.g. http://127.0.0.1:8009"
-        >
+        <Field label="Base URL" error={shown.baseUrl} hint="Without /v1/decision, e.g. http://127.0.0.1:8009">
           {(a) => (
             <input
               {...a}
@@ -110,24 +176,8 @@ export function ServerForm({
             />
           )}
         </Field>
-        <Field
-          label="Models"
-          error={errors.models}
-          hint="Comma or line separated: the names the server accepts as `model`."
-        >
-          {(a) => (
-            <input
-              {...a}
-              name="models"
-              value={v.models}
-              onChange={(e) => set("models", e.target.value)}
-              placeholder="workbench-latest"
-              autoComplete="off"
-            />
-          )}
-        </Field>
         <div className="field">
-          <Field label="API key" error={errors.apiKey} hint={keyHint}>
+          <Field label="API key" error={shown.apiKey} hint={keyHint}>
             {(a) => (
               <div className="key-field">
                 <input
@@ -157,8 +207,60 @@ export function ServerForm({
             </label>
           )}
         </div>
-        {numberField("timeout", "Timeout (s)")}
-        {numberField("retries", "Retries", { inputMode: "numeric" })}
+        <div className="server-models">
+          <Field
+            label="Models"
+            error={shown.models}
+            hint={
+              listed.length
+                ? "Tick the models below, or type names separated by commas."
+                : "Comma or line separated: the names the server accepts as `model`. “Check server” lists them."
+            }
+          >
+            {(a) => (
+              <input
+                {...a}
+                name="models"
+                value={v.models}
+                onChange={(e) => set("models", e.target.value)}
+                placeholder="workbench-latest"
+                autoComplete="off"
+                list={listed.length ? listId : undefined}
+              />
+            )}
+          </Field>
+          {listed.length > 0 && (
+            <datalist id={listId}>
+              {listed.map((m) => (
+                <option key={m.name} value={m.name} />
+              ))}
+            </datalist>
+          )}
+          <div className="server-check-row">
+            <button type="button" className="button" onClick={runCheck} disabled={checking}>
+              {checking ? "Checking…" : "Check server"}
+            </button>
+            <span className="hint">Asks the base URL above for its models and sends one test question.</span>
+          </div>
+          {checkError && (
+            <ProblemNote
+              title="The check could not run"
+              sentences={[
+                problemSentence(checkError, "Nothing was asked of the server; the details say why."),
+              ]}
+              error={checkError}
+            />
+          )}
+          {check && (
+            <ServerCheckPanel
+              check={check}
+              chosen={splitModels(v.models)}
+              onPick={(models) => set("models", models.join(", "))}
+            />
+          )}
+        </div>
+        {numberField("timeout", "Timeout (s)", { hint: "Up to 3,600 seconds a request." })}
+        {numberField("retries", "Retries", { inputMode: "numeric", hint: "0 to 20 more attempts." })}
         {numberField("backoff", "Backoff (s)", { hint: "Waits backoff × 2^k between attempts." })}
         {numberField("requestsPerMinute", "Requests a minute", {
           hint: "The server's rate limit; every run on it shares it. Empty: no limit.",
@@ -178,7 +280,7 @@ export function ServerForm({
         })}
         <Field
           label="Extra body (JSON)"
-          error={errors.extraBody}
+          error={shown.extraBody}
           hint='Merged into every request, e.g. {"options": {"max_think": 256}}'
         >
           {(a) => (
@@ -206,7 +308,12 @@ export function ServerForm({
         </label>
       </div>
       {error !== undefined && error !== null && (
-        <ErrorState error={error} title="The server could not be saved" />
+        <ProblemNote
+          ref={note}
+          title="The server was not saved"
+          sentences={general.length ? general : ["Fix the fields marked above, then save again."]}
+          error={error}
+        />
       )}
       <div className="form-actions">
         <button type="submit" className="button primary" disabled={submitting}>

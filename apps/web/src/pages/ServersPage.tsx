@@ -1,64 +1,43 @@
-/** /servers?edit=<id>|new: decision servers, add / edit (write-only key), check, delete. */
+/**
+ * /servers?edit=<id>|new: decision servers, add / edit (write-only key; the check lists the models to pick),
+ * check, and delete through an in-page dialog that names the runs using the server.
+ */
 
-import type { Server, ServerCheck } from "@decision-workbench/api/shapes";
+import type { Server } from "@decision-workbench/api/shapes";
+import { useEffect, useRef, useState } from "react";
 import { useSearchParams } from "react-router";
-import { useCheckServer, useDeleteServer, useSaveServer, useServers } from "../api/servers";
+import { useCheckServer, useSaveServer, useServers } from "../api/servers";
+import { DeleteServerDialog } from "../components/DeleteServerDialog";
+import { ProblemNote, problemSentence } from "../components/ProblemNote";
+import { ServerCheckPanel } from "../components/ServerCheckPanel";
 import { ServerForm } from "../components/ServerForm";
 import { Empty, ErrorState, Loading } from "../components/States";
-import { duration, pct, when } from "../transforms/format";
+import { when } from "../transforms/format";
 
-function CheckResult({ result }: { result: ServerCheck }) {
-  const p = result.probe;
-  return (
-    <div className={`check-result ${result.ok ? "ok" : "fail"}`} role="status">
-      <strong>{result.ok ? "✓ The server answered." : "✗ The check failed."}</strong>
-      <div>
-        Models:{" "}
-        {result.models ? (
-          result.models.length ? (
-            <ul className="inline-list">
-              {result.models.map((m) => (
-                <li key={m.name} title={m.description}>
-                  <code>{m.name}</code>
-                </li>
-              ))}
-            </ul>
-          ) : (
-            "none listed"
-          )
-        ) : (
-          <span className="muted">
-            not listed{result.modelsError ? `: ${result.modelsError}` : " (the server offers no /v1/models)"}
-          </span>
-        )}
-      </div>
-      <div>
-        Probe to <code>{p.model}</code>: {p.status}
-        {p.answer !== undefined && (
-          <>
-            {" "}
-            · answer <strong>{typeof p.answer === "string" ? p.answer : JSON.stringify(p.answer)}</strong>
-          </>
-        )}
-        {p.confidence !== undefined && <> · confidence {pct(p.confidence)}</>}
-        {p.servedBy && (
-          <>
-            {" "}
-            · served by <code>{p.servedBy}</code>
-          </>
-        )}{" "}
-        · {duration(p.ms)}
-      </div>
-      {p.reason && <div className="error-message">{p.reason}</div>}
-    </div>
-  );
-}
-
-function ServerCard({ server, onEdit }: { server: Server; onEdit: () => void }) {
+function ServerCard({
+  server,
+  onEdit,
+  onDeleted,
+}: {
+  server: Server;
+  onEdit: () => void;
+  onDeleted: () => void;
+}) {
   const check = useCheckServer();
-  const del = useDeleteServer();
-  const remove = () => {
-    if (window.confirm(`Delete ${server.name}?`)) del.mutate({ id: server.id });
+  const [deleting, setDeleting] = useState(false);
+  const deleteButton = useRef<HTMLButtonElement>(null);
+  /** Set when the dialog closed without a delete: the focus goes back to Delete once the modal is gone. */
+  const [refocus, setRefocus] = useState(false);
+  useEffect(() => {
+    if (!deleting && refocus) {
+      deleteButton.current?.focus();
+      setRefocus(false);
+    }
+  }, [deleting, refocus]);
+  const closeDialog = (deleted: boolean) => {
+    setDeleting(false);
+    if (deleted) onDeleted();
+    else setRefocus(true);
   };
   return (
     <li className="panel server" aria-label={server.name}>
@@ -82,7 +61,13 @@ function ServerCard({ server, onEdit }: { server: Server; onEdit: () => void }) 
             Edit
           </button>
           {!server.embedded && (
-            <button type="button" className="button danger" onClick={remove} disabled={del.isPending}>
+            <button
+              type="button"
+              className="button danger"
+              ref={deleteButton}
+              onClick={() => setDeleting(true)}
+              aria-haspopup="dialog"
+            >
               Delete
             </button>
           )}
@@ -135,20 +120,15 @@ function ServerCard({ server, onEdit }: { server: Server; onEdit: () => void }) 
           <dd>{when(server.createdAt)}</dd>
         </div>
       </dl>
-      {check.error && <ErrorState error={check.error} title="The check could not run" />}
-      {check.data && <CheckResult result={check.data} />}
-      {del.error && (
-        <div>
-          <ErrorState error={del.error} title="The server was not deleted" />
-          <button
-            type="button"
-            className="button danger"
-            onClick={() => del.mutate({ id: server.id, force: true })}
-          >
-            Delete anyway, with its runs' link to it
-          </button>
-        </div>
+      {check.error && (
+        <ProblemNote
+          title="The check could not run"
+          sentences={[problemSentence(check.error, "Nothing was asked of the server; the details say why.")]}
+          error={check.error}
+        />
       )}
+      {check.data && <ServerCheckPanel check={check.data} />}
+      {deleting && <DeleteServerDialog server={server} onClose={closeDialog} />}
     </li>
   );
 }
@@ -164,10 +144,18 @@ export default function ServersPage() {
     setSp({}, { replace: true });
   };
   const editing = edit && edit !== "new" ? servers.data?.find((s) => s.id === edit) : undefined;
+  const heading = useRef<HTMLHeadingElement>(null);
+  /** Bumped by each delete: the focus goes to the page's heading once the dialog and the card are gone. */
+  const [deletes, setDeletes] = useState(0);
+  useEffect(() => {
+    if (deletes > 0) heading.current?.focus();
+  }, [deletes]);
   return (
     <div className="page">
       <div className="page-head">
-        <h1>Decision servers</h1>
+        <h1 ref={heading} tabIndex={-1}>
+          Decision servers
+        </h1>
         <div className="actions">
           <button type="button" className="button primary" onClick={() => setSp({ edit: "new" })}>
             Add server
@@ -200,7 +188,12 @@ export default function ServersPage() {
       ) : (
         <ul className="cards" data-ready="servers">
           {servers.data.map((s) => (
-            <ServerCard key={s.id} server={s} onEdit={() => setSp({ edit: s.id })} />
+            <ServerCard
+              key={s.id}
+              server={s}
+              onEdit={() => setSp({ edit: s.id })}
+              onDeleted={() => setDeletes((n) => n + 1)}
+            />
           ))}
         </ul>
       )}

@@ -1,6 +1,9 @@
-/** The server form: values as typed, checks, and the write-only API key. */
+/**
+ * The server form: values as typed, checks, the write-only API key, what "Check" sends and how its model list is
+ * picked from, and the API's refusals placed on the fields they concern.
+ */
 
-import type { Server, ServerInput } from "@decision-workbench/api/shapes";
+import type { Server, ServerCheck, ServerCheckInput, ServerInput } from "@decision-workbench/api/shapes";
 
 /** What the form holds (strings as typed). */
 export interface ServerFormValues {
@@ -106,7 +109,7 @@ export function splitModels(text: string): string[] {
 function number(
   text: string,
   field: string,
-  opts: { integer?: boolean; min: number; exclusive?: boolean },
+  opts: { integer?: boolean; min: number; exclusive?: boolean; max: number },
 ): number | string {
   const t = text.trim();
   const x = Number(t);
@@ -115,7 +118,39 @@ function number(
   if (t === "" || !Number.isFinite(x)) return `${field} must be ${kind} ${bound}, got "${text}"`;
   if (opts.integer && !Number.isInteger(x)) return `${field} must be ${kind}, got ${t}`;
   if (opts.exclusive ? x <= opts.min : x < opts.min) return `${field} must be ${bound}, got ${t}`;
+  if (x > opts.max) return `${field} must be ${opts.max.toLocaleString("en-US")} or less, got ${t}`;
   return x;
+}
+
+/** What is wrong with a base URL as typed, or null when it is an http(s) URL without credentials. */
+function baseUrlError(text: string): string | null {
+  const baseUrl = text.trim();
+  let url: URL | null = null;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    url = null;
+  }
+  if (!baseUrl) return "Enter the server's base URL, e.g. http://127.0.0.1:8009.";
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:"))
+    return `“${baseUrl}” is not an http(s) URL; expected something like https://decisions.example.com.`;
+  if (url.username || url.password)
+    return "Remove the user name and password from the URL; put a key in the API key field instead.";
+  return null;
+}
+
+/** The longest model name and the most models a server takes (the API's limits). */
+const MODEL_NAME_MAX = 200;
+const MODELS_MAX = 100;
+
+/** What is wrong with a models list, or null. */
+function modelsError(models: string[]): string | null {
+  if (models.length === 0) return "List at least one model name, e.g. workbench-latest.";
+  if (models.length > MODELS_MAX) return `${models.length} models are listed; keep it to ${MODELS_MAX}.`;
+  const long = models.find((m) => m.length > MODEL_NAME_MAX);
+  if (long)
+    return `The model name “${long.slice(0, 40)}…” is ${long.length} characters long; keep it to ${MODEL_NAME_MAX}.`;
+  return null;
 }
 
 /**
@@ -132,21 +167,12 @@ export function parseServerForm(
   else if (name.length > 100) errors.name = `The name is ${name.length} characters long; keep it to 100.`;
 
   const baseUrl = v.baseUrl.trim();
-  let url: URL | null = null;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    url = null;
-  }
-  if (!baseUrl) errors.baseUrl = "Enter the server's base URL, e.g. http://127.0.0.1:8009.";
-  else if (!url || (url.protocol !== "http:" && url.protocol !== "https:"))
-    errors.baseUrl = `“${baseUrl}” is not an http(s) URL; expected something like https://decisions.example.com.`;
-  else if (url.username || url.password)
-    errors.baseUrl =
-      "Remove the user name and password from the URL; put a key in the API key field instead.";
+  const urlError = baseUrlError(baseUrl);
+  if (urlError) errors.baseUrl = urlError;
 
   const models = splitModels(v.models);
-  if (models.length === 0) errors.models = "List at least one model name, e.g. workbench-latest.";
+  const listError = modelsError(models);
+  if (listError) errors.models = listError;
 
   let extraBody: Record<string, unknown> = {};
   if (v.extraBody.trim()) {
@@ -160,11 +186,11 @@ export function parseServerForm(
     }
   }
 
-  const timeout = number(v.timeout, "Timeout", { min: 0, exclusive: true });
+  const timeout = number(v.timeout, "Timeout", { min: 0, exclusive: true, max: 3600 });
   if (typeof timeout === "string") errors.timeout = timeout;
-  const retries = number(v.retries, "Retries", { integer: true, min: 0 });
+  const retries = number(v.retries, "Retries", { integer: true, min: 0, max: 20 });
   if (typeof retries === "string") errors.retries = retries;
-  const backoff = number(v.backoff, "Backoff", { min: 0 });
+  const backoff = number(v.backoff, "Backoff", { min: 0, max: 600 });
   if (typeof backoff === "string") errors.backoff = backoff;
   const requestsPerMinute = perMinute(v.requestsPerMinute, "Requests a minute", "1200");
   if (typeof requestsPerMinute === "string") errors.requestsPerMinute = requestsPerMinute;
@@ -198,4 +224,167 @@ export function parseServerForm(
   if (v.apiKey) input.apiKey = v.apiKey;
   else if (v.clearKey && existing?.hasApiKey) input.apiKey = null;
   return { ok: true, input };
+}
+
+/** The form's fields in the order they are shown: the first invalid one of these takes the focus. */
+export const SERVER_FIELD_ORDER: (keyof ServerFormValues)[] = [
+  "name",
+  "baseUrl",
+  "apiKey",
+  "models",
+  "timeout",
+  "retries",
+  "backoff",
+  "requestsPerMinute",
+  "inputTokensPerMinute",
+  "inputPricePerMillion",
+  "outputPricePerMillion",
+  "extraBody",
+];
+
+/** The first field of `errors` in the form's order, or null when there is none. */
+export function firstInvalid(errors: ServerFormErrors): keyof ServerFormValues | null {
+  return SERVER_FIELD_ORDER.find((k) => errors[k]) ?? null;
+}
+
+/**
+ * What "Check" asks for the form as typed: the stored server's check (`stored`, its id) while an edited server's
+ * base URL and key are unchanged (the stored key is never in the page), else the check of the settings typed
+ * (`draft`), with only the settings that read well; a base URL that is not one is the error instead.
+ */
+export function checkRequest(
+  v: ServerFormValues,
+  existing?: Server,
+):
+  | { ok: true; stored: string }
+  | { ok: true; draft: ServerCheckInput }
+  | { ok: false; errors: ServerFormErrors } {
+  const baseUrl = v.baseUrl.trim();
+  const error = baseUrlError(baseUrl);
+  if (error) return { ok: false, errors: { baseUrl: error } };
+  if (existing && baseUrl === existing.baseUrl && !v.apiKey && !v.clearKey)
+    return { ok: true, stored: existing.id };
+  const draft: ServerCheckInput = { baseUrl };
+  const models = splitModels(v.models).filter((m) => m.length <= MODEL_NAME_MAX);
+  if (models.length) draft.models = models.slice(0, MODELS_MAX);
+  if (v.apiKey && !v.clearKey && v.apiKey.trim() === v.apiKey) draft.apiKey = v.apiKey;
+  try {
+    const extra: unknown = v.extraBody.trim() ? JSON.parse(v.extraBody) : null;
+    if (extra && typeof extra === "object" && !Array.isArray(extra))
+      draft.extraBody = extra as Record<string, unknown>;
+  } catch {
+    // a body that does not parse is left out of a check; saving says what is wrong with it
+  }
+  const timeout = number(v.timeout, "Timeout", { min: 0, exclusive: true, max: 3600 });
+  if (typeof timeout === "number") draft.timeout = timeout;
+  const retries = number(v.retries, "Retries", { integer: true, min: 0, max: 20 });
+  if (typeof retries === "number") draft.retries = retries;
+  const backoff = number(v.backoff, "Backoff", { min: 0, max: 600 });
+  if (typeof backoff === "number") draft.backoff = backoff;
+  return { ok: true, draft };
+}
+
+/** The models chosen with `name` added at the end (`on`) or taken out; the others keep their order. */
+export function toggleModel(models: string[], name: string, on: boolean): string[] {
+  const rest = models.filter((m) => m !== name);
+  return on ? [...rest, name] : rest;
+}
+
+/** What a check found, in sentences: about the model list, about the test question, and what to do next. */
+export interface CheckSummary {
+  ok: boolean;
+  /** The models offered to pick from (names as the server lists them). */
+  models: { name: string; description?: string }[];
+  /** The sentence about the model list. */
+  modelsSentence: string;
+  /** The sentence about the test question. */
+  probeSentence: string;
+  /** The server's own words behind a failure, for a collapsed "details". */
+  details: string[];
+}
+
+/** Reads a check's answer for people: never an HTTP path or status outside `details`. */
+export function checkSummary(check: ServerCheck): CheckSummary {
+  const models = check.models ?? [];
+  const modelsSentence =
+    check.models === null
+      ? "The server did not list its models: type the names it accepts in Models."
+      : models.length === 0
+        ? "The server lists no models: type the names it accepts in Models."
+        : `The server lists ${models.length === 1 ? "1 model" : `${models.length} models`}: tick the ones to use, or type another name.`;
+  const p = check.probe;
+  const refusedKey = /\b(401|403)\b/.test(`${p.reason ?? ""} ${check.modelsError ?? ""}`);
+  let probeSentence: string;
+  if (p.status === "answered" || p.status === "unknown") {
+    const answer = Array.isArray(p.answer) ? p.answer.join(", ") : p.answer;
+    const said = p.status === "unknown" ? "“not stated”" : answer !== undefined ? `“${answer}”` : "an answer";
+    const sure = p.confidence === undefined ? "" : ` with ${Math.round(p.confidence * 100)} % confidence`;
+    probeSentence = `A test question to ${p.model} was answered: ${said}${sure}.`;
+  } else if (p.model === "") {
+    probeSentence = "No test question was sent: there is no model to ask yet.";
+  } else if (refusedKey) {
+    probeSentence = `A test question to ${p.model} was refused: check the API key.`;
+  } else if (p.status === "escalated") {
+    probeSentence = `A test question to ${p.model} got no usable answer; the details say what the server did.`;
+  } else {
+    probeSentence = `A test question to ${p.model} failed; the details say why.`;
+  }
+  const details = [check.modelsError, p.reason].filter((x): x is string => !!x);
+  return { ok: check.ok, models, modelsSentence, probeSentence, details };
+}
+
+/** How the API names a field of the server body, by form field. */
+const API_FIELDS: [RegExp, keyof ServerFormValues, string][] = [
+  [/\bbody[./]name\b/, "name", "The name"],
+  [/\bbody[./]baseUrl\b|\bbase_?url\b/i, "baseUrl", "The base URL"],
+  [/\bbody[./]models\b/, "models", "Models"],
+  [/\bbody[./]apiKey\b|\bAPI key\b/, "apiKey", "The API key"],
+  [/\bbody[./]extraBody\b/, "extraBody", "Extra body"],
+  [/\bbody[./]timeout\b/, "timeout", "Timeout"],
+  [/\bbody[./]retries\b/, "retries", "Retries"],
+  [/\bbody[./]backoff\b/, "backoff", "Backoff"],
+  [/\bbody[./]requestsPerMinute\b/, "requestsPerMinute", "Requests a minute"],
+  [/\bbody[./]inputTokensPerMinute\b/, "inputTokensPerMinute", "Input tokens a minute"],
+  [/\bbody[./]inputPricePerMillion\b/, "inputPricePerMillion", "Input price per million tokens"],
+  [/\bbody[./]outputPricePerMillion\b/, "outputPricePerMillion", "Output price per million tokens"],
+];
+
+/** A sentence from an API message: field paths named as the form labels them, bounds in words, a capital. */
+function sentence(message: string, label?: string): string {
+  let s = message.trim();
+  if (label) s = s.replace(/\bbody[./][A-Za-z]+(?:\.[A-Za-z]+)*(:?)\s*/g, (_, colon) => `${label}${colon} `);
+  s = s
+    .replace(/\(?\s*\bbody[./][A-Za-z.]+\)?/g, "")
+    .replace(/must be <= ([\d.]+)/g, "must be $1 or less")
+    .replace(/must be >= ([\d.]+)/g, "must be $1 or more")
+    .replace(/must be < ([\d.]+)/g, "must be less than $1")
+    .replace(/must be > ([\d.]+)/g, "must be more than $1")
+    .replace(/\s{2,}/g, " ")
+    .trim();
+  s = s.charAt(0).toUpperCase() + s.slice(1);
+  return /[.!?]$/.test(s) ? s : `${s}.`;
+}
+
+/**
+ * The API's refusal of a save, placed: each part of its message ("; "-separated) that names a field goes on that
+ * field as a sentence; the rest is `general`.
+ */
+export function apiErrorFields(message: string): { fields: ServerFormErrors; general: string[] } {
+  const fields: ServerFormErrors = {};
+  const general: string[] = [];
+  for (const part of message.split(/;\s+(?=body[./])/)) {
+    if (!part.trim()) continue;
+    if (/never sent to a new host/.test(part)) {
+      fields.apiKey =
+        "The stored key is never sent to a new address: type the key again for this base URL, or tick “Remove the stored key”.";
+      continue;
+    }
+    const hit = API_FIELDS.find(([re]) => re.test(part));
+    if (hit) {
+      const [, field, label] = hit;
+      const text = sentence(part, label);
+      fields[field] = fields[field] ? `${fields[field]} ${text}` : text;
+    } else general.push(sentence(part));
+  }
+  return { fields, general };
 }
