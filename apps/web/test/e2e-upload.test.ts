@@ -3,7 +3,8 @@
  * Uploading your own data in Debian's Chromium: a task built in the Datasets page's task builder, its JSONL
  * template downloaded and filled in, the upload listed with the source and licence given; an upload with errors
  * showing each error once, by line; a run on the uploaded dataset (every answer from the reference server's
- * lexical fallback) saying "lexical fallback" where it says who served it. At 1440 and 420 px.
+ * lexical fallback) saying "lexical fallback" where it says who served it (its page, the compare picker). At
+ * 1440 and 420 px.
  */
 import { readFileSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
@@ -203,6 +204,8 @@ describe("uploading your own data", () => {
       // the data: every reply named the checkpoint asked for and the lexical fallback
       const run = await workbench.api<{ servedBy: string[] }>(`/api/runs/${id}`);
       expect(run.servedBy).toEqual(["bayes-2+lexical"]);
+      // and a run on a bundled dataset, which bayes-2 answers itself
+      const bundled = await finishedRun(workbench, { dataset: "penguins", limit: 5 });
       for (const width of [1440, 420]) {
         const { page, errors } = await newPage(width);
         await page.goto(`${workbench.url}/runs/${id}`);
@@ -214,6 +217,13 @@ describe("uploading your own data", () => {
         expect(await occurrences(page, "bayes-2+lexical")).toBe(0);
         await page.waitForSelector('[data-ready="reliability"]', { timeout: STEP });
         await shot(page, `upload-${width}-run`);
+        // the compare picker says the same, next to the run bayes-2 served
+        await page.goto(`${workbench.url}/compare`);
+        const cell = (runId: string) => page.locator(`tr[data-run="${runId}"] td[data-label="Served by"]`);
+        await cell(id).waitFor({ timeout: STEP });
+        expect((await cell(id).textContent())?.trim()).toBe("lexical fallback");
+        expect((await cell(bundled).textContent())?.trim()).toBe("bayes-2");
+        await shot(page, `upload-${width}-compare`);
         expect(errors).toEqual([]);
         await page.close();
       }
