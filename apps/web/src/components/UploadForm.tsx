@@ -20,6 +20,7 @@ import {
   taskOf,
 } from "../transforms/taskBuilder";
 import { Field } from "./Field";
+import { focusFirstInvalid } from "./focusInvalid";
 import { ErrorState } from "./States";
 import { TaskBuilder } from "./TaskBuilder";
 
@@ -86,8 +87,7 @@ export function UploadForm({
 
   useEffect(() => {
     if (focusTick === 0) return;
-    const first = form.current?.querySelector<HTMLElement>('[aria-invalid="true"]');
-    (first ?? form.current?.querySelector<HTMLElement>('[role="alert"]'))?.focus();
+    if (!focusFirstInvalid(form.current)) form.current?.querySelector<HTMLElement>('[role="alert"]')?.focus();
   }, [focusTick]);
   useEffect(() => {
     if (error) setFocusTick((t) => t + 1);
@@ -196,8 +196,8 @@ export function UploadForm({
             label="Examples"
             hint={
               format === "csv"
-                ? "CSV: a header row with id, state and one column an item (multi-label: options joined by |), then one example a row. An optional split column (train, calibration or test) decides the split; without it the id does."
-                : 'JSONL: one {"id", "state", "labels"} object a line, "labels" giving each item its option ("not stated" where allowed; a list for multi-label). An optional "split" (train, calibration or test) decides the split; without it the id does.'
+                ? "CSV: a header row with id, state (or state.<field> columns for a record of fields) and one column an item (multi-label: options joined by |), then one example a row. An optional split column (train, calibration or test) decides the split; without it the id does."
+                : 'JSONL: one {"id", "state", "labels"} object a line; "state" is the text (or an object of fields) the service reads, "labels" gives each item its option ("not stated" where allowed; a list for multi-label). An optional "split" (train, calibration or test) decides the split; without it the id does.'
             }
             error={errors.content}
           >
