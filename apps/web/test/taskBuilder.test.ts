@@ -121,6 +121,14 @@ describe("builderFromJson", () => {
       error: expect.stringMatching(/^This is not JSON yet/),
     });
     expect(builderFromJson("[]")).toMatchObject({ ok: false });
+    // a field the API would refuse (and the form would lose) is named
+    expect(
+      builderFromJson('{"items": [{"name": "q", "kind": "yesno", "question": "?", "notstated": true}]}'),
+    ).toEqual({
+      ok: false,
+      error:
+        'An item has no field "notstated"; its fields are "name", "kind", "question", "options", "levels", "notStated".',
+    });
     expect(builderFromJson('{"items": [{"kind": "span"}]}')).toEqual({
       ok: false,
       error: 'An item\'s kind must be one of "choice", "yesno", "score", "multi"; "span" is not.',

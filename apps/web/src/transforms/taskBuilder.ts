@@ -175,6 +175,19 @@ function text(v: unknown): string {
   return typeof v === "string" ? v : "";
 }
 
+const TASK_FIELDS = ["name", "description", "provenance", "items"];
+const PROVENANCE_FIELDS = ["source", "package", "licence", "labels"];
+const ITEM_FIELDS = ["name", "kind", "question", "options", "levels", "notStated"];
+
+/** What is wrong when an object has a field other than `known` (the API refuses it; the form would lose it). */
+function unknownField(value: unknown, known: string[], what: string): string | undefined {
+  if (!value || typeof value !== "object") return undefined;
+  const extra = Object.keys(value).find((k) => !known.includes(k));
+  return extra === undefined
+    ? undefined
+    : `${what} has no field "${extra}"; its fields are ${known.map((k) => `"${k}"`).join(", ")}.`;
+}
+
 /** The builder's values read from a task JSON text, or what keeps it from being read. */
 export function builderFromJson(
   json: string,
@@ -193,6 +206,11 @@ export function builderFromJson(
     unknown
   >;
   if (!Array.isArray(t.items)) return { ok: false, error: "The task needs a list of items." };
+  const unknown =
+    unknownField(t, TASK_FIELDS, "A task") ??
+    unknownField(prov, PROVENANCE_FIELDS, "The provenance") ??
+    t.items.map((raw) => unknownField(raw, ITEM_FIELDS, "An item")).find((e) => e !== undefined);
+  if (unknown) return { ok: false, error: unknown };
   const items: BuilderItem[] = [];
   for (const raw of t.items) {
     const it = (raw && typeof raw === "object" ? raw : {}) as Record<string, unknown>;
