@@ -242,6 +242,10 @@ describe("checkSummary", () => {
       "A test question to workbench-latest was answered: “yes” with 92 % confidence.",
     );
     expect(s.details).toEqual([]);
+    const fellBack = checkSummary(check({}, { servedBy: "bayes-2+lexical" }));
+    expect(fellBack.probeSentence).toBe(
+      "A test question to workbench-latest was answered: “yes” with 92 % confidence (served by lexical fallback).",
+    );
   });
 
   it("keeps HTTP paths and statuses in the details and says what to do in the sentences", () => {

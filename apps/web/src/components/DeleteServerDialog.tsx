@@ -45,14 +45,13 @@ export function DeleteServerDialog({
 
   const summary = usage.data ? deleteSummary(usage.data) : null;
   const inUse = del.error instanceof ApiError && del.error.code === "server_in_use";
+  // mutateAsync settles even when the card (and this dialog) is gone once the list is refetched, which is when a
+  // per-call onSuccess would no longer be called
   const remove = () =>
-    del.mutate(
-      { id: server.id, force: summary?.force ?? false },
-      {
-        onSuccess: () => onClose(true),
-        // a run that started meanwhile shows up in the list; the next press forces
-        onError: () => void usage.refetch(),
-      },
+    del.mutateAsync({ id: server.id, force: summary?.force ?? false }).then(
+      () => onClose(true),
+      // a run that started meanwhile shows up in the list; the next press forces
+      () => void usage.refetch(),
     );
 
   return (

@@ -27,14 +27,16 @@ export function ServerCheckPanel({
           <fieldset className="model-picks">
             <legend>Models the server lists</legend>
             {s.models.map((m) => (
-              <label key={m.name} className="check" title={m.description}>
+              <label key={m.name} className="model-pick">
                 <input
                   type="checkbox"
                   checked={picked.has(m.name)}
                   onChange={(e) => onPick(toggleModel(chosen ?? [], m.name, e.target.checked))}
                 />
-                <code>{m.name}</code>
-                {m.description && <span className="muted small"> — {m.description}</span>}
+                <span className="model-pick-text">
+                  <code>{m.name}</code>
+                  {m.description && <span className="hint">{m.description}</span>}
+                </span>
               </label>
             ))}
           </fieldset>

@@ -214,7 +214,7 @@ export function ServerForm({
             hint={
               listed.length
                 ? "Tick the models below, or type names separated by commas."
-                : "Comma or line separated: the names the server accepts as `model`. “Check server” lists them."
+                : "The model names the server accepts, separated by commas. “Check server” lists them."
             }
           >
             {(a) => (

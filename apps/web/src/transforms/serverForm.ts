@@ -4,6 +4,7 @@
  */
 
 import type { Server, ServerCheck, ServerCheckInput, ServerInput } from "@decision-workbench/api/shapes";
+import { servedByLabel } from "./servedBy";
 
 /** What the form holds (strings as typed). */
 export interface ServerFormValues {
@@ -319,7 +320,8 @@ export function checkSummary(check: ServerCheck): CheckSummary {
     const answer = Array.isArray(p.answer) ? p.answer.join(", ") : p.answer;
     const said = p.status === "unknown" ? "“not stated”" : answer !== undefined ? `“${answer}”` : "an answer";
     const sure = p.confidence === undefined ? "" : ` with ${Math.round(p.confidence * 100)} % confidence`;
-    probeSentence = `A test question to ${p.model} was answered: ${said}${sure}.`;
+    const by = p.servedBy ? ` (served by ${servedByLabel([p.servedBy])})` : "";
+    probeSentence = `A test question to ${p.model} was answered: ${said}${sure}${by}.`;
   } else if (p.model === "") {
     probeSentence = "No test question was sent: there is no model to ask yet.";
   } else if (refusedKey) {
