@@ -80,7 +80,7 @@ describe("CheckVerdict", () => {
       .map((li) => li.textContent);
     // the API's raw floats and bracketed lists rewritten, the numbers formatted
     expect(reasons).toEqual([
-      "The service swapped its weights: this run was answered by bayes-1, the file was fitted on answers of bayes-2.",
+      "This run was answered by bayes-1, the file was fitted on answers of bayes-2: the service swapped its weights.",
       "sex: the calibrated ECE, 2.2%, is above the file's interval (0.0–1.0%).",
     ]);
     const sex = screen.getByRole("row", { name: /^sex/ });

@@ -97,31 +97,35 @@ export function CheckVerdict({
         </div>
       )}
       {v.rows.length > 0 && (
-        <div className="table-scroll">
-          <table className="table">
-            <caption>
-              Each question under the file's calibrator, against the intervals the file recorded (ECE: 95%
-              bootstrap; answered-alone error: Clopper-Pearson)
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Question</th>
-                <th scope="col">Rows</th>
-                <th scope="col">Calibrated ECE</th>
-                <th scope="col">File's ECE interval</th>
-                <th scope="col">Answered-alone error</th>
-                <th scope="col">File's error interval</th>
-                <th scope="col">Answered alone</th>
-                <th scope="col">Result</th>
-              </tr>
-            </thead>
-            <tbody>
-              {v.rows.map((r) => (
-                <Row key={r.question} r={r} />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        // the caption stays short (a caption is as wide as its table, cut off on a phone); the details wrap above
+        <>
+          <p className="muted small">
+            Each question under the file's calibrator, against the intervals the file recorded (ECE: 95%
+            bootstrap; answered-alone error: Clopper-Pearson).
+          </p>
+          <div className="table-scroll">
+            <table className="table">
+              <caption>Each question against the file</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Question</th>
+                  <th scope="col">Rows</th>
+                  <th scope="col">Calibrated ECE</th>
+                  <th scope="col">File's ECE interval</th>
+                  <th scope="col">Answered-alone error</th>
+                  <th scope="col">File's error interval</th>
+                  <th scope="col">Answered alone</th>
+                  <th scope="col">Result</th>
+                </tr>
+              </thead>
+              <tbody>
+                {v.rows.map((r) => (
+                  <Row key={r.question} r={r} />
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
       )}
       {v.skipped.length > 0 && (
         <p className="muted small">

@@ -32,8 +32,11 @@ export function Field({ label, hint, error, children }: FieldProps) {
   );
 }
 
-/** A summary of a form's errors, focused when it appears so keyboard and screen-reader users hear it. */
-export function FormErrors({ errors }: { errors: string[] }) {
+/**
+ * A summary of a form's errors, announced when it appears (the form moves focus to the first invalid field);
+ * `children` (e.g. the API's technical details) go under the list.
+ */
+export function FormErrors({ errors, children }: { errors: string[]; children?: ReactNode }) {
   if (errors.length === 0) return null;
   return (
     <div className="form-errors" role="alert">
@@ -45,6 +48,7 @@ export function FormErrors({ errors }: { errors: string[] }) {
           <li key={e}>{e}</li>
         ))}
       </ul>
+      {children}
     </div>
   );
 }

@@ -92,8 +92,9 @@ export function RunForm({
           ...Object.values(errors).filter((x): x is string => !!x),
           ...(apiOnFields ? refused.rest : []),
         ]}
-      />
-      {apiOnFields && Object.keys(fromApi).length > 0 && <TechnicalDetails error={error} />}
+      >
+        {apiOnFields && Object.keys(fromApi).length > 0 && <TechnicalDetails error={error} />}
+      </FormErrors>
       <div className="form-grid">
         <Field
           label="Dataset"

@@ -40,7 +40,7 @@ export function checkReasons(report: RunCheck, file?: CheckedFile): string[] {
       case "fingerprint-changed":
         return "The run asked another endpoint or model than the runs the file was fitted on.";
       case "served-by-changed":
-        return `The service swapped its weights: this run was answered by ${names(report.servedBy)}, the file was fitted on answers of ${file ? names(file.source.served_by) : "other models"}.`;
+        return `This run was answered by ${names(report.servedBy)}, the file was fitted on answers of ${file ? names(file.source.served_by) : "other models"}: the service swapped its weights.`;
       case "ece-outside":
         if (!q || !d.question) break;
         return `${d.question}: the calibrated ECE, ${pct(q.ece)}, is ${q.eceInterval && q.ece < q.eceInterval[0] ? "below" : "above"} the file's interval (${interval(q.eceInterval)}).`;

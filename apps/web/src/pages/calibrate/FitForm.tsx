@@ -6,7 +6,7 @@
 import type { Calibration, FitRequest, ItemSpec, RunSummary, Split } from "@decision-workbench/api/shapes";
 import { type FormEvent, useEffect, useMemo, useRef, useState } from "react";
 import { useFitCalibration } from "../../api/calibrations";
-import { Field } from "../../components/Field";
+import { Field, FormErrors } from "../../components/Field";
 import { focusFirstInvalid } from "../../components/focusInvalid";
 import { ErrorState, TechnicalDetails } from "../../components/States";
 import { fieldProblems, type ProblemRule } from "../../transforms/apiErrors";
@@ -230,17 +230,9 @@ export function FitForm({
       )}
       {fit.error && !onFields && <ErrorState error={fit.error} title="The calibration could not be fitted" />}
       {onFields && (
-        <div className="form-errors" role="alert">
-          <strong>The calibration could not be fitted: fix the fields marked above.</strong>
-          {refused.rest.length > 0 && (
-            <ul>
-              {refused.rest.map((r) => (
-                <li key={r}>{r}</li>
-              ))}
-            </ul>
-          )}
+        <FormErrors errors={[...Object.values(refused.byField), ...refused.rest]}>
           <TechnicalDetails error={fit.error} />
-        </div>
+        </FormErrors>
       )}
       <div className="form-actions">
         <button type="submit" className="button primary" disabled={fit.isPending}>
