@@ -69,7 +69,7 @@ export function asSentence(text: string): string {
 }
 
 /** Splits the API's message into its problems: schema errors are joined by "; " and each starts with its place. */
-export function splitProblems(message: string): string[] {
+function splitProblems(message: string): string[] {
   return message
     .split(/;\s+(?=(?:body|query|querystring|params|headers)(?:[.[\s]|$))/)
     .map((s) => s.trim())
@@ -181,7 +181,7 @@ function detailMessages(details: unknown[]): { field?: string; message: string }
  * Every problem of a refused request, rewritten: from the details when they carry messages (each with its field),
  * else from the message split at its "; ". A field named by a detail is kept even when the text names none.
  */
-export function problemsOf(error: unknown, labels: FieldLabels = {}, rules: ProblemRule[] = []): Problem[] {
+function problemsOf(error: unknown, labels: FieldLabels = {}, rules: ProblemRule[] = []): Problem[] {
   if (!(error instanceof ApiError)) return [];
   const details = detailMessages(error.details);
   if (details.length) {
