@@ -121,6 +121,10 @@ describe("ServerForm", () => {
     fireEvent.click(screen.getByRole("checkbox", { name: /lexical/ }));
     fireEvent.click(screen.getByRole("button", { name: "Add server" }));
     expect(onSubmit.mock.calls[0][0]).toMatchObject({ models: ["my-own", "workbench-latest"] });
+    // another address makes the list stale: it goes, the models chosen stay
+    type("Base URL", "https://elsewhere.example.com");
+    expect(screen.queryByRole("checkbox", { name: /lexical/ })).toBeNull();
+    expect((screen.getByLabelText("Models") as HTMLInputElement).value).toBe("my-own, workbench-latest");
   });
 
   it("checks an edited server through its stored settings while its URL and key are unchanged", async () => {

@@ -93,8 +93,14 @@ export function ServerForm({
     // placed is derived from error: only a new error moves the focus
   }, [error]);
 
-  const set = <K extends keyof ServerFormValues>(k: K, value: ServerFormValues[K]) =>
+  const set = <K extends keyof ServerFormValues>(k: K, value: ServerFormValues[K]) => {
     setV((old) => ({ ...old, [k]: value }));
+    // a check speaks for the address and key it was sent with: another one makes its model list stale
+    if (k === "baseUrl" || k === "apiKey" || k === "clearKey") {
+      stored.reset();
+      draft.reset();
+    }
+  };
   const refuse = (e: ServerFormErrors, field = firstInvalid(e)) => {
     setErrors(e);
     if (field) setFocusTo({ field });
@@ -201,7 +207,10 @@ export function ServerForm({
                 type="checkbox"
                 name="clearKey"
                 checked={v.clearKey}
-                onChange={(e) => setV((old) => ({ ...old, clearKey: e.target.checked, apiKey: "" }))}
+                onChange={(e) => {
+                  set("clearKey", e.target.checked);
+                  set("apiKey", "");
+                }}
               />
               Remove the stored key
             </label>
