@@ -72,6 +72,8 @@ describe("ServerForm", () => {
   it("sends a new server with its key", () => {
     const onSubmit = vi.fn();
     renderForm(<ServerForm onSubmit={onSubmit} />);
+    // the form takes the focus when it opens
+    expect(document.activeElement).toBe(screen.getByLabelText("Name"));
     type("Name", "Prod");
     type("Base URL", "https://d.example.com");
     type("Models", "m-1, m-2");

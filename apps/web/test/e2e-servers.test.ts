@@ -61,6 +61,8 @@ describe("the servers page in Chromium", () => {
         await page.goto(`${workbench.url}/servers`);
         await page.getByRole("button", { name: "Add server" }).click();
         const form = page.getByRole("form", { name: "Add a server" });
+        // the opened form has the focus
+        await page.waitForFunction(() => document.activeElement?.getAttribute("name") === "name");
         await form.getByLabel("Name").fill(name);
         await form.getByLabel("Base URL").fill(embedded.baseUrl);
         // no model typed: the check asks the server which it serves

@@ -1,8 +1,8 @@
 /**
  * Add or edit a decision server. The API key field is write-only: the stored key is never shown. "Check server"
  * asks the server as typed for its models, which the Models field then offers to tick (a typed name still counts).
- * Every problem is a sentence on its field, all of them listed above the form; an invalid submit or check moves
- * the focus to the first field concerned.
+ * Every problem is a sentence on its field, all of them listed above the form; the form takes the focus when it
+ * opens, and an invalid submit or check moves it to the first field concerned.
  */
 
 import type { Server, ServerInput } from "@decision-workbench/api/shapes";
@@ -78,6 +78,12 @@ export function ServerForm({
           ),
         ]
       : placed.general;
+
+  // the form takes the focus when it opens (Add server, Edit), so keyboard users start in it
+  useEffect(() => {
+    const name = form.current?.elements.namedItem("name");
+    if (name instanceof HTMLElement) name.focus();
+  }, []);
 
   useEffect(() => {
     const el = focusTo ? form.current?.elements.namedItem(focusTo.field) : null;
