@@ -139,6 +139,20 @@ describe("RunForm", () => {
     expect(model.getAttribute("aria-invalid")).toBeNull();
   });
 
+  it("shows no estimate of an input the API has just refused on its fields", () => {
+    const props = {
+      datasets: DATASETS,
+      servers: SERVERS,
+      initial: defaultRunForm(DATASETS, SERVERS),
+      onSubmit: vi.fn(),
+      estimate: () => <p>estimated</p>,
+    };
+    const { rerender } = render(<RunForm {...props} />);
+    expect(screen.queryByText("estimated")).not.toBeNull();
+    rerender(<RunForm {...props} error={new ApiError(400, "invalid_request", "body.limit must be >= 1")} />);
+    expect(screen.queryByText("estimated")).toBeNull();
+  });
+
   it("shows a refusal no field is for in the error box, without a Try again", () => {
     const error = new ApiError(409, "conflict", "the workbench is busy; try later", [], {
       method: "POST",

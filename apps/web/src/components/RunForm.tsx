@@ -329,7 +329,8 @@ export function RunForm({
         </button>
         {size > 0 && <span className="muted">{count(size)} examples will be asked about.</span>}
       </div>
-      {estimate && parsed?.ok && estimate(parsed.input)}
+      {/* no estimate of an input the API has just refused: its reasons are on the fields */}
+      {estimate && parsed?.ok && Object.keys(fromApi).length === 0 && estimate(parsed.input)}
     </form>
   );
 }

@@ -64,7 +64,7 @@ export default function ComparePage() {
         model serving?
       </p>
       {runs.error && !runs.data ? (
-        <ErrorState error={runs.error} retry={() => runs.refetch()} />
+        <ErrorState error={runs.error} title="The runs could not be loaded" retry={() => runs.refetch()} />
       ) : !runs.data ? (
         <Loading label="Loading runs…" />
       ) : runs.data.length < 2 ? (
