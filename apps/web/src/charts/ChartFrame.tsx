@@ -4,6 +4,7 @@
  * the picture.
  */
 import { type ReactNode, useId } from "react";
+import { ScrollRegion } from "../components/ScrollRegion";
 
 /** One legend entry. */
 export interface LegendEntry {
@@ -42,7 +43,7 @@ export function ChartTable({ id, title, children }: { id?: string; title: string
     <details className="chart-table" id={id}>
       {/* The title is in the label, not the text, so a page's text search finds each title once. */}
       <summary aria-label={`Data table of ${title}`}>Data table</summary>
-      <div className="table-scroll">{children}</div>
+      <ScrollRegion label={`Data table of ${title}`}>{children}</ScrollRegion>
     </details>
   );
 }

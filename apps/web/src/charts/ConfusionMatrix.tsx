@@ -1,5 +1,6 @@
 /** Confusion matrix as a heatmap table: gold rows, predicted columns, shaded by the row share. */
-import { cellColor, cellTextColor, confusionTable } from "../transforms/confusion";
+import { ScrollRegion } from "../components/ScrollRegion";
+import { cellColor, confusionTable } from "../transforms/confusion";
 import { count, pct, plural } from "../transforms/format";
 
 /** The table. */
@@ -22,7 +23,7 @@ export function ConfusionMatrix({
           {plural(t.n, "answer")}, {pct(t.accuracy)} on the diagonal.
         </span>
       </figcaption>
-      <div className="table-scroll">
+      <ScrollRegion label="Confusion matrix">
         <table className="table confusion">
           <thead>
             <tr>
@@ -43,7 +44,8 @@ export function ConfusionMatrix({
                 {r.cells.map((c) => (
                   <td
                     key={c.predicted}
-                    style={{ background: cellColor(c), color: cellTextColor(c) }}
+                    // the text is black on every shade (styles.css): white read at under 4.5:1 on the darkest
+                    style={{ background: cellColor(c) }}
                     title={`gold ${r.gold}, answered ${c.predicted}: ${count(c.count)} (${pct(c.rowShare)} of the row)`}
                   >
                     {count(c.count)}
@@ -65,7 +67,7 @@ export function ConfusionMatrix({
             </tr>
           </tfoot>
         </table>
-      </div>
+      </ScrollRegion>
     </figure>
   );
 }

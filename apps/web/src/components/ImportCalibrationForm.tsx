@@ -1,7 +1,10 @@
-/** Calibration file import: choose or paste the JSON; the API's validation errors listed one a line. */
+/**
+ * Calibration file import: choose or paste the JSON; the API's validation errors listed one a line. The form takes
+ * the focus (on its file chooser) when it appears, so a keyboard or screen reader user lands in the panel opened.
+ */
 
 import type { Calibration } from "@decision-workbench/api/shapes";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useEffect, useRef, useState } from "react";
 import { ApiError } from "../api/client";
 import { fileErrors, formatFileError, parseCalibrationText } from "../transforms/check";
 import { Field } from "./Field";
@@ -23,6 +26,8 @@ export function ImportCalibrationForm({
   const [text, setText] = useState("");
   const [fileName, setFileName] = useState<string | null>(null);
   const [local, setLocal] = useState<string | null>(null);
+  const chooser = useRef<HTMLInputElement>(null);
+  useEffect(() => chooser.current?.focus(), []);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const r = parseCalibrationText(text);
@@ -53,6 +58,7 @@ export function ImportCalibrationForm({
         {(a) => (
           <>
             <input
+              ref={chooser}
               type="file"
               accept=".json,application/json"
               aria-label="Choose a calibration file"

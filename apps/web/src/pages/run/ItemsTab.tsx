@@ -1,7 +1,12 @@
-/** Items: the answers, confident-and-wrong first, with filters, the state, every probability and the reasoning. */
+/**
+ * Items: the answers, confident-and-wrong first, with filters, the state, every probability and the reasoning. A
+ * picked answer's details open beside the list in a wide window, and in the list under its row in a narrow one.
+ */
 import { ITEMS_PAGE } from "@decision-workbench/api/limits";
 import type { ItemRow } from "@decision-workbench/api/shapes";
+import { Fragment, useSyncExternalStore } from "react";
 import { useItemsAbove } from "../../api/confidentWrong";
+import { ScrollRegion, useScrollFocus } from "../../components/ScrollRegion";
 import { Segmented } from "../../components/Segmented";
 import { Empty, ErrorState, Loading } from "../../components/States";
 import { StateView } from "../../components/StateView";
@@ -13,6 +18,22 @@ import { ConfidentThreshold, useConfidentThreshold } from "./ConfidentThreshold"
 import { useRunView } from "./useRunView";
 
 const PAGE = ITEMS_PAGE.default;
+/** The window width under which the list and the details stack (the CSS breakpoint of `.split-view`). */
+const NARROW = "(max-width: 820px)";
+const COLUMNS = 5;
+
+/** True while the window is narrower than {@link NARROW}. */
+function useNarrow(): boolean {
+  return useSyncExternalStore(
+    (changed) => {
+      const query = window.matchMedia(NARROW);
+      query.addEventListener("change", changed);
+      return () => query.removeEventListener("change", changed);
+    },
+    () => window.matchMedia(NARROW).matches,
+    () => false,
+  );
+}
 const FILTER_TEXT: Record<(typeof ITEM_FILTERS)[number], string> = {
   "confident-wrong": "Confident and wrong",
   wrong: "Wrong",
@@ -30,10 +51,22 @@ function isWrong(r: ItemRow): boolean {
   return a !== g;
 }
 
+/** The service's reasoning, in a box that scrolls (and takes focus) when it is long. */
+function Reasoning({ text }: { text: string }) {
+  const { ref, props } = useScrollFocus<HTMLPreElement>("Reasoning");
+  return (
+    <pre ref={ref} className="state-text" {...props}>
+      {text}
+    </pre>
+  );
+}
+
 function Detail({ row }: { row: ItemRow }) {
   const probs = Object.entries(row.probabilities ?? {}).sort((a, b) => b[1] - a[1]);
+  const name = `Example ${row.exampleId}`;
+  const { ref, props } = useScrollFocus<HTMLElement>(name);
   return (
-    <section className="panel detail" aria-label={`Example ${row.exampleId}`}>
+    <section ref={ref} className="panel detail" aria-label={name} {...props}>
       <h3 className="mono">{row.exampleId}</h3>
       <dl className="facts">
         <div>
@@ -83,7 +116,7 @@ function Detail({ row }: { row: ItemRow }) {
         reasoningBlocks(row.reasoning).map((b) => (
           <div key={b.label ?? "reasoning"} className="reasoning">
             {b.label && <strong>{b.label}</strong>}
-            <pre className="state-text">{b.text}</pre>
+            <Reasoning text={b.text} />
             {b.tokens !== undefined && <span className="muted small">{b.tokens} reasoning tokens</span>}
           </div>
         ))
@@ -109,6 +142,8 @@ export default function ItemsTab({ run, item, split }: TabProps) {
   );
   const rows = items.data?.rows ?? [];
   const selected = rows.find((r) => r.exampleId === view.example);
+  // in a narrow window the details open in the list, under the row picked, not under the whole list
+  const inline = useNarrow();
   return (
     <>
       <div className="toolbar">
@@ -155,7 +190,7 @@ export default function ItemsTab({ run, item, split }: TabProps) {
       ) : (
         <div className="split-view" data-ready="items">
           <div>
-            <div className="table-scroll">
+            <ScrollRegion label={`Answers of ${item?.name ?? "the item"}`}>
               <table className="table items">
                 <caption className="visually-hidden">Answers of {item?.name}</caption>
                 <thead>
@@ -171,29 +206,38 @@ export default function ItemsTab({ run, item, split }: TabProps) {
                 </thead>
                 <tbody>
                   {rows.map((r) => (
-                    <tr key={r.exampleId} className={r.exampleId === view.example ? "selected" : undefined}>
-                      <td>
-                        <button
-                          type="button"
-                          className="link mono"
-                          aria-pressed={r.exampleId === view.example}
-                          onClick={() => set({ example: r.exampleId })}
-                        >
-                          {r.exampleId}
-                        </button>
-                      </td>
-                      <td>{label(r.gold)}</td>
-                      <td className={isWrong(r) ? "wrong" : undefined}>
-                        {label(r.answer)}
-                        {isWrong(r) && <span className="visually-hidden"> (wrong)</span>}
-                      </td>
-                      <td className="num">{pct(r.confidence)}</td>
-                      <td>{r.status}</td>
-                    </tr>
+                    <Fragment key={r.exampleId}>
+                      <tr className={r.exampleId === view.example ? "selected" : undefined}>
+                        <td>
+                          <button
+                            type="button"
+                            className="link mono"
+                            aria-pressed={r.exampleId === view.example}
+                            onClick={() => set({ example: r.exampleId })}
+                          >
+                            {r.exampleId}
+                          </button>
+                        </td>
+                        <td>{label(r.gold)}</td>
+                        <td className={isWrong(r) ? "wrong" : undefined}>
+                          {label(r.answer)}
+                          {isWrong(r) && <span className="visually-hidden"> (wrong)</span>}
+                        </td>
+                        <td className="num">{pct(r.confidence)}</td>
+                        <td>{r.status}</td>
+                      </tr>
+                      {inline && r === selected && (
+                        <tr className="detail-row">
+                          <td colSpan={COLUMNS}>
+                            <Detail row={r} />
+                          </td>
+                        </tr>
+                      )}
+                    </Fragment>
                   ))}
                 </tbody>
               </table>
-            </div>
+            </ScrollRegion>
             <div className="pager">
               <button
                 type="button"
@@ -217,7 +261,7 @@ export default function ItemsTab({ run, item, split }: TabProps) {
               </button>
             </div>
           </div>
-          {selected ? (
+          {inline ? null : selected ? (
             <Detail row={selected} />
           ) : (
             <Empty title="Pick an example">
