@@ -347,3 +347,69 @@ describe("CalibratePage's check section", () => {
     expect(gets.filter((g) => g === "/api/calibrations?runId=run_a").length).toBe(2);
   });
 });
+
+describe("CalibratePage numbers and errors", () => {
+  const json = (body: unknown, status = 200) =>
+    new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+  const page = () =>
+    wrap(
+      <MemoryRouter initialEntries={["/runs/run_a/calibrate"]}>
+        <Routes>
+          <Route path="/runs/:id/calibrate" element={<CalibratePage />} />
+        </Routes>
+      </MemoryRouter>,
+    );
+
+  it("writes the fitted parameters and the threshold to 3 significant digits", async () => {
+    const cal = calibration("cal_p", "run_a");
+    cal.file.questions.species = {
+      ...cal.file.questions.species,
+      method: "platt",
+      params: { a: 0.9494938803943613, b: -0.04567891 },
+      threshold: { target_risk: 0.05, min_confidence: 0.6740437215, conservative: false },
+    } as (typeof cal.file.questions)["species"];
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (url: string) => {
+        const path = String(url);
+        if (path === "/api/runs/run_a")
+          return json({ ...run(["calibration", "test"]), model: "workbench-latest", servedBy: [] });
+        if (path === "/api/datasets/penguins") return json({ name: "penguins", items: ITEMS });
+        if (path.startsWith("/api/calibrations?") || path === "/api/calibrations") return json([cal]);
+        if (path === "/api/calibrations/cal_p") return json(cal);
+        return json({ error: { code: "not_found", message: `no ${path} in this test` } }, 404);
+      }),
+    );
+    page();
+    const result = await screen.findByRole("region", { name: "Calibration result" });
+    expect(result.textContent).toContain("(a = 0.949, b = −0.0457)");
+    expect(result.textContent).toContain("escalate below confidence 0.674,");
+    expect(result.textContent).not.toMatch(/0\.94949|0\.67404/);
+  });
+
+  it("says a run that does not exist may have been deleted, with no Try again", async () => {
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () =>
+        json(
+          {
+            error: {
+              code: "not_found",
+              message: 'run "run_a" does not exist; list the runs with GET /api/runs',
+            },
+          },
+          404,
+        ),
+      ),
+    );
+    page();
+    const alert = await screen.findByRole("alert");
+    expect(alert.textContent).toContain("The run could not be loaded");
+    expect(alert.textContent).toContain("This run does not exist; it may have been deleted.");
+    expect(within(alert).getByRole("link", { name: "Go to the Runs page" }).getAttribute("href")).toBe("/");
+    expect(within(alert).queryByRole("button", { name: "Try again" })).toBeNull();
+    const summary = alert.querySelector("details.technical-details");
+    expect(summary?.hasAttribute("open")).toBe(false);
+    expect(summary?.textContent).toContain("GET /api/runs");
+  });
+});
