@@ -78,9 +78,19 @@ describe("the servers page in Chromium", () => {
         expect(await scrollWidth()).toBeLessThanOrEqual(width);
         await shot(page, `servers-${width}-check`);
         await form.getByRole("button", { name: "Add server" }).click();
-        await page.getByRole("listitem", { name }).waitFor({ timeout: STEP });
+        const card = page.getByRole("listitem", { name });
+        await card.waitFor({ timeout: STEP });
         const saved = (await workbench.api<Server[]>("/api/servers")).find((s) => s.name === name);
         expect(saved?.models).toEqual(["workbench-latest"]);
+        // the saved server's own check says in words what answered, with the models it lists
+        await card.getByRole("button", { name: "Check" }).click();
+        const result = card.getByRole("status");
+        await result.getByText(/A test question to workbench-latest was answered/).waitFor({ timeout: STEP });
+        expect(await result.getByRole("list", { name: "Models the server lists" }).textContent()).toContain(
+          "workbench-latest",
+        );
+        await card.scrollIntoViewIfNeeded();
+        await shot(page, `servers-${width}-card-check`);
       }
       expect(e2e.pageErrors).toEqual([]);
     },

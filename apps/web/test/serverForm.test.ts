@@ -238,6 +238,7 @@ describe("checkSummary", () => {
     const s = checkSummary(check());
     expect(s.models.map((m) => m.name)).toEqual(["workbench-latest", "lexical"]);
     expect(s.modelsSentence).toBe("The server lists 2 models: tick the ones to use, or type another name.");
+    expect(checkSummary(check(), false).modelsSentence).toBe("The server lists 2 models:");
     expect(s.probeSentence).toBe(
       "A test question to workbench-latest was answered: “yes” with 92 % confidence.",
     );

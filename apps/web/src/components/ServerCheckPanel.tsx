@@ -16,7 +16,7 @@ export function ServerCheckPanel({
   chosen?: string[];
   onPick?: (models: string[]) => void;
 }) {
-  const s = checkSummary(check);
+  const s = checkSummary(check, onPick !== undefined);
   const picked = new Set(chosen ?? []);
   return (
     <div className={`check-result ${s.ok ? "ok" : "fail"}`} role="status">

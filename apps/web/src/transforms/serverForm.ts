@@ -304,15 +304,18 @@ export interface CheckSummary {
   details: string[];
 }
 
-/** Reads a check's answer for people: never an HTTP path or status outside `details`. */
-export function checkSummary(check: ServerCheck): CheckSummary {
+/**
+ * Reads a check's answer for people: never an HTTP path or status outside `details`. `picking`: the models are
+ * offered to tick (the form), else only shown (a server's card).
+ */
+export function checkSummary(check: ServerCheck, picking = true): CheckSummary {
   const models = check.models ?? [];
   const modelsSentence =
     check.models === null
       ? "The server did not list its models: type the names it accepts in Models."
       : models.length === 0
         ? "The server lists no models: type the names it accepts in Models."
-        : `The server lists ${models.length === 1 ? "1 model" : `${models.length} models`}: tick the ones to use, or type another name.`;
+        : `The server lists ${models.length === 1 ? "1 model" : `${models.length} models`}${picking ? ": tick the ones to use, or type another name." : ":"}`;
   const p = check.probe;
   const refusedKey = /\b(401|403)\b/.test(`${p.reason ?? ""} ${check.modelsError ?? ""}`);
   let probeSentence: string;
