@@ -374,6 +374,8 @@ describe("the workbench in Chromium", () => {
         provenance: { source: "test", package: "none", licence: "CC0", labels: "by hand" },
         items: [{ name: "ok", kind: "yesno", question: "Is it ok?" }],
       };
+      // the task as JSON, pasted in the builder's collapsed "Task JSON" section
+      await page.getByText("Task JSON", { exact: true }).click();
       await page.getByRole("textbox", { name: "Task definition (JSON)" }).fill(JSON.stringify(task));
       await page
         .getByRole("textbox", { name: "Examples" })
