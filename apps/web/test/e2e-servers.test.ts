@@ -7,7 +7,11 @@
  * to apps/web/screenshots/servers-*.png.
  */
 
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import type { Server } from "@decision-workbench/api/shapes";
+import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { chromiumWorkbench, type E2EWorkbench, STEP, shot } from "./e2e-harness";
 
@@ -38,6 +42,24 @@ async function serverWithRun(wb: E2EWorkbench): Promise<void> {
 }
 
 const e2e = chromiumWorkbench("e2e-servers", serverWithRun);
+
+const AXE_SOURCE = readFileSync(
+  join(dirname(createRequire(import.meta.url).resolve("axe-core")), "axe.min.js"),
+  "utf8",
+);
+
+/** axe-core's serious and critical violations on the page as it is, one line each: rule (impact): elements. */
+async function axeViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ content: AXE_SOURCE });
+  return page.evaluate(async () => {
+    type Result = { violations: { id: string; impact: string | null; nodes: { target: unknown[] }[] }[] };
+    const axe = (window as unknown as { axe: { run(c: Document, o: object): Promise<Result> } }).axe;
+    const result = await axe.run(document, { resultTypes: ["violations"] });
+    return result.violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.map(String).join(" ")).join(" | ")}`);
+  });
+}
 
 /** The page's widest element against the viewport: nothing may scroll sideways. */
 async function scrollWidth(): Promise<number> {
@@ -133,6 +155,35 @@ describe("the servers page in Chromium", () => {
         await page.waitForFunction(() => document.activeElement?.getAttribute("name") === "baseUrl");
       }
       expect(e2e.pageErrors).toEqual([]);
+    },
+    STEP,
+  );
+
+  it(
+    "has no serious accessibility violation with the check's model list, field errors or the delete dialog open",
+    async () => {
+      const [embedded] = await e2e.workbench.api<Server[]>("/api/servers");
+      const problems: string[] = [];
+      for (const width of [1440, 420]) {
+        // the page's policy allows only its own scripts: this context lets axe-core's be injected
+        const context = await e2e.browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true });
+        const page = await context.newPage();
+        await page.goto(`${e2e.workbench.url}/servers?edit=new`);
+        const form = page.getByRole("form", { name: "Add a server" });
+        await form.getByLabel("Base URL").fill(embedded.baseUrl);
+        await form.getByLabel("Timeout (s)").fill("0");
+        await form.getByRole("button", { name: "Check server" }).click();
+        await form.getByRole("checkbox", { name: "workbench-latest" }).waitFor({ timeout: STEP });
+        await form.getByRole("button", { name: "Add server" }).click();
+        await form.getByText(/things to fix/).waitFor({ timeout: STEP });
+        for (const v of await axeViolations(page)) problems.push(`${width} px, form: ${v}`);
+        await page.getByRole("listitem", { name: USED }).getByRole("button", { name: "Delete" }).click();
+        const dialog = page.getByRole("alertdialog");
+        await dialog.getByRole("link", { name: RUN_NAME }).waitFor({ timeout: STEP });
+        for (const v of await axeViolations(page)) problems.push(`${width} px, delete dialog: ${v}`);
+        await context.close();
+      }
+      expect(problems).toEqual([]);
     },
     STEP,
   );
