@@ -1,5 +1,6 @@
 import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { ApiError } from "../src/api/client";
 import { CheckForm } from "../src/components/CheckForm";
 import { CheckVerdict } from "../src/components/CheckVerdict";
 import { calibrationGroups } from "../src/transforms/check";
@@ -63,6 +64,25 @@ const FILE_B2 = {
   source: { served_by: ["bayes-2"] },
   questions: { sex: { threshold: { min_confidence: 0.9494938803943613 } } },
 };
+
+describe("CheckForm refused", () => {
+  it("puts a calibration that does not fit the run on the Calibration field, rewritten, and focuses it", () => {
+    const error = new ApiError(
+      422,
+      "calibration_mismatch",
+      "question species: the file has choice options [a, b], the run's item has choice options [Adelie, Gentoo]",
+    );
+    render(<CheckForm groups={GROUPS} splits={["test"]} onCheck={vi.fn()} error={error} />);
+    const picker = screen.getByLabelText("Calibration");
+    expect(picker.getAttribute("aria-invalid")).toBe("true");
+    expect(document.activeElement).toBe(picker);
+    const text = screen.getByRole("alert").textContent ?? "";
+    expect(text).toContain(
+      "This calibration does not fit the run's items (species has the options a, b in the file and Adelie, Gentoo in the run)",
+    );
+    expect(text.replace(/Technical details.*/s, "")).not.toMatch(/\[|calibration_mismatch|422/);
+  });
+});
 
 describe("CheckVerdict", () => {
   it("shows a failure: the served model that changed, the reasons, the question above its interval", () => {

@@ -1,8 +1,10 @@
 /** Check a run against a calibration: pick an imported or fitted calibration and the split to measure. */
-import { type FormEvent, useEffect, useState } from "react";
+import { type FormEvent, useEffect, useRef, useState } from "react";
 import type { CalibrationGroup } from "../transforms/check";
-import { Field } from "./Field";
-import { Empty } from "./States";
+import { checkFormProblems } from "../transforms/checkForm";
+import { Field, FormErrors } from "./Field";
+import { focusFirstInvalid } from "./focusInvalid";
+import { Empty, TechnicalDetails } from "./States";
 
 /** What a check is run with. */
 export interface CheckChoice {
@@ -10,13 +12,17 @@ export interface CheckChoice {
   split: string;
 }
 
-/** The form; `preferred` (e.g. a file just imported) is picked whenever it changes. */
+/**
+ * The form; `preferred` (e.g. a file just imported) is picked whenever it changes. The API's refusal of a check
+ * (`error`) goes on the field it concerns, which gets the focus; what no field is for is left to the page.
+ */
 export function CheckForm({
   groups,
   splits,
   preferred,
   onCheck,
   checking,
+  error,
 }: {
   groups: CalibrationGroup[];
   /** The run's splits; "all" is offered too. */
@@ -24,6 +30,8 @@ export function CheckForm({
   preferred?: Partial<CheckChoice>;
   onCheck: (choice: CheckChoice) => void;
   checking?: boolean;
+  /** The last check's error. */
+  error?: unknown;
 }) {
   const first = groups[0]?.options[0]?.id ?? "";
   const [calibrationId, setCalibrationId] = useState(preferred?.calibrationId ?? first);
@@ -35,6 +43,12 @@ export function CheckForm({
   useEffect(() => {
     if (preferred?.split) setSplit(preferred.split);
   }, [preferred?.split]);
+  const formRef = useRef<HTMLFormElement>(null);
+  const refused = checkFormProblems(error);
+  const onFields = Object.keys(refused.byField).length > 0;
+  useEffect(() => {
+    if (error) focusFirstInvalid(formRef.current);
+  }, [error]);
   if (groups.length === 0)
     return (
       <Empty title="No calibration of this dataset to check against">
@@ -47,9 +61,18 @@ export function CheckForm({
     onCheck({ calibrationId: chosen, split });
   };
   return (
-    <form className="form" onSubmit={submit} aria-label="Check against a calibration">
+    <form ref={formRef} className="form" onSubmit={submit} aria-label="Check against a calibration">
+      {onFields && (
+        <FormErrors errors={[...Object.values(refused.byField), ...refused.rest]}>
+          <TechnicalDetails error={error} />
+        </FormErrors>
+      )}
       <div className="form-grid check-grid">
-        <Field label="Calibration" hint="Imported files and calibrations fitted on runs of this dataset.">
+        <Field
+          label="Calibration"
+          error={refused.byField.calibrationId}
+          hint="Imported files and calibrations fitted on runs of this dataset."
+        >
           {(a) => (
             <select {...a} value={chosen} onChange={(e) => setCalibrationId(e.target.value)}>
               {groups.map((g) => (
@@ -64,7 +87,11 @@ export function CheckForm({
             </select>
           )}
         </Field>
-        <Field label="Check on" hint="The run's answers measured under the file's calibration.">
+        <Field
+          label="Check on"
+          error={refused.byField.split}
+          hint="The run's answers measured under the file's calibration."
+        >
           {(a) => (
             <select {...a} value={split} onChange={(e) => setSplit(e.target.value)}>
               {[...splits, "all"].map((s) => (

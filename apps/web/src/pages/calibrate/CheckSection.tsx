@@ -8,6 +8,7 @@ import { CheckForm } from "../../components/CheckForm";
 import { CheckVerdict } from "../../components/CheckVerdict";
 import { ErrorState, Loading } from "../../components/States";
 import { calibrationGroups } from "../../transforms/check";
+import { checkFormProblems } from "../../transforms/checkForm";
 import { readSplit } from "../../transforms/urlState";
 import { useSearchPatch } from "../useSearchPatch";
 
@@ -24,6 +25,8 @@ export function CheckSection({ run, preferred }: { run: RunSummary; preferred?: 
     if (window.location.hash === "#check") ref.current?.scrollIntoView();
   }, []);
   const checked = all.data?.find((c) => c.id === calibrationId);
+  // a refusal the form puts on its fields is shown there, not again here
+  const checkOnField = Object.keys(checkFormProblems(check.error).byField).length > 0;
   return (
     <section className="panel" id="check" ref={ref} aria-labelledby="check-heading">
       <h2 id="check-heading">Check this run against a calibration</h2>
@@ -46,13 +49,16 @@ export function CheckSection({ run, preferred }: { run: RunSummary; preferred?: 
           splits={run.splits}
           preferred={{ calibrationId: preferred ?? calibrationId, split }}
           checking={check.isFetching}
+          error={check.error ?? undefined}
           onCheck={(c) => {
             if (c.calibrationId === calibrationId && c.split === split) check.refetch();
             else patch({ check: c.calibrationId, checkSplit: c.split }, { push: true });
           }}
         />
       )}
-      {check.error && <ErrorState error={check.error} title="The run could not be checked" />}
+      {check.error && !checkOnField && (
+        <ErrorState error={check.error} title="The run could not be checked" />
+      )}
       {calibrationId && !check.data && !check.error && <Loading label="Checking the run…" />}
       {calibrationId && check.data && (
         <CheckVerdict report={check.data} calibrationId={calibrationId} file={checked?.file} />
