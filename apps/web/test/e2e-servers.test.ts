@@ -18,6 +18,7 @@ import { chromiumWorkbench, type E2EWorkbench, STEP, shot } from "./e2e-harness"
 const USED = "Older weights";
 const RUN_NAME = "before the swap";
 let runId = "";
+let usedId = "";
 
 /** A server on the embedded reference server and one finished, named run on it. */
 async function serverWithRun(wb: E2EWorkbench): Promise<void> {
@@ -31,6 +32,7 @@ async function serverWithRun(wb: E2EWorkbench): Promise<void> {
     body: JSON.stringify({ dataset: "penguins", serverId: used.id, model: "workbench-latest", limit: 4 }),
   });
   runId = run.id;
+  usedId = used.id;
   await wb.api(`/api/runs/${run.id}`, { method: "PATCH", body: JSON.stringify({ name: RUN_NAME }) });
   for (let i = 0; i < 600; i++) {
     const r = await wb.api<{ status: string }>(`/api/runs/${run.id}`);
@@ -236,6 +238,11 @@ describe("the servers page in Chromium", () => {
       // the page's heading has the focus once the card is gone; no native confirm was ever shown
       await page.waitForFunction(() => document.activeElement?.tagName === "H1");
       expect(dialogs).toBe(0);
+      // a link to edit the deleted server says it is gone instead of showing nothing
+      await page.goto(`${workbench.url}/servers?edit=${usedId}`);
+      await page.getByText("That server is not here").waitFor({ timeout: STEP });
+      await page.getByRole("button", { name: "Close" }).click();
+      await page.waitForURL(`${workbench.url}/servers`);
       expect(e2e.pageErrors).toEqual([]);
     },
     STEP,

@@ -179,6 +179,18 @@ export default function ServersPage() {
           />
         </section>
       )}
+      {edit && edit !== "new" && servers.data && !editing && (
+        <Empty
+          title="That server is not here"
+          action={
+            <button type="button" className="button" onClick={close}>
+              Close
+            </button>
+          }
+        >
+          The address asks to edit a server that is not in the list below; it may have been deleted.
+        </Empty>
+      )}
       {servers.error && !servers.data ? (
         <ErrorState error={servers.error} retry={() => servers.refetch()} />
       ) : !servers.data ? (
