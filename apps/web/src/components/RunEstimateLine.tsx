@@ -2,9 +2,10 @@
 
 import type { RunInput } from "@decision-workbench/api/shapes";
 import { useRunEstimate } from "../api/runs";
+import { describeError } from "../transforms/apiErrors";
 import { estimateText } from "../transforms/cost";
 
-/** One line under the Start button; quiet while loading, the API's message when the input is refused. */
+/** One line under the Start button; quiet while loading, why when the input is refused. */
 export function RunEstimateLine({ input }: { input: RunInput }) {
   const estimate = useRunEstimate(input);
   if (estimate.data)
@@ -16,7 +17,7 @@ export function RunEstimateLine({ input }: { input: RunInput }) {
   if (estimate.error)
     return (
       <p className="muted small run-estimate" data-testid="run-estimate">
-        No estimate: {(estimate.error as Error).message}
+        No estimate: {describeError(estimate.error).sentence}
       </p>
     );
   return null;

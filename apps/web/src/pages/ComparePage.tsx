@@ -23,6 +23,7 @@ import {
   swappedBaseline,
 } from "../transforms/compare";
 import { overlaySeries } from "../transforms/reliability";
+import { servedByLabel } from "../transforms/servedBy";
 import { readRunList, toggleRun } from "../transforms/urlState";
 import { useSearchPatch } from "./useSearchPatch";
 
@@ -53,7 +54,7 @@ export default function ComparePage() {
   for (const [id, t] of distinctTitles(known.filter((r) => chosen.includes(r.id)))) titles.set(id, t);
   const title = (id: string) => titles.get(id) ?? id;
   const names = (cmp.data?.runs ?? []).map(
-    (r, i) => `${title(r.id)}${i === 0 ? " (baseline)" : ""} · ${r.model} → ${servedBy(r).join("+")}`,
+    (r, i) => `${title(r.id)}${i === 0 ? " (baseline)" : ""} · ${r.model} → ${servedByLabel(servedBy(r))}`,
   );
   const banner = cmp.data ? servedModelBanner(cmp.data, titles) : null;
   return (
@@ -151,7 +152,7 @@ export default function ComparePage() {
               ) : (
                 <div className="banner banner-info" role="status">
                   Every run was served by the same model (
-                  {cmp.data.runs[0] ? servedBy(cmp.data.runs[0]).join(", ") : "—"}).
+                  {cmp.data.runs[0] ? servedByLabel(servedBy(cmp.data.runs[0])) : "—"}).
                 </div>
               )}
               <ReliabilityOverlay

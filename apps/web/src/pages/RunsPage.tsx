@@ -8,6 +8,7 @@ import { NewRunForm } from "../components/NewRunForm";
 import { ErrorState, Loading } from "../components/States";
 import { StatusBadge } from "../components/StatusBadge";
 import { count, pct, usd, when } from "../transforms/format";
+import { servedByLabel } from "../transforms/servedBy";
 
 function FirstRun() {
   return (
@@ -89,7 +90,7 @@ function RunRow({ run, selected, onToggle }: { run: RunSummary; selected: boolea
       <td>{run.serverName}</td>
       <td className="mono">{run.model}</td>
       <td className="mono">
-        {run.servedBy.length ? run.servedBy.join(", ") : <span className="muted">—</span>}
+        {run.servedBy.length ? servedByLabel(run.servedBy) : <span className="muted">—</span>}
       </td>
       <td>
         <StatusBadge status={run.status} />
