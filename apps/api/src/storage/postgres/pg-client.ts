@@ -31,3 +31,26 @@ export async function inTransaction<T>(
 export function columnArrays(rows: readonly (readonly unknown[])[], width: number): unknown[][] {
   return Array.from({ length: width }, (_, k) => rows.map((row) => row[k]));
 }
+
+/**
+ * A column aggregated as one bytea of its values' binary forms in order (`int4send`, `float8send`, one byte):
+ * a million values come back as one 4-8 MB buffer, not as a million numbers parsed from an array's text.
+ */
+export function packed(send: "int4send" | "float8send" | "byte", expr: string, order: string): string {
+  const value = send === "byte" ? `set_byte('\\x00'::bytea, 0, ${expr})` : `${send}(${expr})`;
+  return `string_agg(${value}, ''::bytea ORDER BY ${order})`;
+}
+
+/** The values of a `packed` int4send aggregate (none when it aggregated no row). */
+export function int32sOf(bytes: Buffer | null): Int32Array {
+  const out = new Int32Array((bytes?.length ?? 0) / 4);
+  for (let i = 0; i < out.length; i++) out[i] = (bytes as Buffer).readInt32BE(4 * i);
+  return out;
+}
+
+/** The values of a `packed` float8send aggregate (none when it aggregated no row). */
+export function float64sOf(bytes: Buffer | null): Float64Array {
+  const out = new Float64Array((bytes?.length ?? 0) / 8);
+  for (let i = 0; i < out.length; i++) out[i] = (bytes as Buffer).readDoubleBE(8 * i);
+  return out;
+}

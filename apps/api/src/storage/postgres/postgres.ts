@@ -44,7 +44,7 @@ import type {
 } from "../types.js";
 import { UPLOAD_COMPLETE } from "../upload-sql.js";
 import { LOOSE_VALUES, PgAnswerWriter } from "./pg-answers.js";
-import { inTransaction, SNAPSHOT } from "./pg-client.js";
+import { float64sOf, inTransaction, int32sOf, packed, SNAPSHOT } from "./pg-client.js";
 import { migratePostgres } from "./pg-migrations.js";
 import {
   claimPgUpload,
@@ -328,18 +328,14 @@ export class PostgresStorage extends StoreBase implements WorkbenchStorage {
       async (c) => {
         const upload = await completeUpload(c, name);
         if (!upload) return undefined;
-        // two integer arrays, not a row per example: a million examples come back as two arrays
-        const { rows } = await c.query<{ o: number[] | null; s: number[] | null }>(
-          `SELECT array_agg(ordinal ORDER BY ordinal) AS o,
-             array_agg(array_position($2::text[], split) - 1 ORDER BY ordinal) AS s
+        // two packed columns, not a row per example: a million examples come back as 5 MB of bytes
+        const { rows } = await c.query<{ o: Buffer | null; s: Buffer | null }>(
+          `SELECT ${packed("int4send", "ordinal", "ordinal")} AS o,
+             ${packed("byte", "array_position($2::text[], split) - 1", "ordinal")} AS s
            FROM examples WHERE dataset = $1 AND split = ANY($2::text[])`,
           [name, splits],
         );
-        return {
-          upload,
-          ordinals: Int32Array.from(rows[0].o ?? []),
-          splits: Uint8Array.from(rows[0].s ?? []),
-        };
+        return { upload, ordinals: int32sOf(rows[0].o), splits: Uint8Array.from(rows[0].s ?? []) };
       },
       SNAPSHOT,
     );
@@ -411,20 +407,21 @@ export class PostgresStorage extends StoreBase implements WorkbenchStorage {
   }
 
   async storedOrdinals(runId: string, from: number, to: number): Promise<Int32Array> {
-    const { rows } = await this.pool.query<{ o: number[] | null }>(
-      "SELECT array_agg(ordinal ORDER BY ordinal) AS o FROM run_examples WHERE run_id = $1 AND ordinal >= $2 AND ordinal < $3",
+    const { rows } = await this.pool.query<{ o: Buffer | null }>(
+      `SELECT ${packed("int4send", "ordinal", "ordinal")} AS o FROM run_examples
+       WHERE run_id = $1 AND ordinal >= $2 AND ordinal < $3`,
       [runId, from, to],
     );
-    return Int32Array.from(rows[0].o ?? []);
+    return int32sOf(rows[0].o);
   }
 
   async latencies(runId: string): Promise<number[]> {
     // one array, not a row object per example: a live view of a million-example run reads it often
-    const { rows } = await this.pool.query<{ ms: number[] | null }>(
-      "SELECT array_agg(ms ORDER BY ms) AS ms FROM run_examples WHERE run_id = $1",
+    const { rows } = await this.pool.query<{ ms: Buffer | null }>(
+      `SELECT ${packed("float8send", "ms", "ms")} AS ms FROM run_examples WHERE run_id = $1`,
       [runId],
     );
-    return rows[0].ms ?? [];
+    return Array.from(float64sOf(rows[0].ms));
   }
 
   async servedModels(runId: string): Promise<string[]> {
