@@ -235,7 +235,18 @@ function ReliabilityPlot({
             shape={(p: object) => <PointShape {...(p as object)} fill={s.color} r={single ? 5 : 4} />}
             isAnimationActive={false}
           >
-            {single && <ErrorBar dataKey="err" direction="y" width={5} stroke={s.color} strokeWidth={1.5} />}
+            {/* Not animated: the bars grew in from nothing over 400 ms after every draw and every resize of the
+                window, so a narrowed window or a screenshot showed the points without their intervals. */}
+            {single && (
+              <ErrorBar
+                dataKey="err"
+                direction="y"
+                width={5}
+                stroke={s.color}
+                strokeWidth={1.5}
+                isAnimationActive={false}
+              />
+            )}
           </Scatter>
         ))}
         <Tooltip content={<BinTooltip />} cursor={{ strokeDasharray: "3 3" }} isAnimationActive={false} />
