@@ -6,7 +6,7 @@
 import { join } from "node:path";
 import type { DecisionServerHandle } from "@decision-workbench/decision-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { REFERENCE_URL } from "../src/cli/run-command.js";
+import { REFERENCE_URL } from "../src/cli/args.js";
 import { inProcess } from "./cli-in-process.js";
 import { reference, tempDir } from "./helpers.js";
 

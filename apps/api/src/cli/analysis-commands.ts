@@ -25,9 +25,9 @@ import type { ItemReport, Rate } from "../shapes/reports.js";
 import type { RunSummary } from "../shapes/runs.js";
 import { openStorage, type SqliteStorage } from "../storage/sqlite.js";
 import type { Split } from "../storage/types.js";
-import { intFlag, parseFlags, splitListFlag, UsageError } from "./args.js";
+import { intFlag, parseFlags, REFERENCE_URL, splitListFlag, UsageError } from "./args.js";
 import { ProgressPrinter } from "./progress.js";
-import { datasetSplits, REFERENCE_URL } from "./run-command.js";
+import { datasetSplits } from "./run-command.js";
 import { serverFor } from "./server-for.js";
 
 /** What RUN takes in every analysis command. */

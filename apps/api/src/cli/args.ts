@@ -93,3 +93,6 @@ export function splitListFlag(
   if (splits.length === 0) throw new UsageError(`--${name} is empty; it takes ${SPLIT_LIST_HELP}`);
   return splits;
 }
+
+/** The address `workbench serve --reference-port 8009` gives the embedded reference server: the examples use it. */
+export const REFERENCE_URL = "http://127.0.0.1:8009";

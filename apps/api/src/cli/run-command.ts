@@ -12,12 +12,17 @@ import { CONCURRENCY, SPLITS } from "../shapes/limits.js";
 import type { RunEstimate, RunInput, RunSummary } from "../shapes/runs.js";
 import { openStorage } from "../storage/sqlite.js";
 import type { Split, WorkbenchStorage } from "../storage/types.js";
-import { amountFlag, intFlag, parseFlags, perMinuteFlag, splitListFlag, UsageError } from "./args.js";
+import {
+  amountFlag,
+  intFlag,
+  parseFlags,
+  perMinuteFlag,
+  REFERENCE_URL,
+  splitListFlag,
+  UsageError,
+} from "./args.js";
 import { budgetText, ProgressPrinter, round } from "./progress.js";
 import { serverFor } from "./server-for.js";
-
-/** The address `workbench serve --reference-port 8009` gives the embedded reference server: the examples use it. */
-export const REFERENCE_URL = "http://127.0.0.1:8009";
 
 /** `workbench run --help`. */
 export const RUN_HELP = `workbench run --dataset D --server URL --model M [flags]
