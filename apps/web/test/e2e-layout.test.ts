@@ -176,6 +176,19 @@ describe("the workbench in a 420 px window", () => {
       expect(box.top - row.bottom).toBeLessThan(NARROW.height);
       expect(box.right).toBeLessThanOrEqual(NARROW.width);
       await shot(narrow, "layout-420-item-details");
+      // an address naming an example further down (as Compare links to it) opens with its row and details in view
+      const far = (await buttons.nth(35).textContent()) ?? "";
+      await openDrawn(narrow, e2e.workbench.url, {
+        ...visit,
+        path: `${visit.path}&example=${encodeURIComponent(far)}`,
+        ready: `section.detail[aria-label="Example ${far}"]`,
+      });
+      const onLoad = await narrow.evaluate(() => ({
+        row: (document.querySelector("table.items tr.selected") as Element).getBoundingClientRect().top,
+        detail: (document.querySelector("section.detail") as Element).getBoundingClientRect().top,
+      }));
+      expect(onLoad.row, "the row named in the address").toBeGreaterThanOrEqual(0);
+      expect(onLoad.detail, "its details").toBeLessThan(NARROW.height);
       // a wide window keeps the details beside the list, at the top of the split view
       await e2e.page.goto(`${e2e.workbench.url}${visit.path}&example=${encodeURIComponent(id)}`);
       await e2e.page.waitForSelector(detail, { timeout: STEP });

@@ -4,7 +4,7 @@
  */
 import { ITEMS_PAGE } from "@decision-workbench/api/limits";
 import type { ItemRow } from "@decision-workbench/api/shapes";
-import { Fragment, useSyncExternalStore } from "react";
+import { Fragment, useEffect, useRef, useSyncExternalStore } from "react";
 import { useItemsAbove } from "../../api/confidentWrong";
 import { ScrollRegion, useScrollFocus } from "../../components/ScrollRegion";
 import { Segmented } from "../../components/Segmented";
@@ -144,6 +144,16 @@ export default function ItemsTab({ run, item, split }: TabProps) {
   const selected = rows.find((r) => r.exampleId === view.example);
   // in a narrow window the details open in the list, under the row picked, not under the whole list
   const inline = useNarrow();
+  // an address that names an example (a link from Compare, or shared) scrolls its row into view, once per example
+  const selectedRow = useRef<HTMLTableRowElement>(null);
+  const scrolledTo = useRef<string>(undefined);
+  useEffect(() => {
+    const row = selectedRow.current;
+    if (!rows.length || !row || !view.example || scrolledTo.current === view.example) return;
+    scrolledTo.current = view.example;
+    const box = row.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > window.innerHeight) row.scrollIntoView({ block: "start" });
+  }, [rows, view.example]);
   return (
     <>
       <div className="toolbar">
@@ -207,7 +217,10 @@ export default function ItemsTab({ run, item, split }: TabProps) {
                 <tbody>
                   {rows.map((r) => (
                     <Fragment key={r.exampleId}>
-                      <tr className={r.exampleId === view.example ? "selected" : undefined}>
+                      <tr
+                        className={r.exampleId === view.example ? "selected" : undefined}
+                        ref={r === selected ? selectedRow : undefined}
+                      >
                         <td>
                           <button
                             type="button"
