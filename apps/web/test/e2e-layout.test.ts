@@ -1,9 +1,9 @@
 // @vitest-environment node
 /**
  * The workbench in a 420 px window, in Debian's Chromium: no page scrolls sideways (and no visible element passes the
- * window's right edge), the chosen run tab stays in view, an answer's details open under its row, the reliability
- * diagram draws its interval bars, and the import panel takes the focus when it opens. Screenshots of every page go
- * to apps/web/screenshots/layout-420-*.png.
+ * window's right edge), every control takes the focus and shows when focused, the chosen run tab stays in view, an
+ * answer's details open under its row, the reliability diagram draws its interval bars, and the import panel takes
+ * the focus when it opens. Screenshots of every page go to apps/web/screenshots/layout-420-*.png.
  */
 
 import type { ItemReport } from "@decision-workbench/api/shapes";
@@ -108,6 +108,58 @@ describe("the workbench in a 420 px window", () => {
       }
       expect(problems).toEqual([]);
       expect(errors).toEqual([]);
+    },
+    STEP * 3,
+  );
+
+  it(
+    "lets the keyboard reach every control: each takes the focus and is in the window when focused",
+    async () => {
+      const problems: string[] = [];
+      for (const visit of everyPage(session)) {
+        await openDrawn(narrow, e2e.workbench.url, visit);
+        const out = await narrow.evaluate(() => {
+          const controls =
+            'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), summary, [tabindex]:not([tabindex="-1"])';
+          const bad: string[] = [];
+          for (const el of document.querySelectorAll<HTMLElement>(controls)) {
+            const style = getComputedStyle(el);
+            if (style.display === "none" || style.visibility === "hidden" || !el.getClientRects().length)
+              continue;
+            if (el.tagName !== "SUMMARY" && el.closest("details:not([open])")) continue;
+            const name = `${el.tagName.toLowerCase()} "${(el.textContent || el.getAttribute("aria-label") || el.getAttribute("value") || "").trim().slice(0, 30)}"`;
+            el.focus();
+            if (document.activeElement !== el) {
+              bad.push(`${name} does not take the focus`);
+              continue;
+            }
+            // a visually hidden radio shows its focus on its label
+            const shown = style.opacity === "0" ? (el.closest("label") ?? el) : el;
+            const r = shown.getBoundingClientRect();
+            let [left, right, top, bottom] = [r.left, r.right, r.top, r.bottom];
+            for (let p = el.parentElement; p; p = p.parentElement) {
+              const ps = getComputedStyle(p);
+              if (ps.overflowX === "visible" && ps.overflowY === "visible") continue;
+              const c = p.getBoundingClientRect();
+              [left, right, top, bottom] = [
+                Math.max(left, c.left),
+                Math.min(right, c.right),
+                Math.max(top, c.top),
+                Math.min(bottom, c.bottom),
+              ];
+            }
+            const w = Math.min(right, innerWidth) - Math.max(left, 0);
+            const h = Math.min(bottom, innerHeight) - Math.max(top, 0);
+            if (w < 2 || h < 2)
+              bad.push(
+                `${name} is out of the window when focused (${Math.round(r.left)}, ${Math.round(r.top)})`,
+              );
+          }
+          return bad;
+        });
+        for (const b of out) problems.push(`${visit.name}: ${b}`);
+      }
+      expect(problems).toEqual([]);
     },
     STEP * 3,
   );
