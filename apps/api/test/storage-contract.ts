@@ -846,6 +846,7 @@ export function storageContract(name: string, open: () => Promise<OpenedStorage>
                 "m-2",
               );
               const q = 0.5 + (o % 49) / 100;
+              r.ms = ((o * 37) % 1000) / 7;
               const [single, multi] = r.predictions;
               single.probabilities = o % 5 ? { a: q, b: 1 - q } : { a: 1 - q, b: q };
               multi.probabilities = { a: q, b: 1 - q / 2 };
@@ -873,6 +874,15 @@ export function storageContract(name: string, open: () => Promise<OpenedStorage>
           ),
         );
         expect(whole.n).toBeGreaterThan(n / 3);
+        // request times: the nearest rank (the first time whose share of the ordered times reaches q)
+        const times = order.map((o) => ((o * 37) % 1000) / 7).sort((x, y) => x - y);
+        const rank = (q: number) => Math.round(times[Math.ceil(q * n) - 1] * 10) / 10;
+        expect(await storage.latencyPercentiles("run_parts")).toEqual({
+          p50: rank(0.5),
+          p90: rank(0.9),
+          p99: rank(0.99),
+        });
+        expect(await storage.latencyPercentiles("run_none")).toEqual({ p50: 0, p90: 0, p99: 0 });
         expect(await new AnalysisData(storage).headline("run_parts")).toEqual(whole);
       });
     });

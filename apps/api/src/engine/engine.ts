@@ -24,7 +24,6 @@ import type { PgRunEvents } from "../storage/postgres/pg-events.js";
 import { emptyCounters, type Split, type StoredRun, type WorkbenchStorage } from "../storage/types.js";
 import { CAP_FIELDS, capReached, checkAmounts, estimateRun } from "./cost-guard.js";
 import { budgetOf, type JobOutcome, RunJob } from "./job.js";
-import { percentiles } from "./percentiles.js";
 import { RateLanes } from "./rate-lane.js";
 import { replayRun } from "./replay.js";
 import type { RunQueue } from "./run-queue.js";
@@ -560,9 +559,7 @@ export class RunEngine {
     if (job && !job.stopped) return job.progress();
     const c = run.counters;
     // a settled job holds every stored request time (before, answers in flight may still be stored)
-    const latency = job?.settled
-      ? job.latency.percentiles()
-      : percentiles(await this.storage.latencies(run.id));
+    const latency = job?.settled ? job.latency.percentiles() : await this.storage.latencyPercentiles(run.id);
     return {
       total: run.total,
       done: c.done,

@@ -1,7 +1,14 @@
 /** Latency percentiles over request times (nearest rank). */
 
+/** Request-time percentiles, ms to one decimal. */
+export interface Percentiles {
+  p50: number;
+  p90: number;
+  p99: number;
+}
+
 /** p50, p90, p99 of ascending values (0 when there are none), rounded to 0.1 ms. */
-export function percentiles(sorted: ArrayLike<number>): { p50: number; p90: number; p99: number } {
+export function percentiles(sorted: ArrayLike<number>): Percentiles {
   const at = (q: number) => {
     if (sorted.length === 0) return 0;
     const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));

@@ -3,6 +3,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
+import { type Percentiles, percentiles } from "../engine/percentiles.js";
 import { ANSWER_COLUMNS, type AnswerRow, PAGE_EXAMPLES } from "./answer-rows.js";
 import { migrate } from "./migrations.js";
 import {
@@ -402,6 +403,10 @@ export class SqliteStorage extends StoreBase implements WorkbenchStorage {
     return this.stmt("SELECT ms FROM run_examples WHERE run_id = ? ORDER BY ms")
       .pluck()
       .all(runId) as number[];
+  }
+
+  async latencyPercentiles(runId: string): Promise<Percentiles> {
+    return percentiles(await this.latencies(runId));
   }
 
   async servedModels(runId: string): Promise<string[]> {

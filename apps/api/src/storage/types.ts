@@ -1,6 +1,7 @@
 import type { Split, State, Task } from "@decision-workbench/datasets";
 import type { DecisionRecord, State as WireState } from "@decision-workbench/scorer";
 import type { ItemSpec } from "../analysis/item-spec.js";
+import type { Percentiles } from "../engine/percentiles.js";
 import type { ItemColumns } from "./item-columns.js";
 
 export type { Split };
@@ -373,6 +374,8 @@ export interface WorkbenchStorage extends Storage {
   storedOrdinals(runId: string, from: number, to: number): Promise<Int32Array>;
   /** Request times of a run in milliseconds, ascending. */
   latencies(runId: string): Promise<number[]>;
+  /** The nearest-rank percentiles of a run's request times (engine/percentiles.ts), without reading them all here. */
+  latencyPercentiles(runId: string): Promise<Percentiles>;
   /** The distinct models that served a run (served_by when named, else the requested model). */
   servedModels(runId: string): Promise<string[]>;
   /** Deletes a run, its predictions and its calibrations. */

@@ -6,6 +6,7 @@
  */
 
 import pg from "pg";
+import type { Percentiles } from "../../engine/percentiles.js";
 import { ANSWER_COLUMNS, type AnswerRow, PAGE_EXAMPLES } from "../answer-rows.js";
 import {
   calibrationFromRaw,
@@ -413,6 +414,16 @@ export class PostgresStorage extends StoreBase implements WorkbenchStorage {
       [runId, from, to],
     );
     return int32sOf(rows[0].o);
+  }
+
+  async latencyPercentiles(runId: string): Promise<Percentiles> {
+    // percentile_disc is the nearest rank: the first time whose share of the ordered times reaches q
+    const { rows } = await this.pool.query<{ q: number[] | null }>(
+      "SELECT percentile_disc(ARRAY[0.5, 0.9, 0.99]) WITHIN GROUP (ORDER BY ms) AS q FROM run_examples WHERE run_id = $1",
+      [runId],
+    );
+    const [p50, p90, p99] = (rows[0].q ?? [0, 0, 0]).map((ms) => Math.round(ms * 10) / 10);
+    return { p50, p90, p99 };
   }
 
   async latencies(runId: string): Promise<number[]> {
