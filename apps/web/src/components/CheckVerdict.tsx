@@ -3,6 +3,7 @@ import type { RunCheck } from "@decision-workbench/api/shapes";
 import { type CheckRow, checkVerdict, type Place } from "../transforms/check";
 import { type CheckedFile, checkReasons } from "../transforms/checkReasons";
 import { count } from "../transforms/format";
+import { ScrollRegion } from "./ScrollRegion";
 
 const PLACE_TEXT: Record<Place, string> = {
   inside: "inside",
@@ -103,7 +104,7 @@ export function CheckVerdict({
             Each question under the file's calibrator, against the intervals the file recorded (ECE: 95%
             bootstrap; answered-alone error: Clopper-Pearson).
           </p>
-          <div className="table-scroll">
+          <ScrollRegion label="Each question against the file">
             <table className="table">
               <caption>Each question against the file</caption>
               <thead>
@@ -124,7 +125,7 @@ export function CheckVerdict({
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollRegion>
         </>
       )}
       {v.skipped.length > 0 && (

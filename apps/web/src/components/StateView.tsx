@@ -1,8 +1,19 @@
 /** An example's state: text as text, a mapping as a list of fields, anything else as JSON. */
+import { useScrollFocus } from "./ScrollRegion";
+
+/** Text in a box that scrolls when it is long, and then takes focus so keys scroll it. */
+function StateText({ text }: { text: string }) {
+  const { ref, props } = useScrollFocus<HTMLPreElement>("State");
+  return (
+    <pre ref={ref} className="state-text" {...props}>
+      {text}
+    </pre>
+  );
+}
 
 /** The view. */
 export function StateView({ state }: { state: unknown }) {
-  if (typeof state === "string") return <pre className="state-text">{state}</pre>;
+  if (typeof state === "string") return <StateText text={state} />;
   if (state && typeof state === "object" && !Array.isArray(state)) {
     return (
       <dl className="kv">
@@ -15,5 +26,5 @@ export function StateView({ state }: { state: unknown }) {
       </dl>
     );
   }
-  return <pre className="state-text">{JSON.stringify(state, null, 2)}</pre>;
+  return <StateText text={JSON.stringify(state, null, 2)} />;
 }

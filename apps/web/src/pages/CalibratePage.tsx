@@ -18,6 +18,7 @@ import { ReliabilityOverlay } from "../charts/ReliabilityDiagram";
 import { CiText } from "../components/CiText";
 import { DownloadLink } from "../components/DownloadLink";
 import { ImportCalibrationForm } from "../components/ImportCalibrationForm";
+import { ScrollRegion } from "../components/ScrollRegion";
 import { Empty, ErrorState, Loading } from "../components/States";
 import { calibrationItems, candidateRows, chosenSummary, newest } from "../transforms/calibrate";
 import { formatDelta, pct, sig, when } from "../transforms/format";
@@ -123,7 +124,7 @@ function CalibrationView({
               : `${cal.fit?.folds ?? 5}-fold cross-fits of ${cal.fit?.fitSplit ?? "the fit split"}`}
             , simplest first (95% bootstrap intervals); the evaluation split is never used to choose
           </h3>
-          <div className="table-scroll">
+          <ScrollRegion label="Candidates">
             <table className="table candidates" aria-labelledby="candidates-title">
               <thead>
                 <tr>
@@ -183,7 +184,7 @@ function CalibrationView({
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollRegion>
         </>
       ) : (
         <Empty title="No candidates for this item" />

@@ -3,6 +3,7 @@
 import type { DatasetDetail } from "@decision-workbench/api/shapes";
 import { Link, useNavigate, useParams, useSearchParams } from "react-router";
 import { useDataset, useDatasets, useDeleteDataset, useExamples, useUploadDataset } from "../api/datasets";
+import { ScrollRegion } from "../components/ScrollRegion";
 import { Empty, ErrorState, Loading } from "../components/States";
 import { StateView } from "../components/StateView";
 import { UploadForm } from "../components/UploadForm";
@@ -15,7 +16,7 @@ const PAGE = 10;
 function LabelCounts({ d }: { d: DatasetDetail }) {
   const rows = labelCountRows(d);
   return (
-    <div className="table-scroll">
+    <ScrollRegion label="Label counts per split">
       <table className="table compact">
         <caption>Label counts per split</caption>
         <thead>
@@ -49,7 +50,7 @@ function LabelCounts({ d }: { d: DatasetDetail }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }
 

@@ -1,6 +1,7 @@
 /** An item's metrics before and after the chosen calibrator, side by side, where they were measured. */
 import type { Calibration } from "@decision-workbench/api/shapes";
 import { CiText } from "../../components/CiText";
+import { ScrollRegion } from "../../components/ScrollRegion";
 
 const ROWS: { key: string; label: string; unit: "percent" | "number" }[] = [
   { key: "ece", label: "ECE (equal-width)", unit: "percent" },
@@ -23,7 +24,7 @@ export function BeforeAfter({ cal, item }: { cal: Calibration; item: string }) {
     ? `out-of-fold cross-fit estimates on ${cal.fit?.fitSplit ?? cal.file.source.fit_split}, not untouched held-out data`
     : `measured once on ${cal.fit?.evalSplit ?? cal.file.source.eval_split}, which the choice never read`;
   return (
-    <div className="table-scroll">
+    <ScrollRegion label="Before and after">
       <table className="table compact before-after">
         <caption>
           Before and after {cal.file.questions[item].method}: {where}
@@ -50,6 +51,6 @@ export function BeforeAfter({ cal, item }: { cal: Calibration; item: string }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }

@@ -4,6 +4,7 @@
  */
 import type { Calibration } from "@decision-workbench/api/shapes";
 import { CiText } from "../../components/CiText";
+import { ScrollRegion } from "../../components/ScrollRegion";
 import { sig } from "../../transforms/format";
 
 export function LabelThresholds({ cal, item }: { cal: Calibration; item: string }) {
@@ -30,7 +31,7 @@ export function LabelThresholds({ cal, item }: { cal: Calibration; item: string 
         on {where}, each label's probability against its outcome. 95% intervals: F1 and NLL bootstrap
         percentile, ECE (equal-width) bias-corrected.
       </p>
-      <div className="table-scroll">
+      <ScrollRegion label="Per-label thresholds and calibration">
         <table className="table compact label-thresholds">
           <caption>
             {hasThresholds ? "Per-label thresholds and calibration" : "Per-label calibration"}
@@ -92,7 +93,7 @@ export function LabelThresholds({ cal, item }: { cal: Calibration; item: string 
             })}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
     </>
   );
 }

@@ -2,6 +2,7 @@
 import { useReport } from "../../api/runs";
 import { ConfusionMatrix } from "../../charts/ConfusionMatrix";
 import { RateText } from "../../components/CiText";
+import { ScrollRegion } from "../../components/ScrollRegion";
 import { Empty, ErrorState, Loading } from "../../components/States";
 import { perOptionTable } from "../../transforms/confusion";
 import { count, pct } from "../../transforms/format";
@@ -25,7 +26,7 @@ export default function ConfusionTab({ run, item, split }: TabProps) {
             : "The API gave no matrix for this item."}
         </Empty>
       )}
-      <div className="table-scroll">
+      <ScrollRegion label="Per-option precision, recall and F1">
         <table className="table" data-ready={r.confusion ? undefined : "confusion"}>
           <caption>
             Per-{r.item.kind === "multi" ? "label" : "option"} precision, recall and F1, worst F1 first;
@@ -73,7 +74,7 @@ export default function ConfusionTab({ run, item, split }: TabProps) {
             </tr>
           </tfoot>
         </table>
-      </div>
+      </ScrollRegion>
     </>
   );
 }

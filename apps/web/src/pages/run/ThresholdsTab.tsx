@@ -3,6 +3,7 @@ import { useReport } from "../../api/runs";
 import { ThresholdCurves } from "../../charts/ThresholdCurves";
 import { RateText } from "../../components/CiText";
 import { Metric } from "../../components/MetricCards";
+import { ScrollRegion } from "../../components/ScrollRegion";
 import { Empty, ErrorState, Loading } from "../../components/States";
 import { formatDelta, pct } from "../../transforms/format";
 import { thresholdTable } from "../../transforms/thresholds";
@@ -54,7 +55,7 @@ export default function ThresholdsTab({ run, item, split }: TabProps) {
         new data. The Calibrate page chooses thresholds on the fit split and reports them on the evaluation
         split.
       </p>
-      <div className="table-scroll">
+      <ScrollRegion label="Per-label thresholds">
         <table className="table">
           <caption>Per-label thresholds (chosen to maximise F1), the labels that gain most first</caption>
           <thead>
@@ -104,7 +105,7 @@ export default function ThresholdsTab({ run, item, split }: TabProps) {
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
       <ThresholdCurves series={rows} ready="thresholds" />
     </>
   );
