@@ -12,6 +12,7 @@ import { Empty, ErrorState, Loading } from "../../components/States";
 import { StateView } from "../../components/StateView";
 import { count, label, pct, plural } from "../../transforms/format";
 import { reasoningBlocks } from "../../transforms/reasoning";
+import { servedByLabel } from "../../transforms/servedBy";
 import { ITEM_FILTERS } from "../../transforms/urlState";
 import type { TabProps } from "../RunPage";
 import { ConfidentThreshold, useConfidentThreshold } from "./ConfidentThreshold";
@@ -87,7 +88,9 @@ function Detail({ row }: { row: ItemRow }) {
         </div>
         <div>
           <dt>Served by</dt>
-          <dd className="mono">{row.servedBy ?? "—"}</dd>
+          <dd className="mono" title={row.servedBy ?? undefined}>
+            {row.servedBy ? servedByLabel([row.servedBy]) : "—"}
+          </dd>
         </div>
       </dl>
       {row.reason && (
