@@ -171,3 +171,26 @@ export function requestsPerState(server: DecisionServerHandle): Map<string, numb
   }
   return out;
 }
+
+/** What a servers test file works with: a test bench and two reference servers, the second requiring a key. */
+export interface ServersFixture {
+  bench: TestBench;
+  ref: DecisionServerHandle;
+  keyed: DecisionServerHandle;
+}
+
+/** Registers the set-up (before the file's tests) and tear-down (after them) of a ServersFixture needing `key`. */
+export function useServersFixture(key: string): ServersFixture {
+  const f = {} as ServersFixture;
+  beforeAll(async () => {
+    f.bench = await testBench();
+    f.ref = await reference();
+    f.keyed = await reference({ apiKey: key });
+  });
+  afterAll(async () => {
+    await f.bench?.close();
+    await f.ref?.close();
+    await f.keyed?.close();
+  });
+  return f;
+}

@@ -1,27 +1,8 @@
-/**
- * What the servers page needs before a person commits: the runs that use a server (GET /api/servers/:id/runs),
- * and the check of a server not saved yet (POST /api/servers/check), which lists its models to pick from.
- */
-import type { DecisionServerHandle } from "@decision-workbench/decision-server";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addDataset, body, post, reference, runToEnd, type TestBench, testBench } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { addDataset, body, post, runToEnd, useServersFixture } from "./helpers.js";
 
-let bench: TestBench;
-let ref: DecisionServerHandle;
-let keyed: DecisionServerHandle;
 const KEY = "sk-test-usage-0123456789";
-
-beforeAll(async () => {
-  bench = await testBench();
-  ref = await reference();
-  keyed = await reference({ apiKey: KEY });
-});
-
-afterAll(async () => {
-  await bench.close();
-  await ref.close();
-  await keyed.close();
-});
+const f = useServersFixture(KEY);
 
 interface Check {
   ok: boolean;
@@ -34,23 +15,28 @@ describe("the runs of a server", () => {
   it("lists the runs that use a server, newest first, with their names, and none of other servers'", async () => {
     const add = async (name: string) =>
       body<{ id: string }>(
-        await post(bench.app, "/api/servers", { name, baseUrl: ref.url, models: ["lexical"], backoff: 0 }),
+        await post(f.bench.app, "/api/servers", {
+          name,
+          baseUrl: f.ref.url,
+          models: ["lexical"],
+          backoff: 0,
+        }),
       ).id;
     const used = await add("used-by-two");
     const other = await add("used-by-one");
     const unused = await add("used-by-none");
-    await addDataset(bench.app, 4, "usage-ds");
-    const first = await runToEnd(bench, { dataset: "usage-ds", serverId: used, model: "lexical" });
-    const second = await runToEnd(bench, { dataset: "usage-ds", serverId: used, model: "lexical" });
-    await runToEnd(bench, { dataset: "usage-ds", serverId: other, model: "lexical" });
-    const renamed = await bench.app.inject({
+    await addDataset(f.bench.app, 4, "usage-ds");
+    const first = await runToEnd(f.bench, { dataset: "usage-ds", serverId: used, model: "lexical" });
+    const second = await runToEnd(f.bench, { dataset: "usage-ds", serverId: used, model: "lexical" });
+    await runToEnd(f.bench, { dataset: "usage-ds", serverId: other, model: "lexical" });
+    const renamed = await f.bench.app.inject({
       method: "PATCH",
       url: `/api/runs/${second.id}`,
       payload: { name: "after the swap" },
     });
     expect(renamed.statusCode).toBe(200);
 
-    const res = await bench.app.inject({ method: "GET", url: `/api/servers/${used}/runs` });
+    const res = await f.bench.app.inject({ method: "GET", url: `/api/servers/${used}/runs` });
     expect(res.statusCode).toBe(200);
     const answer = body<{ count: number; runs: { id: string; name: string | null }[] }>(res);
     expect(answer.count).toBe(2);
@@ -64,18 +50,18 @@ describe("the runs of a server", () => {
     expect(answer.runs[1].name).toBeNull();
 
     const none = body<{ count: number; runs: unknown[] }>(
-      await bench.app.inject({ method: "GET", url: `/api/servers/${unused}/runs` }),
+      await f.bench.app.inject({ method: "GET", url: `/api/servers/${unused}/runs` }),
     );
     expect(none).toEqual({ count: 0, runs: [] });
-    const missing = await bench.app.inject({ method: "GET", url: "/api/servers/srv_nope/runs" });
+    const missing = await f.bench.app.inject({ method: "GET", url: "/api/servers/srv_nope/runs" });
     expect(missing.statusCode).toBe(404);
   });
 });
 
 describe("the check of a server not saved yet", () => {
   it("lists the models and probes the first listed one when no model is given; nothing is stored", async () => {
-    const before = body<unknown[]>(await bench.app.inject({ method: "GET", url: "/api/servers" })).length;
-    const res = await post(bench.app, "/api/servers/check", { baseUrl: ref.url });
+    const before = body<unknown[]>(await f.bench.app.inject({ method: "GET", url: "/api/servers" })).length;
+    const res = await post(f.bench.app, "/api/servers/check", { baseUrl: f.ref.url });
     expect(res.statusCode).toBe(200);
     const check = body<Check>(res);
     const names = (check.models ?? []).map((m) => m.name);
@@ -83,20 +69,24 @@ describe("the check of a server not saved yet", () => {
     expect(check.probe.model).toBe(names[0]);
     expect(["answered", "unknown"]).toContain(check.probe.status);
     expect(check.ok).toBe(true);
-    const after = body<unknown[]>(await bench.app.inject({ method: "GET", url: "/api/servers" })).length;
+    const after = body<unknown[]>(await f.bench.app.inject({ method: "GET", url: "/api/servers" })).length;
     expect(after).toBe(before);
   });
 
   it("probes the model given, and sends the key given without ever repeating it", async () => {
     const good = body<Check>(
-      await post(bench.app, "/api/servers/check", { baseUrl: keyed.url, models: ["lexical"], apiKey: KEY }),
+      await post(f.bench.app, "/api/servers/check", {
+        baseUrl: f.keyed.url,
+        models: ["lexical"],
+        apiKey: KEY,
+      }),
     );
     expect(good.ok).toBe(true);
     expect(good.probe.model).toBe("lexical");
     expect(good.models).not.toBeNull();
 
-    const wrong = await post(bench.app, "/api/servers/check", {
-      baseUrl: keyed.url,
+    const wrong = await post(f.bench.app, "/api/servers/check", {
+      baseUrl: f.keyed.url,
       models: ["lexical"],
       apiKey: "sk-wrong-usage-key",
     });
@@ -109,7 +99,7 @@ describe("the check of a server not saved yet", () => {
 
   it("says no probe was sent when the server lists no model and none is given", async () => {
     const check = body<Check>(
-      await post(bench.app, "/api/servers/check", { baseUrl: "http://127.0.0.1:9", retries: 0 }),
+      await post(f.bench.app, "/api/servers/check", { baseUrl: "http://127.0.0.1:9", retries: 0 }),
     );
     expect(check.ok).toBe(false);
     expect(check.models).toBeNull();
@@ -119,7 +109,7 @@ describe("the check of a server not saved yet", () => {
   });
 
   it("refuses a base URL that is not http(s) as adding a server does", async () => {
-    const res = await post(bench.app, "/api/servers/check", { baseUrl: "ftp://example.com" });
+    const res = await post(f.bench.app, "/api/servers/check", { baseUrl: "ftp://example.com" });
     expect(res.statusCode).toBe(400);
     expect(body<{ error: { message: string } }>(res).error.message).toContain("http:// or https://");
   });

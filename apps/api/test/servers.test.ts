@@ -1,32 +1,17 @@
-import type { DecisionServerHandle } from "@decision-workbench/decision-server";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addDataset, body, post, reference, runToEnd, type TestBench, testBench } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { addDataset, body, post, runToEnd, useServersFixture } from "./helpers.js";
 
-let bench: TestBench;
-let ref: DecisionServerHandle;
-let keyed: DecisionServerHandle;
 const KEY = "sk-test-servers-0123456789";
-
-beforeAll(async () => {
-  bench = await testBench();
-  ref = await reference();
-  keyed = await reference({ apiKey: KEY });
-});
-
-afterAll(async () => {
-  await bench.close();
-  await ref.close();
-  await keyed.close();
-});
+const f = useServersFixture(KEY);
 
 const error = (res: { body: string }) =>
   body<{ error: { code: string; message: string } }>(res as never).error;
 
 describe("servers", () => {
   it("creates, lists, reads, patches and deletes a server; the key is write-only", async () => {
-    const created = await post(bench.app, "/api/servers", {
+    const created = await post(f.bench.app, "/api/servers", {
       name: "mine",
-      baseUrl: `${ref.url}/?tenant=a`,
+      baseUrl: `${f.ref.url}/?tenant=a`,
       models: ["lexical"],
       apiKey: "sk-secret-1",
       timeout: 5,
@@ -35,8 +20,8 @@ describe("servers", () => {
     const s = body<Record<string, unknown>>(created);
     expect(s).toMatchObject({
       name: "mine",
-      baseUrl: ref.url,
-      endpoint: `${ref.url}/v1/decision`,
+      baseUrl: f.ref.url,
+      endpoint: `${f.ref.url}/v1/decision`,
       models: ["lexical"],
       hasApiKey: true,
       timeout: 5,
@@ -50,10 +35,10 @@ describe("servers", () => {
     expect(created.body).not.toContain("sk-secret-1");
     expect(created.body).not.toContain("tenant");
 
-    const list = await bench.app.inject({ method: "GET", url: "/api/servers" });
+    const list = await f.bench.app.inject({ method: "GET", url: "/api/servers" });
     expect(body<unknown[]>(list).map((x) => (x as { id: string }).id)).toContain(s.id);
 
-    const patched = await bench.app.inject({
+    const patched = await f.bench.app.inject({
       method: "PATCH",
       url: `/api/servers/${s.id}`,
       payload: { name: "renamed", apiKey: null },
@@ -61,19 +46,19 @@ describe("servers", () => {
     expect(patched.statusCode).toBe(200);
     expect(body(patched)).toMatchObject({ name: "renamed", hasApiKey: false, timeout: 5 });
 
-    const kept = await bench.app.inject({
+    const kept = await f.bench.app.inject({
       method: "PATCH",
       url: `/api/servers/${s.id}`,
       payload: { retries: 0 },
     });
-    expect(body(kept)).toMatchObject({ name: "renamed", retries: 0, hasApiKey: false, baseUrl: ref.url });
+    expect(body(kept)).toMatchObject({ name: "renamed", retries: 0, hasApiKey: false, baseUrl: f.ref.url });
 
-    const got = await bench.app.inject({ method: "GET", url: `/api/servers/${s.id}` });
+    const got = await f.bench.app.inject({ method: "GET", url: `/api/servers/${s.id}` });
     expect(body(got)).toMatchObject({ name: "renamed", retries: 0 });
 
-    const del = await bench.app.inject({ method: "DELETE", url: `/api/servers/${s.id}` });
+    const del = await f.bench.app.inject({ method: "DELETE", url: `/api/servers/${s.id}` });
     expect(del.statusCode).toBe(204);
-    const gone = await bench.app.inject({ method: "GET", url: `/api/servers/${s.id}` });
+    const gone = await f.bench.app.inject({ method: "GET", url: `/api/servers/${s.id}` });
     expect(gone.statusCode).toBe(404);
     expect(error(gone).message).toContain(String(s.id));
   });
@@ -95,14 +80,14 @@ describe("servers", () => {
     ],
     [{ name: "", baseUrl: "http://x", models: ["m"] }, "body.name must not be empty"],
   ])("refuses %j with a message saying what is wrong", async (payload, message) => {
-    const res = await post(bench.app, "/api/servers", payload);
+    const res = await post(f.bench.app, "/api/servers", payload);
     expect(res.statusCode).toBe(400);
     expect(error(res).code).toBe("invalid_request");
     expect(error(res).message).toContain(message);
   });
 
   it("refuses extraBody holding the scorer's own fields with the scorer's message", async () => {
-    const res = await post(bench.app, "/api/servers", {
+    const res = await post(f.bench.app, "/api/servers", {
       name: "a",
       baseUrl: "http://x",
       models: ["m"],
@@ -119,7 +104,7 @@ describe("servers", () => {
       ["DELETE", "/api/servers/srv_nope"],
       ["POST", "/api/servers/srv_nope/check"],
     ] as const) {
-      const res = await bench.app.inject({
+      const res = await f.bench.app.inject({
         method,
         url,
         headers: { "x-workbench": "1" },
@@ -132,12 +117,12 @@ describe("servers", () => {
 
   it("refuses an empty PATCH and a PATCH with a bad base URL", async () => {
     const id = body<{ id: string }>(
-      await post(bench.app, "/api/servers", { name: "p", baseUrl: ref.url, models: ["lexical"] }),
+      await post(f.bench.app, "/api/servers", { name: "p", baseUrl: f.ref.url, models: ["lexical"] }),
     ).id;
-    const empty = await bench.app.inject({ method: "PATCH", url: `/api/servers/${id}`, payload: {} });
+    const empty = await f.bench.app.inject({ method: "PATCH", url: `/api/servers/${id}`, payload: {} });
     expect(empty.statusCode).toBe(400);
     expect(error(empty).message).toContain("must NOT have fewer than 1 properties");
-    const bad = await bench.app.inject({
+    const bad = await f.bench.app.inject({
       method: "PATCH",
       url: `/api/servers/${id}`,
       payload: { baseUrl: "file:///etc" },
@@ -148,9 +133,9 @@ describe("servers", () => {
 
   it("check lists the models and answers a probe", async () => {
     const id = body<{ id: string }>(
-      await post(bench.app, "/api/servers", { name: "c", baseUrl: ref.url, models: ["lexical"] }),
+      await post(f.bench.app, "/api/servers", { name: "c", baseUrl: f.ref.url, models: ["lexical"] }),
     ).id;
-    const res = await post(bench.app, `/api/servers/${id}/check`);
+    const res = await post(f.bench.app, `/api/servers/${id}/check`);
     expect(res.statusCode).toBe(200);
     const check = body<{ ok: boolean; models: { name: string }[]; probe: Record<string, unknown> }>(res);
     expect(check.ok).toBe(true);
@@ -162,26 +147,28 @@ describe("servers", () => {
 
   it("check with the right key passes; with a wrong key it says so for the models and the probe", async () => {
     const good = body<{ id: string }>(
-      await post(bench.app, "/api/servers", {
+      await post(f.bench.app, "/api/servers", {
         name: "k",
-        baseUrl: keyed.url,
+        baseUrl: f.keyed.url,
         models: ["lexical"],
         apiKey: KEY,
       }),
     ).id;
-    const ok = body<{ ok: boolean; models: unknown[] }>(await post(bench.app, `/api/servers/${good}/check`));
+    const ok = body<{ ok: boolean; models: unknown[] }>(
+      await post(f.bench.app, `/api/servers/${good}/check`),
+    );
     expect(ok.ok).toBe(true);
     expect(ok.models).not.toBeNull();
 
     const bad = body<{ id: string }>(
-      await post(bench.app, "/api/servers", {
+      await post(f.bench.app, "/api/servers", {
         name: "w",
-        baseUrl: keyed.url,
+        baseUrl: f.keyed.url,
         models: ["lexical"],
         apiKey: "sk-wrong-key",
       }),
     ).id;
-    const res = await post(bench.app, `/api/servers/${bad}/check`);
+    const res = await post(f.bench.app, `/api/servers/${bad}/check`);
     const check = body<{
       ok: boolean;
       models: null;
@@ -198,7 +185,7 @@ describe("servers", () => {
 
   it("check against an address nobody listens on reports both failures", async () => {
     const id = body<{ id: string }>(
-      await post(bench.app, "/api/servers", {
+      await post(f.bench.app, "/api/servers", {
         name: "dead",
         baseUrl: "http://127.0.0.1:9",
         models: ["m"],
@@ -206,7 +193,7 @@ describe("servers", () => {
       }),
     ).id;
     const check = body<{ ok: boolean; modelsError: string; probe: { status: string; reason: string } }>(
-      await post(bench.app, `/api/servers/${id}/check`),
+      await post(f.bench.app, `/api/servers/${id}/check`),
     );
     expect(check.ok).toBe(false);
     expect(check.modelsError).toContain("/v1/models failed");
@@ -216,30 +203,30 @@ describe("servers", () => {
 
   it("refuses to delete a server that runs use, unless forced", async () => {
     const id = body<{ id: string }>(
-      await post(bench.app, "/api/servers", {
+      await post(f.bench.app, "/api/servers", {
         name: "used",
-        baseUrl: ref.url,
+        baseUrl: f.ref.url,
         models: ["lexical"],
         backoff: 0,
       }),
     ).id;
-    await addDataset(bench.app, 6, "servers-ds");
-    const run = await runToEnd(bench, {
+    await addDataset(f.bench.app, 6, "servers-ds");
+    const run = await runToEnd(f.bench, {
       dataset: "servers-ds",
       serverId: id,
       model: "lexical",
       concurrency: 2,
     });
     expect(run.status).toBe("done");
-    const refused = await bench.app.inject({ method: "DELETE", url: `/api/servers/${id}` });
+    const refused = await f.bench.app.inject({ method: "DELETE", url: `/api/servers/${id}` });
     expect(refused.statusCode).toBe(409);
     expect(error(refused).message).toContain("?force=true");
-    const badForce = await bench.app.inject({ method: "DELETE", url: `/api/servers/${id}?force=maybe` });
+    const badForce = await f.bench.app.inject({ method: "DELETE", url: `/api/servers/${id}?force=maybe` });
     expect(badForce.statusCode).toBe(400);
     expect(error(badForce).message).toContain("querystring.force must be of type boolean");
-    const forced = await bench.app.inject({ method: "DELETE", url: `/api/servers/${id}?force=true` });
+    const forced = await f.bench.app.inject({ method: "DELETE", url: `/api/servers/${id}?force=true` });
     expect(forced.statusCode).toBe(204);
-    const still = await bench.app.inject({ method: "GET", url: `/api/runs/${run.id}` });
+    const still = await f.bench.app.inject({ method: "GET", url: `/api/runs/${run.id}` });
     expect(body(still)).toMatchObject({ id: run.id, serverName: "used", status: "done" });
   });
 });
