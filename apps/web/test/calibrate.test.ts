@@ -157,7 +157,7 @@ describe("chosenSummary and calibrationItems", () => {
   it("summarises the chosen method, its scalar parameters and the threshold", () => {
     expect(chosenSummary(cal, "q1")).toEqual({
       method: "temperature",
-      params: "temperature = 1.835",
+      params: "temperature = 1.83",
       targetRisk: 0.05,
       minConfidence: 0.949,
     });

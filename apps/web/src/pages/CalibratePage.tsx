@@ -30,14 +30,6 @@ import { LabelThresholds } from "./calibrate/LabelThresholds";
 import { SelectionSummary } from "./calibrate/SelectionSummary";
 import { useSearchPatch } from "./useSearchPatch";
 
-/** A question's fitted parameters, numbers to 3 significant digits: "a = 1.23, b = −0.0456"; "" when none. */
-function fittedParams(cal: Calibration, item: string): string {
-  return Object.entries(cal.file.questions[item]?.params ?? {})
-    .filter(([, v]) => typeof v === "number" || typeof v === "string" || typeof v === "boolean")
-    .map(([k, v]) => `${k} = ${typeof v === "number" ? sig(v).replace("-", "−") : v}`)
-    .join(", ");
-}
-
 /** Lower ECE than identity with an interval below zero is better; above zero worse. */
 function deltaClass(d: MaybeCI): string {
   if (d[2] !== null && d[2] < 0) return "delta delta-better";
@@ -60,7 +52,7 @@ function CalibrationView({
   // predicted Unknown on held-out rows: vector scaling and per-option fits can move the argmax to `not stated`
   const showUnknown = rows.some((c) => c.unknownRate !== null && c.unknownRate !== undefined);
   const chosen = chosenSummary(cal, current);
-  const params = fittedParams(cal, current);
+  const params = chosen?.params;
   const before = cal.before[current] ?? [];
   const after = cal.after[current] ?? [];
   return (

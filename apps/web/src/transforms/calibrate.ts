@@ -5,7 +5,7 @@
 
 import type { Calibration, Candidate } from "@decision-workbench/api/shapes";
 import { SIMPLICITY_ORDER } from "@decision-workbench/calibration";
-import { pct } from "./format";
+import { pct, sig } from "./format";
 
 /** A calibration method's name. */
 export type MethodName = Candidate["method"];
@@ -60,7 +60,10 @@ export function newest<T extends { createdAt: string }>(list: T[] | undefined): 
   return best;
 }
 
-/** The chosen method, its parameters and the escalation threshold of one question of the file. */
+/**
+ * The chosen method, its parameters (numbers to 3 significant digits: "a = 1.23, b = −0.0456"; "" when none) and
+ * the escalation threshold of one question of the file.
+ */
 export function chosenSummary(
   cal: Calibration,
   item: string,
@@ -74,7 +77,7 @@ export function chosenSummary(
   if (!q) return null;
   const params = Object.entries(q.params ?? {})
     .filter(([, v]) => typeof v === "number" || typeof v === "string" || typeof v === "boolean")
-    .map(([k, v]) => `${k} = ${typeof v === "number" ? Number(v.toPrecision(4)) : v}`)
+    .map(([k, v]) => `${k} = ${typeof v === "number" ? sig(v).replace("-", "−") : v}`)
     .join(", ");
   return {
     method: q.method,

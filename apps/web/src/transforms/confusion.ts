@@ -56,11 +56,6 @@ export function cellColor(cell: ConfusionCell): string {
   return cell.diagonal ? `rgba(0, 114, 178, ${a})` : `rgba(213, 94, 0, ${a})`;
 }
 
-/** Text colour that stays readable on `cellColor`. */
-export function cellTextColor(cell: ConfusionCell): string {
-  return cell.rowShare > 0.55 ? "#ffffff" : "#111827";
-}
-
 /** Per-option rows, worst F1 first, then macro averages. */
 export function perOptionTable(options: OptionReport[]): {
   rows: OptionReport[];
