@@ -63,6 +63,8 @@ const params = (n: number, from = 1) => Array.from({ length: n }, (_, i) => `$${
 /** A complete upload (not pending) by name, read on `c` (a transaction's client or the pool). */
 /** Packed chunks read a query at a time (of CHUNK_ROWS decisions each): 4 are 16,384 decisions of one item. */
 const CHUNKS_A_PAGE = 4;
+/** The bytes of a chunk read in one piece (its hex text: 64 KB, under V8's large-object size). */
+const SLICE_BYTES = 32_768;
 
 async function completeUpload(c: Pick<pg.Pool, "query">, name: string): Promise<UploadRow | undefined> {
   const { rows } = await c.query<Raw>(`SELECT * FROM datasets WHERE name = $1 AND ${UPLOAD_COMPLETE}`, [
@@ -159,14 +161,27 @@ export class PostgresStorage extends StoreBase implements WorkbenchStorage {
       async (c) => {
         // a page of chunks at a time: an item of a million decisions is not held in memory at once
         for (let after = -1; ; ) {
-          const { rows } = await c.query<{ chunk: number; data: Buffer }>(
-            `SELECT chunk, data FROM item_chunks WHERE run_id = $1 AND item_index = $2 AND chunk > $3
-             ORDER BY chunk LIMIT ${CHUNKS_A_PAGE}`,
+          // each chunk in slices: its text (hex, twice its bytes) in short strings that die young, not one
+          // large string a chunk that only a full collection frees
+          const { rows } = await c.query<{ chunk: number; part: Buffer }>(
+            `WITH page AS (
+               SELECT chunk, data FROM item_chunks WHERE run_id = $1 AND item_index = $2 AND chunk > $3
+               ORDER BY chunk LIMIT ${CHUNKS_A_PAGE})
+             SELECT chunk, substring(data FROM s.i * ${SLICE_BYTES} + 1 FOR ${SLICE_BYTES}) AS part
+             FROM page CROSS JOIN LATERAL generate_series(0, (length(data) - 1) / ${SLICE_BYTES}) AS s(i)
+             ORDER BY chunk, s.i`,
             [runId, itemIndex, after],
           );
-          for (const r of rows) chunk(r.data);
-          if (rows.length < CHUNKS_A_PAGE) break;
-          after = rows[rows.length - 1].chunk;
+          let chunks = 0;
+          for (let i = 0; i < rows.length; ) {
+            let j = i;
+            while (j < rows.length && rows[j].chunk === rows[i].chunk) j++;
+            chunk(Buffer.concat(rows.slice(i, j).map((r) => r.part)));
+            after = rows[i].chunk;
+            chunks++;
+            i = j;
+          }
+          if (chunks < CHUNKS_A_PAGE) break;
         }
         return {
           specs: (await c.query<{ items: string }>("SELECT items FROM runs WHERE id = $1", [runId])).rows[0]
