@@ -837,7 +837,26 @@ export function storageContract(name: string, open: () => Promise<OpenedStorage>
         ];
         await storage.insertRun(run("run_parts", { dataset: "gone", total: n, splits: [...splits], items }));
         const order = Array.from({ length: n }, (_, e) => (e * 7919) % n);
+        const specs = items;
+        /** The headline of the whole columns of the test split as stored now. */
+        const whole = async () =>
+          headlineOf(
+            await Promise.all(
+              specs.map(async (spec, index) =>
+                topView(itemDataOf(spec, await storage.itemColumns("run_parts", index, ["test"]))),
+              ),
+            ),
+          );
+        const data = new AnalysisData(storage);
+        const reads: (number | undefined)[] = [];
+        const readsOf = storage.eachItemPart.bind(storage);
+        storage.eachItemPart = (runId, index, chosen, visit, after) => {
+          if (runId === "run_parts") reads.push(after);
+          return readsOf(runId, index, chosen, visit, after);
+        };
         for (let at = 0; at < n; at += 512) {
+          // the live headline about half-way: three chunks an item and loose rows stored so far
+          if (at === 3 * CHUNK_ROWS + 512) expect(await data.headline("run_parts")).toEqual(await whole());
           await Promise.all(
             order.slice(at, at + 512).map((o) => {
               const r = placed(
@@ -854,7 +873,14 @@ export function storageContract(name: string, open: () => Promise<OpenedStorage>
             }),
           );
         }
-        const specs = (await storage.getRun("run_parts"))?.items ?? [];
+        // the live headline at the end reads only the chunks packed since (not from -1 again), and is the same
+        reads.length = 0;
+        const last = await data.headline("run_parts");
+        expect(reads.length).toBe(2);
+        for (const after of reads) expect(after).toBeGreaterThanOrEqual(2);
+        storage.eachItemPart = readsOf;
+        expect(last).toEqual(await whole());
+        expect(last.n).toBeGreaterThan(n / 3);
         for (const chosen of [undefined, ["test" as const], ["train" as const, "calibration" as const]]) {
           for (const index of specs.keys()) {
             const parts: ItemColumns[] = [];
@@ -866,14 +892,6 @@ export function storageContract(name: string, open: () => Promise<OpenedStorage>
             expect(joined).toEqual(rowsOf(await storage.itemColumns("run_parts", index, chosen)));
           }
         }
-        const whole = headlineOf(
-          await Promise.all(
-            specs.map(async (spec, index) =>
-              topView(itemDataOf(spec, await storage.itemColumns("run_parts", index, ["test"]))),
-            ),
-          ),
-        );
-        expect(whole.n).toBeGreaterThan(n / 3);
         // request times: the nearest rank (the first time whose share of the ordered times reaches q)
         const times = order.map((o) => ((o * 37) % 1000) / 7).sort((x, y) => x - y);
         const rank = (q: number) => Math.round(times[Math.ceil(q * n) - 1] * 10) / 10;
@@ -883,7 +901,16 @@ export function storageContract(name: string, open: () => Promise<OpenedStorage>
           p99: rank(0.99),
         });
         expect(await storage.latencyPercentiles("run_none")).toEqual({ p50: 0, p90: 0, p99: 0 });
-        expect(await new AnalysisData(storage).headline("run_parts")).toEqual(whole);
+        // a packed chunk's rows only: after its number, none of them again
+        const numbers: (number | null)[] = [];
+        await storage.eachItemPart("run_parts", 0, undefined, (_, chunk) => numbers.push(chunk));
+        expect(numbers).toEqual([0, 1, 2, 3, 4, null]);
+        const later: (number | null)[] = [];
+        await storage.eachItemPart("run_parts", 0, undefined, (_, chunk) => later.push(chunk), 2);
+        expect(later).toEqual([3, 4, null]);
+        // a finished run's headline: all read again, the same
+        await storage.updateRun("run_parts", { status: "done" });
+        expect(await new AnalysisData(storage).headline("run_parts")).toEqual(await whole());
       });
     });
 

@@ -65,12 +65,20 @@ export class TopInRunOrder {
     }
   }
 
-  /** The view, its rows in run order. */
-  done(): TopLabel {
-    const order = Int32Array.from({ length: this.n }, (_, i) => i).sort(
-      (a, b) => this.ordinal[a] - this.ordinal[b],
-    );
-    return { p: Float64Array.from(order, (i) => this.p[i]), y: Uint8Array.from(order, (i) => this.y[i]) };
+  /** Rows added so far. */
+  get size(): number {
+    return this.n;
+  }
+
+  /** The view of these rows and those of `also`, in run order (neither is changed). */
+  done(also?: TopInRunOrder): TopLabel {
+    const b = also ?? new TopInRunOrder();
+    const n = this.n + b.n;
+    const ordinal = (k: number) => (k < this.n ? this.ordinal[k] : b.ordinal[k - this.n]);
+    const order = Int32Array.from({ length: n }, (_, k) => k).sort((x, z) => ordinal(x) - ordinal(z));
+    const p = Float64Array.from(order, (k) => (k < this.n ? this.p[k] : b.p[k - this.n]));
+    const y = Uint8Array.from(order, (k) => (k < this.n ? this.y[k] : b.y[k - this.n]));
+    return { p, y };
   }
 
   private room(size: number): void {

@@ -155,13 +155,17 @@ export class SqliteStorage extends StoreBase implements WorkbenchStorage {
   protected async visitItemParts(
     runId: string,
     itemIndex: number,
-    chunk: (bytes: Uint8Array) => void,
+    chunk: (bytes: Uint8Array, index: number) => void,
+    after = -1,
   ): Promise<ItemParts> {
     const read = this.db.transaction((): ItemParts => {
       const chunks = this.stmt(
-        "SELECT data FROM item_chunks WHERE run_id = ? AND item_index = ? ORDER BY chunk",
+        "SELECT chunk, data FROM item_chunks WHERE run_id = ? AND item_index = ? AND chunk > ? ORDER BY chunk",
       );
-      for (const data of chunks.pluck().iterate(runId, itemIndex)) chunk(data as Buffer);
+      for (const row of chunks.iterate(runId, itemIndex, after)) {
+        const r = row as { chunk: number; data: Buffer };
+        chunk(r.data, r.chunk);
+      }
       return {
         specs: this.stmt("SELECT items FROM runs WHERE id = ?").pluck().get(runId) as string | undefined,
         loose: this.stmt(LOOSE_VALUES_SELECT).all(runId) as Raw[],

@@ -45,13 +45,15 @@ export abstract class StoreBase {
   /** The stored answers of some examples of a run. */
   protected abstract answersOf(runId: string, exampleIds: string[]): Promise<AnswerRow[]>;
   /**
-   * What one item's analysis columns are made of, read in one read transaction: each packed chunk in order, handed
-   * to `chunk` as it is read (a few at a time, not all at once), then the specs and loose rows.
+   * What one item's analysis columns are made of, read in one read transaction: each packed chunk after chunk
+   * number `after` in order, handed to `chunk` with its number as it is read (a few at a time, not all at once),
+   * then the specs and loose rows.
    */
   protected abstract visitItemParts(
     runId: string,
     itemIndex: number,
-    chunk: (bytes: Uint8Array) => void,
+    chunk: (bytes: Uint8Array, index: number) => void,
+    after?: number,
   ): Promise<ItemParts>;
 
   async getRun(id: string): Promise<RunRow | undefined> {
@@ -125,7 +127,9 @@ export abstract class StoreBase {
   async itemColumns(runId: string, itemIndex: number, splits?: readonly Split[]): Promise<ItemColumns> {
     // read together: a commit that packs rows meanwhile is seen whole or not at all
     const chunks: Uint8Array[] = [];
-    const { specs, loose } = await this.visitItemParts(runId, itemIndex, (bytes) => chunks.push(bytes));
+    const { specs, loose } = await this.visitItemParts(runId, itemIndex, (bytes) => {
+      chunks.push(bytes);
+    });
     const rowK = rowKOf(specs, itemIndex);
     const parts = [...chunks.map(decodeColumns), columnsOf(rowK, looseValues(loose, itemIndex))];
     return joinColumns(
@@ -139,16 +143,19 @@ export abstract class StoreBase {
     runId: string,
     itemIndex: number,
     splits: readonly Split[] | undefined,
-    visit: (part: ItemColumns) => void,
+    visit: (part: ItemColumns, chunk: number | null) => void,
+    after = -1,
   ): Promise<void> {
     const codes = splitCodes(splits);
-    const { specs, loose } = await this.visitItemParts(runId, itemIndex, (bytes) => {
-      const part = joinColumns(0, [decodeColumns(bytes)], codes);
-      if (part.n > 0) visit(part);
-    });
+    const { specs, loose } = await this.visitItemParts(
+      runId,
+      itemIndex,
+      (bytes, index) => visit(joinColumns(0, [decodeColumns(bytes)], codes), index),
+      after,
+    );
     const rowK = rowKOf(specs, itemIndex);
     const rest = joinColumns(rowK, [columnsOf(rowK, looseValues(loose, itemIndex))], codes);
-    if (rest.n > 0) visit(rest);
+    if (rest.n > 0) visit(rest, null);
   }
 
   /** A new run with its item specs: the given ones, else its dataset's task's (none for a dataset not there). */

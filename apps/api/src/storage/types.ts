@@ -130,14 +130,16 @@ export interface Storage {
    */
   itemColumns(runId: string, itemIndex: number, splits?: readonly Split[]): Promise<ItemColumns>;
   /**
-   * The same columns as `itemColumns`, handed to `visit` part by part (a packed chunk, then the loose rows; each in
-   * run order, parts not), so that a pass over a large run holds one part at a time.
+   * The same columns as `itemColumns`, handed to `visit` part by part, so that a pass over a large run holds one
+   * part at a time: each packed chunk numbered after `after` (all when -1, the default) with its number (a chunk
+   * never changes once packed), then the loose rows (chunk null); each part in run order, the parts not.
    */
   eachItemPart(
     runId: string,
     itemIndex: number,
     splits: readonly Split[] | undefined,
-    visit: (part: ItemColumns) => void,
+    visit: (part: ItemColumns, chunk: number | null) => void,
+    after?: number,
   ): Promise<void>;
   /** The stored decisions of one item for some examples of a run, by example id (the items endpoint's page). */
   predictionsFor(runId: string, item: string, exampleIds: string[]): Promise<Map<string, PredictionRow>>;

@@ -154,13 +154,14 @@ export class PostgresStorage extends StoreBase implements WorkbenchStorage {
   protected async visitItemParts(
     runId: string,
     itemIndex: number,
-    chunk: (bytes: Uint8Array) => void,
+    chunk: (bytes: Uint8Array, index: number) => void,
+    from = -1,
   ): Promise<ItemParts> {
     return inTransaction(
       this.pool,
       async (c) => {
         // a page of chunks at a time: an item of a million decisions is not held in memory at once
-        for (let after = -1; ; ) {
+        for (let after = from; ; ) {
           // each chunk in slices: its text (hex, twice its bytes) in short strings that die young, not one
           // large string a chunk that only a full collection frees
           const { rows } = await c.query<{ chunk: number; part: Buffer }>(
@@ -176,7 +177,7 @@ export class PostgresStorage extends StoreBase implements WorkbenchStorage {
           for (let i = 0; i < rows.length; ) {
             let j = i;
             while (j < rows.length && rows[j].chunk === rows[i].chunk) j++;
-            chunk(Buffer.concat(rows.slice(i, j).map((r) => r.part)));
+            chunk(Buffer.concat(rows.slice(i, j).map((r) => r.part)), rows[i].chunk);
             after = rows[i].chunk;
             chunks++;
             i = j;
