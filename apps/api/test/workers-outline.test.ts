@@ -1,12 +1,14 @@
 /**
  * A worker reads a run's outline (which dataset rows are its examples) once, at its first chunk of the run, not at
  * every chunk (918 ms a chunk at 1,000,000 examples); a dataset that changes under the run still fails it at the
- * next chunk, outline kept or not.
+ * next chunk, outline kept or not. The run's headline is left to the API, which computes it from the rows it kept
+ * while following the run.
  */
 
 import type { DecisionServerHandle } from "@decision-workbench/decision-server";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { AnalysisData } from "../src/analysis/data.js";
 import { addDataset, addServer, reference } from "./helpers.js";
 import { type TestDatabase, testDatabase } from "./postgres.js";
 import { apiInstance, startRun, waitFor } from "./workers.js";
@@ -41,6 +43,12 @@ describe("a worker's outline of a run", () => {
     expect(done.progress.done).toBe(1200);
     expect(reads.mock.calls.length).toBe(2);
     reads.mockRestore();
+    // its headline, computed by the API from the rows it kept while the run was read live, is stored and equals
+    // one computed afresh from every stored decision
+    const stored = await a.wb.storage.getStoredRun(id);
+    expect(stored?.headline?.n).toBeGreaterThan(0);
+    expect(stored?.headline).toEqual(await new AnalysisData(a.wb.storage).headline(id));
+    expect(done.headline).toEqual(stored?.headline);
   }, 90_000);
 
   it("does not hide a dataset that changed since the run started", async () => {

@@ -11,7 +11,7 @@ import { ApiError, notFound } from "../errors.js";
 import type { SplitChoice } from "../shapes/common.js";
 import type { ItemReport, ReportQuery } from "../shapes/reports.js";
 import type { ItemColumns } from "../storage/item-columns.js";
-import type { RunRow, Storage } from "../storage/types.js";
+import type { RunRow, Storage, StoredRun } from "../storage/types.js";
 import { type Headline, headlineOf, TopInRunOrder } from "./headline.js";
 import type { ItemSpec } from "./item-spec.js";
 import { type ItemData, itemDataOf } from "./matrix.js";
@@ -20,7 +20,7 @@ import { baseKey, itemReport, reportBase } from "./report.js";
 
 /** A run with its items' specs and the version what is computed from it is valid for. */
 export interface LoadedRun {
-  run: RunRow;
+  run: StoredRun;
   specs: ItemSpec[];
   /** Changes whenever predictions are added or the status changes (status and prediction count). */
   version: string;
@@ -176,15 +176,17 @@ export class AnalysisData {
 
   /**
    * The headline of the run's rows as stored now. A live run's rows from packed chunks (which never change) are
-   * kept between calls, so each call reads only the chunks packed since the last one and the loose rows.
+   * kept between calls, so each call reads only the chunks packed since the last one and the loose rows; the
+   * last call, once every example is stored, uses them and lets them go.
    */
   private pooledHeadline(loaded: LoadedRun): Promise<Headline> {
     const { run, specs } = loaded;
     const splits = splitsOf(defaultSplit(run)) ?? undefined;
-    const live = run.status === "running" || run.status === "queued";
+    const live = (run.status === "running" || run.status === "queued") && run.counters.done < run.total;
     const key = `${run.id}|${splits?.join(",") ?? "all"}`;
+    const found = this.kept.get(key);
     if (!live) this.kept.delete(key);
-    const kept = (live ? this.kept.get(key) : undefined) ?? {
+    const kept = found ?? {
       tops: specs.map(() => new TopInRunOrder()),
       after: specs.map(() => -1),
       turn: Promise.resolve(),
