@@ -125,7 +125,8 @@ function upload(name: string, hash: string, states: string[]): [UploadRow, Examp
   return [row, examples];
 }
 
-function server(id: string, extra: Partial<ServerRow> = {}): ServerRow {
+/** A server row of the contract tests. */
+export function server(id: string, extra: Partial<ServerRow> = {}): ServerRow {
   return {
     id,
     name: `server ${id}`,

@@ -6,7 +6,7 @@ import { migratePostgres, PG_MIGRATIONS } from "../src/storage/postgres/pg-migra
 import { openPostgresStorage, type PostgresStorage } from "../src/storage/postgres/postgres.js";
 import { storedRun } from "./fixtures.js";
 import { type TestDatabase, testDatabase } from "./postgres.js";
-import { result, storageContract } from "./storage-contract.js";
+import { result, server, storageContract } from "./storage-contract.js";
 
 const databases: TestDatabase[] = [];
 afterAll(async () => {
@@ -98,6 +98,22 @@ describe("PostgreSQL storage: the database", () => {
         escalated: n,
       });
       expect(await b.integrityCheck()).toBe("ok");
+    });
+  });
+
+  it("deletes a server's shared rate lane with it, and no other server's", async () => {
+    await withStorages(1, async ([s], url) => {
+      await s.insertServer(server("srv_gone"));
+      await s.insertServer(server("srv_kept"));
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      await client.query("INSERT INTO rate_lanes (server_id) VALUES ('srv_gone'), ('srv_kept')");
+      await s.deleteServer("srv_gone");
+      const { rows } = await client.query("SELECT server_id FROM rate_lanes ORDER BY server_id");
+      await client.end();
+      expect(rows.map((r) => r.server_id)).toEqual(["srv_kept"]);
+      expect(await s.getServer("srv_gone")).toBeUndefined();
+      expect((await s.getServer("srv_kept"))?.name).toBe("server srv_kept");
     });
   });
 

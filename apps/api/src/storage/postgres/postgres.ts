@@ -249,7 +249,11 @@ export class PostgresStorage extends StoreBase implements WorkbenchStorage {
   }
 
   async deleteServer(id: string): Promise<void> {
-    await this.pool.query("DELETE FROM servers WHERE id = $1", [id]);
+    // its rate lane (engine/rate-shared.ts) goes with it: nothing else names the server's id again
+    await inTransaction(this.pool, async (c) => {
+      await c.query("DELETE FROM rate_lanes WHERE server_id = $1", [id]);
+      await c.query("DELETE FROM servers WHERE id = $1", [id]);
+    });
   }
 
   async countRunsOfServer(id: string): Promise<number> {
