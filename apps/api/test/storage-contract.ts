@@ -391,7 +391,9 @@ export function storageContract(name: string, open: () => Promise<OpenedStorage>
 
       it("updates, lists and deletes runs with their predictions and calibrations", async () => {
         await storage.insertRun(run("run_c", { dataset: "other", createdAt: "2100-01-01T00:00:00.000Z" }));
-        await storage.insertRun(run("run_c2", { dataset: "other", createdAt: "2099-01-01T00:00:00.000Z" }));
+        await storage.insertRun(
+          run("run_c2", { dataset: "other", serverId: "srv_2", createdAt: "2099-01-01T00:00:00.000Z" }),
+        );
         await storage.updateRun("run_c", {
           status: "done",
           headline: { accuracy: 0.5, ece: 0.1 },
@@ -416,6 +418,10 @@ export function storageContract(name: string, open: () => Promise<OpenedStorage>
         expect((await storage.listRuns()).slice(0, 2).map((r) => r.id)).toEqual(["run_c", "run_c2"]);
         expect((await storage.listRuns({ dataset: "other" })).map((r) => r.id)).toEqual(["run_c", "run_c2"]);
         expect((await storage.listRuns({ status: "done" })).map((r) => r.id)).toEqual(["run_c"]);
+        expect((await storage.listStoredRuns({ serverId: "srv_2" })).map((r) => r.id)).toEqual(["run_c2"]);
+        expect((await storage.listRuns({ dataset: "other", serverId: "srv_1" })).map((r) => r.id)).toEqual([
+          "run_c",
+        ]);
         expect(
           (await storage.listStoredRuns({ dataset: "other", status: "stopped" })).map((r) => r.id),
         ).toEqual(["run_c2"]);

@@ -230,7 +230,7 @@ export const serverRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
     },
     async (req) => {
       const row = await mustGet(req.params.id);
-      const runs = (await storage.listStoredRuns()).filter((r) => r.serverId === row.id);
+      const runs = await storage.listStoredRuns({ serverId: row.id });
       return {
         count: runs.length,
         runs: runs.slice(0, SERVER_RUNS_LISTED).map((r) => ({
@@ -265,27 +265,11 @@ export const serverRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
       };
       const endpoint = checkServerInput(input);
       checkOutbound(input.baseUrl, rulesFor({ embedded: false }, outbound));
-      // nothing is stored: the row only carries the settings (encrypted as a stored one's are) to the check
-      const row = (models: string[]) => serverRow(newId("srv"), { ...input, models }, endpoint, secrets);
+      // nothing is stored: the row only carries the settings (encrypted as a stored one's are) to the check; with
+      // no model typed, the check probes the first model the server lists
+      const row = serverRow(newId("srv"), { ...input, models: typed }, endpoint, secrets);
       try {
-        if (typed.length) return await checkServer(row(typed), secrets, outbound);
-        const listed = await checkServer(row([]), secrets, outbound);
-        const first = listed.models?.[0]?.name;
-        if (first === undefined) {
-          return {
-            ...listed,
-            ok: false,
-            probe: {
-              model: "",
-              status: "error" as const,
-              reason:
-                "no probe was sent: the server listed no model and none was given; type a model name and check again",
-              ms: 0,
-            },
-          };
-        }
-        // the probe goes to the first listed model; the answer's list is this second check's, as fresh
-        return await checkServer(row([first]), secrets, outbound);
+        return await checkServer(row, secrets, outbound);
       } catch (err) {
         throw new ApiError(500, "check_failed", `the check could not run: ${(err as Error).message}`);
       }

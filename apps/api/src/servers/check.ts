@@ -135,16 +135,35 @@ function shownReason(reason: string, key: string | undefined): string {
   return snippet(reason, [key], 2 * SNIPPET_CHARS + 200, false);
 }
 
-/** Lists models and sends the probe; `ok` when the probe was answered (or Unknown). */
+/** The probe of a server that named no model and listed none. */
+const NO_PROBE: ServerCheck["probe"] = {
+  model: "",
+  status: "error",
+  reason:
+    "no probe was sent: the server listed no model and none was given; type a model name and check again",
+  ms: 0,
+};
+
+/**
+ * Lists models and sends the probe to the server's first model; `ok` when the probe was answered (or Unknown). A
+ * server with no model yet (checked before it is added) is probed on the first model it lists.
+ */
 export async function checkServer(
   server: ServerRow,
   box: SecretBox,
   outbound: OutboundPolicy,
 ): Promise<ServerCheck> {
-  const [listed, probed] = await Promise.all([
-    listModels(server, box, outbound),
-    probe(server, box, outbound),
-  ]);
+  const probeFirstListed = async (): Promise<
+    [Awaited<ReturnType<typeof listModels>>, ServerCheck["probe"]]
+  > => {
+    const listed = await listModels(server, box, outbound);
+    const first = listed.models?.[0]?.name;
+    if (first === undefined) return [listed, NO_PROBE];
+    return [listed, await probe({ ...server, models: [first] }, box, outbound)];
+  };
+  const [listed, probed] = server.models.length
+    ? await Promise.all([listModels(server, box, outbound), probe(server, box, outbound)])
+    : await probeFirstListed();
   const result: ServerCheck = {
     ok: probed.status === "answered" || probed.status === "unknown",
     models: listed.models,

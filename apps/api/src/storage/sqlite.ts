@@ -29,8 +29,8 @@ import type {
   ExamplePage,
   ExampleResult,
   ExampleRow,
+  RunFilter,
   RunPatch,
-  RunStatus,
   ServerRow,
   Split,
   StoredRun,
@@ -349,7 +349,7 @@ export class SqliteStorage extends StoreBase implements WorkbenchStorage {
     return r ? runFromRaw(r) : undefined;
   }
 
-  async listStoredRuns(filter: { dataset?: string; status?: RunStatus } = {}): Promise<StoredRun[]> {
+  async listStoredRuns(filter: RunFilter = {}): Promise<StoredRun[]> {
     const where: string[] = [];
     const args: unknown[] = [];
     if (filter.dataset !== undefined) {
@@ -359,6 +359,10 @@ export class SqliteStorage extends StoreBase implements WorkbenchStorage {
     if (filter.status !== undefined) {
       where.push("status = ?");
       args.push(filter.status);
+    }
+    if (filter.serverId !== undefined) {
+      where.push("server_id = ?");
+      args.push(filter.serverId);
     }
     const clause = where.length ? `WHERE ${where.join(" AND ")}` : "";
     const rows = this.db

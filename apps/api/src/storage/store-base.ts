@@ -16,8 +16,8 @@ import type {
   ExampleRow,
   PredictionFilter,
   PredictionRow,
+  RunFilter,
   RunRow,
-  RunStatus,
   Split,
   StoredRun,
   UploadRow,
@@ -33,7 +33,7 @@ export interface ItemParts {
 
 export abstract class StoreBase {
   abstract getStoredRun(id: string): Promise<StoredRun | undefined>;
-  abstract listStoredRuns(filter?: { dataset?: string; status?: RunStatus }): Promise<StoredRun[]>;
+  abstract listStoredRuns(filter?: RunFilter): Promise<StoredRun[]>;
   abstract getUpload(name: string): Promise<UploadRow | undefined>;
   abstract uploadWithExamples(
     name: string,
@@ -60,7 +60,7 @@ export abstract class StoreBase {
     return this.getStoredRun(id);
   }
 
-  async listRuns(filter: { dataset?: string; status?: RunStatus } = {}): Promise<RunRow[]> {
+  async listRuns(filter: RunFilter = {}): Promise<RunRow[]> {
     return this.listStoredRuns(filter);
   }
 

@@ -9,6 +9,13 @@ export type { Split };
 /** A run's lifecycle. */
 export type RunStatus = "queued" | "running" | "done" | "cancelled" | "failed" | "stopped";
 
+/** Which runs a listing gives (all when empty): of a dataset, in a status, on a server. */
+export interface RunFilter {
+  dataset?: string;
+  status?: RunStatus;
+  serverId?: string;
+}
+
 /** Why a run is `stopped`: `budget`, its maxCost or maxInputTokens was reached (resumable with a higher cap). */
 export type StopReason = "budget";
 
@@ -110,7 +117,7 @@ export interface PredictionFilter {
  */
 export interface Storage {
   getRun(id: string): Promise<RunRow | undefined>;
-  listRuns(filter?: { dataset?: string; status?: RunStatus }): Promise<RunRow[]>;
+  listRuns(filter?: RunFilter): Promise<RunRow[]>;
   /** The task of a run's dataset (bundled or uploaded). */
   getTask(dataset: string): Promise<Task | undefined>;
   /** States of the given examples of a dataset, by id. */
@@ -357,7 +364,7 @@ export interface WorkbenchStorage extends Storage {
 
   // runs
   insertRun(run: StoredRun): Promise<void>;
-  listStoredRuns(filter?: { dataset?: string; status?: RunStatus }): Promise<StoredRun[]>;
+  listStoredRuns(filter?: RunFilter): Promise<StoredRun[]>;
   /** Sets status (and the given fields) of a run. */
   updateRun(id: string, patch: RunPatch): Promise<void>;
   /** Adds working time to a run's counters. */

@@ -31,8 +31,8 @@ import type {
   ExamplePage,
   ExampleResult,
   ExampleRow,
+  RunFilter,
   RunPatch,
-  RunStatus,
   ServerRow,
   Split,
   StoredRun,
@@ -389,11 +389,12 @@ export class PostgresStorage extends StoreBase implements WorkbenchStorage {
     return rows[0] && runFromRaw(rows[0]);
   }
 
-  async listStoredRuns(filter: { dataset?: string; status?: RunStatus } = {}): Promise<StoredRun[]> {
+  async listStoredRuns(filter: RunFilter = {}): Promise<StoredRun[]> {
     const { rows } = await this.pool.query<Raw>(
       `SELECT * FROM runs WHERE ($1::text IS NULL OR dataset = $1) AND ($2::text IS NULL OR status = $2)
+         AND ($3::text IS NULL OR server_id = $3)
        ORDER BY created_at DESC, seq DESC`,
-      [filter.dataset ?? null, filter.status ?? null],
+      [filter.dataset ?? null, filter.status ?? null, filter.serverId ?? null],
     );
     return rows.map(runFromRaw);
   }
