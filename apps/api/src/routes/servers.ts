@@ -209,8 +209,8 @@ export const serverRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
           "server_in_use",
         );
       }
-      for (const run of await storage.listStoredRuns()) {
-        if (run.serverId === row.id && engine.isActive(run.id)) await engine.cancel(run.id);
+      for (const run of await storage.listStoredRuns({ serverId: row.id })) {
+        if (engine.isActive(run.id)) await engine.cancel(run.id);
       }
       await storage.deleteServer(row.id);
       engine.lanes.remove(row.id);
