@@ -4,7 +4,6 @@
  * the run's version.
  */
 
-import type { TopLabel } from "@decision-workbench/calibration";
 import type { Split } from "@decision-workbench/datasets";
 import { LRUCache } from "lru-cache";
 import { ApiError, notFound } from "../errors.js";
@@ -12,7 +11,7 @@ import type { SplitChoice } from "../shapes/common.js";
 import type { ItemReport, ReportQuery } from "../shapes/reports.js";
 import type { ItemColumns } from "../storage/item-columns.js";
 import type { RunRow, Storage, StoredRun } from "../storage/types.js";
-import { type Headline, headlineOf, TopInRunOrder } from "./headline.js";
+import { type Headline, TopSums } from "./headline.js";
 import type { ItemSpec } from "./item-spec.js";
 import { type ItemData, itemDataOf } from "./matrix.js";
 import { TooLargeError } from "./metrics.js";
@@ -33,16 +32,15 @@ export interface LoadedRun {
 const CACHED_ROWS = 400_000;
 const PAYLOAD_ROWS = 1_000;
 
-/**
- * Top-label rows (ordinal, confidence, correctness: 13 bytes, up to twice that in growing arrays) kept of live
- * runs' packed chunks: 2,000,000 are 26-52 MB. Without them each headline of a running 1,000,000-example run read
- * every chunk again (3-4.7 s, and the API's RSS rose to 334-367 MB under one read per 100,000 examples).
- */
-const KEPT_TOP_ROWS = 2_000_000;
+/** Live runs whose headline sums are kept (a few hundred bytes each). */
+const KEPT_RUNS = 1_000;
 
-/** One live run's kept rows: per item, the rows of its chunks up to chunk number `after`. */
-interface KeptTops {
-  tops: TopInRunOrder[];
+/**
+ * One live run's kept headline sums: per item, those of its packed chunks up to chunk number `after` (packed chunks
+ * never change, so each headline reads only the chunks packed since the last one and the loose rows).
+ */
+interface KeptSums {
+  sums: TopSums[];
   after: number[];
   /** The pass over them under way (passes take turns). */
   turn: Promise<unknown>;
@@ -72,15 +70,8 @@ export function splitsOf(choice: SplitChoice): Split[] | null {
 /** Data access for the analysis routes: runs, item specs, typed item data and what is computed from them. */
 export class AnalysisData {
   private readonly cache: LRUCache<string, object, () => Promise<object>>;
-  /** Live runs' top-label rows read from their packed chunks, by run and split (pooledHeadline). */
-  private readonly kept = new LRUCache<string, KeptTops>({
-    maxSize: KEPT_TOP_ROWS,
-    sizeCalculation: (k) =>
-      Math.max(
-        1,
-        k.tops.reduce((s, t) => s + t.size, 0),
-      ),
-  });
+  /** Live runs' headline sums of their packed chunks, by run and split (pooledHeadline). */
+  private readonly kept = new LRUCache<string, KeptSums>({ max: KEPT_RUNS });
 
   /** `maxRows`: what the cache holds at most (CACHED_ROWS). */
   constructor(
@@ -167,7 +158,7 @@ export class AnalysisData {
 
   /**
    * The run's headline: top-label accuracy and ECE over every item on its default split, read part by part (one
-   * packed chunk at a time): it holds a confidence and a correctness per usable decision, not the run's columns.
+   * packed chunk at a time) into sums: it holds one chunk's columns at a time, never the run's.
    */
   async headline(runId: string): Promise<Headline> {
     const loaded = await this.run(runId);
@@ -175,9 +166,9 @@ export class AnalysisData {
   }
 
   /**
-   * The headline of the run's rows as stored now. A live run's rows from packed chunks (which never change) are
-   * kept between calls, so each call reads only the chunks packed since the last one and the loose rows; the
-   * last call, once every example is stored, uses them and lets them go.
+   * The headline of the run's rows as stored now. A live run's sums of its packed chunks are kept between calls,
+   * so each call reads only the chunks packed since the last one and the loose rows; the last call, once every
+   * example is stored, uses them and lets them go.
    */
   private pooledHeadline(loaded: LoadedRun): Promise<Headline> {
     const { run, specs } = loaded;
@@ -187,34 +178,26 @@ export class AnalysisData {
     const found = this.kept.get(key);
     if (!live) this.kept.delete(key);
     const kept = found ?? {
-      tops: specs.map(() => new TopInRunOrder()),
+      sums: specs.map(() => new TopSums()),
       after: specs.map(() => -1),
       turn: Promise.resolve(),
     };
-    // one pass at a time over a run's kept rows: two at once would add the same chunks twice
+    if (live) this.kept.set(key, kept);
+    // one pass at a time over a run's kept sums: two at once would add the same chunks twice
     const pass = kept.turn.then(async () => {
-      const tops: TopLabel[] = [];
+      const total = new TopSums();
       for (const [index, spec] of specs.entries()) {
-        const loose = new TopInRunOrder();
         const visit = (part: ItemColumns, chunk: number | null) => {
-          if (chunk === null) return loose.add(spec, part);
-          kept.tops[index].add(spec, part);
+          if (chunk === null) return total.add(spec, part);
+          kept.sums[index].add(spec, part);
           kept.after[index] = chunk;
         };
         await this.storage.eachItemPart(run.id, index, splits, visit, kept.after[index]);
-        tops.push(kept.tops[index].done(loose));
+        total.merge(kept.sums[index]);
       }
-      return headlineOf(tops);
+      return total.headline();
     });
     kept.turn = pass.catch(() => {});
-    if (live) {
-      this.kept.set(key, kept);
-      // sized again once it has grown
-      void pass.then(
-        () => this.kept.get(key) === kept && this.kept.set(key, kept),
-        () => {},
-      );
-    }
     return pass;
   }
 
