@@ -72,11 +72,16 @@ export function parseJsonl(input: string | Uint8Array, task: Task, opts: ParseOp
   if (!decoded) return failure(errors, max, opts.source);
   const index = indexTask(task);
   const maxDepth = opts.maxDepth ?? DEFAULT_MAX_DEPTH;
-  const lines = decoded.text.split("\n");
+  const text = decoded.text;
+  // the bytes are let go once decoded, and the lines are read one at a time (no array of every line)
+  input = "";
   const firstLine = new Map<string, number>();
   const examples: Example[] = [];
-  for (let n = 1; n <= lines.length; n++) {
-    const raw = lines[n - 1];
+  for (let n = 1, start = 0; start <= text.length; n++) {
+    let end = text.indexOf("\n", start);
+    if (end < 0) end = text.length;
+    const raw = text.slice(start, end);
+    start = end + 1;
     const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
     if (decoded.badLines.has(n) || line.trim() === "") continue;
     const deep = tooDeepAt(line, maxDepth);
