@@ -290,6 +290,25 @@ describe("split lists", () => {
     expect((JSON.parse(res.stdout) as { split: string }).split).toBe("all");
   });
 
+  it("check refuses an unknown dataset and an unset key variable as run does, asking nothing", async () => {
+    const file = join(dataDir, "calibration-refused.json");
+    const fit = await inProcess(["fit", "latest", "--out", file], env);
+    expect(fit.code, fit.stderr).toBe(0);
+    const before = ref.requests.length;
+    const check = (more: string[]) =>
+      inProcess(["check", "--calibration", file, "--server", ref.url, "--model", "lexical", ...more], env);
+    const unknown = await check(["--dataset", "nope"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('--dataset "nope" is not a dataset; choose one of');
+    expect(unknown.stderr).toContain("penguins");
+    const unset = await check(["--dataset", "penguins", "--api-key-env", "UNSET_VAR_Y"]);
+    expect(unset.code).toBe(2);
+    expect(unset.stderr).toContain(
+      "--api-key-env UNSET_VAR_Y: that environment variable is not set or empty",
+    );
+    expect(ref.requests.length).toBe(before);
+  });
+
   it("fit on a run of one split fits on it and cross-fits, saying so in one line", async () => {
     const oneDir = join(tmp.dir, "one-split");
     const one = { WORKBENCH_DATA_DIR: oneDir };

@@ -11,7 +11,6 @@ import {
 } from "@decision-workbench/calibration";
 import { AnalysisData, defaultSplit, type LoadedRun } from "../analysis/data.js";
 import { itemReport } from "../analysis/report.js";
-import { catalogNames } from "../catalog/names.js";
 import { DB_FILE, defaultDataDir } from "../config.js";
 import { RunEngine } from "../engine/engine.js";
 import { ApiError, badRequest } from "../errors.js";
@@ -27,7 +26,7 @@ import { openStorage, type SqliteStorage } from "../storage/sqlite.js";
 import type { Split } from "../storage/types.js";
 import { intFlag, parseFlags, REFERENCE_URL, splitListFlag, UsageError } from "./args.js";
 import { ProgressPrinter } from "./progress.js";
-import { datasetSplits } from "./run-command.js";
+import { apiKeyFromEnv, splitsToRun } from "./run-source.js";
 import { serverFor } from "./server-for.js";
 
 /** What RUN takes in every analysis command. */
@@ -707,14 +706,7 @@ export async function runCheckCommand(argv: string[], io: Output = stdio): Promi
   }
   const given = splitListFlag(flags.split, "split");
   const file = readFile(flags.calibration as string);
-  let apiKey: string | undefined;
-  if (flags["api-key-env"]) {
-    apiKey = process.env[flags["api-key-env"]];
-    if (!apiKey)
-      throw new UsageError(
-        `--api-key-env ${flags["api-key-env"]}: that environment variable is not set or empty`,
-      );
-  }
+  const apiKey = apiKeyFromEnv(flags["api-key-env"]);
   const fileSplit = file.source.eval_split === "crossfit" ? file.source.fit_split : file.source.eval_split;
   const listed =
     given ??
@@ -725,19 +717,7 @@ export async function runCheckCommand(argv: string[], io: Output = stdio): Promi
   const box = new SecretBox(loadSecretKey(dataDir));
   const engine = new RunEngine({ storage, secrets: box });
   try {
-    const known = await catalogNames(storage);
-    if (!known.includes(flags.dataset as string)) {
-      throw new UsageError(
-        `--dataset ${JSON.stringify(flags.dataset)} is not a dataset; choose one of ${known.join(", ")}`,
-      );
-    }
-    const has = await datasetSplits(storage, flags.dataset as string);
-    const splits = listed === "all" ? has : listed;
-    if (!splits.some((s) => has.includes(s))) {
-      throw new UsageError(
-        `--split ${splits.join(",")}: dataset ${flags.dataset} has no examples there; its splits are ${has.join(", ")} (--split all checks every one)`,
-      );
-    }
+    const splits = await splitsToRun(storage, flags.dataset, listed, "checks");
     // one split is checked on its own; several on the run's rows pooled (the run holds exactly those)
     const split: SplitChoice = splits.length === 1 ? splits[0] : "all";
     if (file.source.dataset.name !== flags.dataset) {

@@ -1,17 +1,14 @@
 /** `workbench run`: one run against a server URL, stored in the data folder, with a progress bar. */
 
 import { join } from "node:path";
-import { bundledDataset, isBundled } from "../catalog/bundled.js";
-import { catalogNames } from "../catalog/names.js";
 import { DB_FILE, defaultDataDir } from "../config.js";
 import { RunEngine } from "../engine/engine.js";
 import { ApiError } from "../errors.js";
 import { SecretBox } from "../secrets/box.js";
 import { loadSecretKey } from "../secrets/key.js";
-import { CONCURRENCY, SPLITS } from "../shapes/limits.js";
+import { CONCURRENCY } from "../shapes/limits.js";
 import type { RunEstimate, RunInput, RunSummary } from "../shapes/runs.js";
 import { openStorage } from "../storage/sqlite.js";
-import type { Split, WorkbenchStorage } from "../storage/types.js";
 import {
   amountFlag,
   intFlag,
@@ -22,6 +19,7 @@ import {
   UsageError,
 } from "./args.js";
 import { budgetText, ProgressPrinter, round } from "./progress.js";
+import { apiKeyFromEnv, splitsToRun } from "./run-source.js";
 import { serverFor } from "./server-for.js";
 
 /** `workbench run --help`. */
@@ -52,20 +50,6 @@ Exit 0 when done, 1 when the run failed, 2 on a bad command line, 3 at the budge
 For example, with workbench serve --reference-port 8009 running (its embedded reference server):
   workbench run --dataset penguins --server ${REFERENCE_URL} --model workbench-latest --split calibration,test
 `;
-
-/**
- * The splits of a dataset that have examples, in the order train, calibration, test (what `--split all`
- * runs); empty when the dataset is unknown.
- */
-export async function datasetSplits(storage: WorkbenchStorage, dataset: string): Promise<Split[]> {
-  const counts: Record<Split, number> = { train: 0, calibration: 0, test: 0 };
-  if (isBundled(dataset)) {
-    for (const e of (await bundledDataset(dataset)).examples) counts[e.split]++;
-  } else {
-    Object.assign(counts, (await storage.getUpload(dataset))?.splits ?? {});
-  }
-  return SPLITS.filter((s) => counts[s] > 0);
-}
 
 interface RunFlags {
   dataset?: string;
@@ -151,14 +135,7 @@ export async function runCommand(argv: string[]): Promise<number> {
       );
     }
   }
-  let apiKey: string | undefined;
-  if (flags["api-key-env"]) {
-    apiKey = process.env[flags["api-key-env"]];
-    if (!apiKey)
-      throw new UsageError(
-        `--api-key-env ${flags["api-key-env"]}: that environment variable is not set or empty`,
-      );
-  }
+  const apiKey = apiKeyFromEnv(flags["api-key-env"]);
   const splitList = splitListFlag(flags.split, "split") ?? ["calibration", "test"];
   const concurrency = intFlag(flags.concurrency, "concurrency", CONCURRENCY.min, CONCURRENCY.max);
   const maxLen = intFlag(flags["max-len"], "max-len", 16, 1_000_000);
@@ -184,19 +161,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   const storage = openStorage(join(dataDir, DB_FILE));
   const engine = new RunEngine({ storage, secrets: box });
   try {
-    const known = await catalogNames(storage);
-    if (!known.includes(flags.dataset as string)) {
-      throw new UsageError(
-        `--dataset ${JSON.stringify(flags.dataset)} is not a dataset; choose one of ${known.join(", ")}`,
-      );
-    }
-    const has = await datasetSplits(storage, flags.dataset as string);
-    const splits = splitList === "all" ? has : splitList;
-    if (!splits.some((s) => has.includes(s))) {
-      throw new UsageError(
-        `--split ${splits.join(",")}: dataset ${flags.dataset} has no examples there; its splits are ${has.join(", ")} (--split all runs every one)`,
-      );
-    }
+    const splits = await splitsToRun(storage, flags.dataset, splitList, "runs");
     const serverId = await serverFor(storage, box, flags.server as string, flags.model as string, apiKey, {
       ...(timeout !== undefined ? { timeout } : {}),
       ...(retries !== undefined ? { retries } : {}),

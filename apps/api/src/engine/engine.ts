@@ -23,7 +23,7 @@ import type {
 import type { PgRunEvents } from "../storage/postgres/pg-events.js";
 import { emptyCounters, type Split, type StoredRun, type WorkbenchStorage } from "../storage/types.js";
 import { CAP_FIELDS, capReached, checkAmounts, estimateRun } from "./cost-guard.js";
-import { budgetOf, type JobOutcome, RunJob } from "./job.js";
+import { budgetOf, type JobOutcome, progressOf, RunJob } from "./job.js";
 import { RateLanes } from "./rate-lane.js";
 import { replayRun } from "./replay.js";
 import type { RunQueue } from "./run-queue.js";
@@ -561,24 +561,12 @@ export class RunEngine {
     const c = run.counters;
     // a settled job holds every stored request time (before, answers in flight may still be stored)
     const latency = job?.settled ? job.latency.percentiles() : await this.storage.latencyPercentiles(run.id);
-    return {
-      total: run.total,
-      done: c.done,
-      answered: c.answered,
-      unknown: c.unknown,
-      escalated: c.escalated,
-      errors: c.errors,
-      usage: {
-        input_tokens: c.inputTokens,
-        output_tokens: c.outputTokens,
-        reasoning_tokens: c.reasoningTokens,
-      },
-      cost: c.cost,
+    return progressOf(run.total, c, {
       latency,
       examplesPerSecond: c.activeMs > 0 ? c.done / (c.activeMs / 1000) : 0,
       waitingForRateLimit: null,
       budget: budgetOf(run),
-    };
+    });
   }
 
   private async summarize(run: StoredRun): Promise<RunSummary> {

@@ -155,26 +155,13 @@ export class RunJob extends EventEmitter {
 
   /** Live progress. */
   progress(): Progress {
-    const c = this.counters;
     const seconds = (performance.now() - this.startedAt) / 1000;
-    return {
-      total: this.total,
-      done: c.done,
-      answered: c.answered,
-      unknown: c.unknown,
-      escalated: c.escalated,
-      errors: c.errors,
-      usage: {
-        input_tokens: c.inputTokens,
-        output_tokens: c.outputTokens,
-        reasoning_tokens: c.reasoningTokens,
-      },
-      cost: c.cost,
+    return progressOf(this.total, this.counters, {
       latency: this.latency.percentiles(),
       examplesPerSecond: seconds > 0 ? this.doneThisSession / seconds : 0,
       waitingForRateLimit: this.waitingForRateLimit(),
       budget: budgetOf(this.deps.run),
-    };
+    });
   }
 
   /**
@@ -401,6 +388,29 @@ export class RunJob extends EventEmitter {
     this.emit("done", outcome);
     return outcome;
   }
+}
+
+/** A run's progress: its counters, with what only the caller knows (request times, speed, waiting, caps). */
+export function progressOf(
+  total: number,
+  c: RunCounters,
+  rest: Pick<Progress, "latency" | "examplesPerSecond" | "waitingForRateLimit" | "budget">,
+): Progress {
+  return {
+    total,
+    done: c.done,
+    answered: c.answered,
+    unknown: c.unknown,
+    escalated: c.escalated,
+    errors: c.errors,
+    usage: {
+      input_tokens: c.inputTokens,
+      output_tokens: c.outputTokens,
+      reasoning_tokens: c.reasoningTokens,
+    },
+    cost: c.cost,
+    ...rest,
+  };
 }
 
 /** The caps a run's progress shows its spend against; null when it has none. */
