@@ -196,7 +196,7 @@ describe("ServerForm", () => {
     await waitFor(() => expect(document.activeElement).toBe(timeout));
     const describedBy = timeout.getAttribute("aria-describedby")?.split(" ") ?? [];
     expect(describedBy.map((id) => document.getElementById(id)?.textContent)).toContain(
-      "Timeout must be 3600 or less.",
+      "Timeout must be at most 3600 seconds.",
     );
     const note = screen.getByText("The server was not saved").closest("div") as HTMLElement;
     const details = note.querySelector("details") as HTMLDetailsElement;

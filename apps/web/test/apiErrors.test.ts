@@ -107,6 +107,18 @@ describe("fieldProblems", () => {
     });
   });
 
+  it("places a problem whose field is named before a colon on that field", () => {
+    const error = new ApiError(
+      400,
+      "invalid_request",
+      "body.baseUrl: the host 10.0.0.5 is a private address",
+    );
+    expect(fieldProblems(error, ["baseUrl"], { baseUrl: "Base URL" })).toEqual({
+      byField: { baseUrl: "Base URL: the host 10.0.0.5 is a private address." },
+      rest: [],
+    });
+  });
+
   it("takes a detail's field when the API names one", () => {
     const error = new ApiError(400, "invalid_request", "name …", [
       { field: "name", message: "name has 300 characters; give at most 200" },

@@ -2,12 +2,13 @@
 
 import type { ServerCheck } from "@decision-workbench/api/shapes";
 import { describe, expect, it } from "vitest";
+import { ApiError } from "../src/api/client";
 import {
-  apiErrorFields,
   checkRequest,
   checkSummary,
   firstInvalid,
   parseServerForm,
+  serverFormApiErrors,
   serverFormValues,
   splitModels,
   toggleModel,
@@ -281,34 +282,37 @@ describe("checkSummary", () => {
   });
 });
 
-describe("apiErrorFields", () => {
-  it("puts each refused field's message on that field as a sentence", () => {
-    const r = apiErrorFields("body.timeout must be <= 3600; body.retries must be >= 0");
-    expect(r).toEqual({
-      fields: { timeout: "Timeout must be 3600 or less.", retries: "Retries must be 0 or more." },
-      general: [],
+describe("serverFormApiErrors", () => {
+  const refused = (message: string, status = 400) => serverFormApiErrors(new ApiError(status, "x", message));
+
+  it("puts each refused field's message on that field as a sentence, in the form's words", () => {
+    expect(refused("body.timeout must be <= 3600; body.retries must be >= 0")).toEqual({
+      errors: { timeout: "Timeout must be at most 3600 seconds.", retries: "Retries must be at least 0." },
+      rest: [],
     });
   });
 
   it("places an outbound refusal on the base URL and a stored key's refusal on the key", () => {
-    const url = apiErrorFields(
+    const url = refused(
       "body.baseUrl: the host 10.0.0.5 is a private address (10.0.0.0/8); a workbench started with a token connects to private and loopback addresses only when started with --allow-private-servers",
     );
-    expect(url.fields.baseUrl).toMatch(/^The base URL: the host 10\.0\.0\.5 is a private address/);
-    expect(url.fields.baseUrl).not.toContain("body.");
-    const key = apiErrorFields(
+    expect(url.errors.baseUrl).toMatch(/^Base URL: the host 10\.0\.0\.5 is a private address/);
+    expect(url.errors.baseUrl).not.toContain("body.");
+    const key = refused(
       "this server has an API key, which is never sent to a new host: send it again with the new base URL (body.apiKey), or body.apiKey: null to drop it",
     );
-    expect(key.fields.apiKey).toMatch(/type the key again/);
-    expect(key.general).toEqual([]);
+    expect(key.errors.apiKey).toBe(
+      "The stored key is never sent to a new address: type the key again for this base URL, or tick “Remove the stored key”.",
+    );
+    expect(key.rest).toEqual([]);
   });
 
-  it("keeps what names no field as a general sentence", () => {
+  it("keeps what names no field as a sentence of its own", () => {
     expect(
-      apiErrorFields("the embedded reference server's base URL is set by the workbench at each start"),
+      refused("the embedded reference server's base URL is set by the workbench at each start", 409),
     ).toEqual({
-      fields: {},
-      general: ["The embedded reference server's base URL is set by the workbench at each start."],
+      errors: {},
+      rest: ["The embedded reference server's base URL is set by the workbench at each start."],
     });
   });
 });

@@ -11,13 +11,13 @@ import { ApiError } from "../api/client";
 import { useCheckDraftServer } from "../api/serverDraftCheck";
 import { useCheckServer } from "../api/servers";
 import {
-  apiErrorFields,
   checkRequest,
   firstInvalid,
   parseServerForm,
   SERVER_FIELD_ORDER,
   type ServerFormErrors,
   type ServerFormValues,
+  serverFormApiErrors,
   serverFormValues,
   splitModels,
 } from "../transforms/serverForm";
@@ -66,18 +66,18 @@ export function ServerForm({
   // the API's refusal of a save, placed on the fields it names; what names none is said above the buttons
   const placed =
     error instanceof ApiError && error.status !== 0
-      ? apiErrorFields(error.message)
-      : { fields: {} as ServerFormErrors, general: [] as string[] };
-  const shown: ServerFormErrors = { ...placed.fields, ...errors };
+      ? serverFormApiErrors(error)
+      : { errors: {} as ServerFormErrors, rest: [] as string[] };
+  const shown: ServerFormErrors = { ...placed.errors, ...errors };
   const general =
-    error !== undefined && error !== null && placed.general.length === 0 && !Object.keys(placed.fields).length
+    error !== undefined && error !== null && placed.rest.length === 0 && !Object.keys(placed.errors).length
       ? [
           problemSentence(
             error,
             "The server could not be saved; the details say what the workbench answered.",
           ),
         ]
-      : placed.general;
+      : placed.rest;
 
   // the form takes the focus when it opens (Add server, Edit), so keyboard users start in it
   useEffect(() => {
@@ -92,7 +92,7 @@ export function ServerForm({
 
   useEffect(() => {
     if (error === undefined || error === null) return;
-    const first = firstInvalid(placed.fields);
+    const first = firstInvalid(placed.errors);
     const el = first ? form.current?.elements.namedItem(first) : null;
     if (el instanceof HTMLElement) el.focus();
     else note.current?.focus();

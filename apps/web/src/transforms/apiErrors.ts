@@ -143,13 +143,14 @@ export function rewriteProblem(
     const m = message.match(r.pattern);
     if (m) return { field: r.field, text: asSentence(r.rewrite(m)) };
   }
-  const m = /^(?:body|query|querystring|params)((?:\.[\w$]+|\[\d+\])*) (.*)$/s.exec(message);
+  // "body.timeout must be …", and "body.baseUrl: the host …" (a field named before a colon)
+  const m = /^(?:body|query|querystring|params)((?:\.[\w$]+|\[\d+\])*)(:?) (.*)$/s.exec(message);
   if (!m) return { text: asSentence(withoutApiHints(message)) };
   const path = m[1]
     .replace(/\[\d+\]/g, "")
     .replace(/^\./, "")
     .trim();
-  const rest = m[2];
+  const rest = m[3];
   const missing = /^is missing the required field "([^"]+)"/.exec(rest);
   if (missing) {
     const field = path ? `${path}.${missing[1]}` : missing[1];
@@ -161,7 +162,7 @@ export function rewriteProblem(
   if (!path) return { text: asSentence(withoutApiHints(rest)) };
   const { label, unit } = labelOf(path, labels);
   // the label as the form writes it (e.g. "max_think"), only the full stop added
-  const text = `${label} ${rewriteRule(rest, unit)}`;
+  const text = `${label}${m[2]} ${rewriteRule(rest, unit)}`;
   return { field: path, text: /[.!?]$/.test(text) ? text : `${text}.` };
 }
 

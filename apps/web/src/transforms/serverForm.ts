@@ -4,6 +4,7 @@
  */
 
 import type { Server, ServerCheck, ServerCheckInput, ServerInput } from "@decision-workbench/api/shapes";
+import { type FieldLabels, fieldProblems, type ProblemRule } from "./apiErrors";
 import { servedByLabel } from "./servedBy";
 
 /** What the form holds (strings as typed). */
@@ -338,58 +339,37 @@ export function checkSummary(check: ServerCheck, picking = true): CheckSummary {
   return { ok: check.ok, models, modelsSentence, probeSentence, details };
 }
 
-/** How the API names a field of the server body, by form field. */
-const API_FIELDS: [RegExp, keyof ServerFormValues, string][] = [
-  [/\bbody[./]name\b/, "name", "The name"],
-  [/\bbody[./]baseUrl\b|\bbase_?url\b/i, "baseUrl", "The base URL"],
-  [/\bbody[./]models\b/, "models", "Models"],
-  [/\bbody[./]apiKey\b|\bAPI key\b/, "apiKey", "The API key"],
-  [/\bbody[./]extraBody\b/, "extraBody", "Extra body"],
-  [/\bbody[./]timeout\b/, "timeout", "Timeout"],
-  [/\bbody[./]retries\b/, "retries", "Retries"],
-  [/\bbody[./]backoff\b/, "backoff", "Backoff"],
-  [/\bbody[./]requestsPerMinute\b/, "requestsPerMinute", "Requests a minute"],
-  [/\bbody[./]inputTokensPerMinute\b/, "inputTokensPerMinute", "Input tokens a minute"],
-  [/\bbody[./]inputPricePerMillion\b/, "inputPricePerMillion", "Input price per million tokens"],
-  [/\bbody[./]outputPricePerMillion\b/, "outputPricePerMillion", "Output price per million tokens"],
+/** The form's fields by the API's names for them (the form uses the same names), as the form labels them. */
+const SERVER_LABELS: FieldLabels = {
+  name: "Name",
+  baseUrl: "Base URL",
+  models: "Models",
+  apiKey: "API key",
+  extraBody: "Extra body",
+  timeout: { label: "Timeout", unit: "seconds" },
+  retries: "Retries",
+  backoff: { label: "Backoff", unit: "seconds" },
+  requestsPerMinute: "Requests a minute",
+  inputTokensPerMinute: "Input tokens a minute",
+  inputPricePerMillion: "Input price per million tokens",
+  outputPricePerMillion: "Output price per million tokens",
+};
+
+/** What the API says about a server's input in its own terms, tied to the form's fields and said the form's way. */
+const SERVER_RULES: ProblemRule[] = [
+  {
+    pattern: /never sent to a new host/,
+    field: "apiKey",
+    rewrite: () =>
+      "The stored key is never sent to a new address: type the key again for this base URL, or tick “Remove the stored key”",
+  },
 ];
 
-/** A sentence from an API message: field paths named as the form labels them, bounds in words, a capital. */
-function sentence(message: string, label?: string): string {
-  let s = message.trim();
-  if (label) s = s.replace(/\bbody[./][A-Za-z]+(?:\.[A-Za-z]+)*(:?)\s*/g, (_, colon) => `${label}${colon} `);
-  s = s
-    .replace(/\(?\s*\bbody[./][A-Za-z.]+\)?/g, "")
-    .replace(/must be <= ([\d.]+)/g, "must be $1 or less")
-    .replace(/must be >= ([\d.]+)/g, "must be $1 or more")
-    .replace(/must be < ([\d.]+)/g, "must be less than $1")
-    .replace(/must be > ([\d.]+)/g, "must be more than $1")
-    .replace(/\s{2,}/g, " ")
-    .trim();
-  s = s.charAt(0).toUpperCase() + s.slice(1);
-  return /[.!?]$/.test(s) ? s : `${s}.`;
-}
-
 /**
- * The API's refusal of a save, placed: each part of its message ("; "-separated) that names a field goes on that
- * field as a sentence; the rest is `general`.
+ * The API's refusal of a save on the form's fields, rewritten ("body.timeout must be <= 3600" -> "Timeout must be
+ * at most 3600 seconds"), and the problems no field is for.
  */
-export function apiErrorFields(message: string): { fields: ServerFormErrors; general: string[] } {
-  const fields: ServerFormErrors = {};
-  const general: string[] = [];
-  for (const part of message.split(/;\s+(?=body[./])/)) {
-    if (!part.trim()) continue;
-    if (/never sent to a new host/.test(part)) {
-      fields.apiKey =
-        "The stored key is never sent to a new address: type the key again for this base URL, or tick “Remove the stored key”.";
-      continue;
-    }
-    const hit = API_FIELDS.find(([re]) => re.test(part));
-    if (hit) {
-      const [, field, label] = hit;
-      const text = sentence(part, label);
-      fields[field] = fields[field] ? `${fields[field]} ${text}` : text;
-    } else general.push(sentence(part));
-  }
-  return { fields, general };
+export function serverFormApiErrors(error: unknown): { errors: ServerFormErrors; rest: string[] } {
+  const { byField, rest } = fieldProblems(error, SERVER_FIELD_ORDER, SERVER_LABELS, SERVER_RULES);
+  return { errors: byField as ServerFormErrors, rest };
 }
