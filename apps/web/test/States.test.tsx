@@ -2,7 +2,9 @@ import { cleanup, fireEvent, render, screen, within } from "@testing-library/rea
 import { MemoryRouter } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ApiError } from "../src/api/client";
+import { ProblemNote, problemSentence } from "../src/components/ProblemNote";
 import { ErrorState } from "../src/components/States";
+import { describeError } from "../src/transforms/apiErrors";
 
 afterEach(cleanup);
 
@@ -73,5 +75,31 @@ describe("ErrorState", () => {
     render(<ErrorState error={new ApiError(401, "unauthorized", "send the bearer token")} retry={vi.fn()} />);
     expect(screen.getByLabelText("Token (kept for this browser tab only)")).toBeTruthy();
     expect(screen.queryByRole("button", { name: "Try again" })).toBeNull();
+  });
+});
+
+describe("ProblemNote", () => {
+  it("says an unreachable workbench in describeError's words and keeps the API's in the same Technical details", () => {
+    const error = new ApiError(0, "unreachable", "fetch failed");
+    render(
+      <ProblemNote
+        title="The check could not run"
+        sentences={[problemSentence(error, "Nothing was asked of the server.")]}
+        error={error}
+      />,
+    );
+    const note = screen.getByRole("alert");
+    expect(note.textContent).toContain(describeError(error).sentence);
+    const details = note.querySelector("details.technical-details") as HTMLDetailsElement;
+    expect(details.open).toBe(false);
+    expect(details.querySelector("summary")?.textContent).toBe("Technical details");
+    expect(details.textContent).toContain("fetch failed");
+  });
+
+  it("keeps the fallback sentence for a refusal", () => {
+    const error = new ApiError(409, "server_in_use", "1 run(s) use server");
+    expect(problemSentence(error, "The workbench refused the delete.")).toBe(
+      "The workbench refused the delete.",
+    );
   });
 });
