@@ -7,7 +7,7 @@ import type { Calibration } from "@decision-workbench/api/shapes";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { ApiError } from "../api/client";
 import { fileErrors, formatFileError, parseCalibrationText } from "../transforms/check";
-import { Field } from "./Field";
+import { FileOrTextField } from "./FileOrTextField";
 import { ErrorState } from "./States";
 
 /** The form; `onSubmit` gets the parsed file (a JSON object), and the API's answer comes back as `error` or `imported`. */
@@ -41,7 +41,7 @@ export function ImportCalibrationForm({
   const problems = error instanceof ApiError ? fileErrors(error.details) : [];
   return (
     <form className="form" onSubmit={submit} noValidate aria-label="Import a calibration file">
-      <Field
+      <FileOrTextField
         label="Calibration file (JSON)"
         error={local ?? undefined}
         hint={
@@ -54,33 +54,19 @@ export function ImportCalibrationForm({
             "Choose the file “Download calibration file” saved, or paste its JSON (decision-workbench/calibration@1)."
           )
         }
-      >
-        {(a) => (
-          <>
-            <input
-              ref={chooser}
-              type="file"
-              accept=".json,application/json"
-              aria-label="Choose a calibration file"
-              onChange={async (e) => {
-                const f = e.target.files?.[0];
-                if (!f) return;
-                setFileName(f.name);
-                setText(await f.text());
-                setLocal(null);
-              }}
-            />
-            <textarea
-              {...a}
-              name="calibration"
-              rows={8}
-              value={text}
-              onChange={(e) => setText(e.target.value)}
-              spellCheck={false}
-            />
-          </>
-        )}
-      </Field>
+        name="calibration"
+        rows={8}
+        accept=".json,application/json"
+        chooseLabel="Choose a calibration file"
+        value={text}
+        onChange={setText}
+        onFile={(f) => {
+          setFileName(f.name);
+          setText(f.text);
+          setLocal(null);
+        }}
+        chooserRef={chooser}
+      />
       {problems.length > 0 ? (
         <div className="form-errors" role="alert">
           <strong>

@@ -5,7 +5,7 @@
  */
 
 import type { Task } from "@decision-workbench/api/shapes";
-import { type ChangeEvent, type FormEvent, useEffect, useRef, useState } from "react";
+import { type FormEvent, useEffect, useRef, useState } from "react";
 import { ApiError } from "../api/client";
 import { formatOf, formatValidationError } from "../transforms/datasets";
 import {
@@ -20,17 +20,12 @@ import {
   taskOf,
 } from "../transforms/taskBuilder";
 import { Field } from "./Field";
+import { FileOrTextField } from "./FileOrTextField";
 import { focusFirstInvalid } from "./focusInvalid";
 import { ErrorState } from "./States";
 import { TaskBuilder } from "./TaskBuilder";
 
 type Format = "jsonl" | "csv";
-
-async function readFile(e: ChangeEvent<HTMLInputElement>): Promise<{ name: string; text: string } | null> {
-  const f = e.target.files?.[0];
-  if (!f) return null;
-  return { name: f.name, text: await f.text() };
-}
 
 /** Saves a text as a file through a download link. */
 function download(filename: string, text: string, type: string): void {
@@ -151,33 +146,18 @@ export function UploadForm({
         <TaskBuilder values={values} errors={errors} onChange={editBuilder} />
         <details className="task-json" open={jsonOpen} onToggle={(e) => setJsonOpen(e.currentTarget.open)}>
           <summary>Task JSON</summary>
-          <Field
+          <FileOrTextField
             label="Task definition (JSON)"
             hint="The form above as the API receives it. Paste or choose a task file to fill the form from it."
             error={errors.taskJson}
-          >
-            {(a) => (
-              <>
-                <input
-                  type="file"
-                  accept=".json,application/json"
-                  aria-label="Choose a task file"
-                  onChange={async (e) => {
-                    const f = await readFile(e);
-                    if (f) editJson(f.text);
-                  }}
-                />
-                <textarea
-                  {...a}
-                  name="task"
-                  rows={10}
-                  value={jsonText ?? JSON.stringify(taskOf(values), null, 2)}
-                  onChange={(e) => editJson(e.target.value)}
-                  spellCheck={false}
-                />
-              </>
-            )}
-          </Field>
+            name="task"
+            rows={10}
+            accept=".json,application/json"
+            chooseLabel="Choose a task file"
+            value={jsonText ?? JSON.stringify(taskOf(values), null, 2)}
+            onChange={editJson}
+            onFile={(f) => editJson(f.text)}
+          />
         </details>
       </section>
       <section className="upload-step" aria-labelledby="upload-examples-head">
@@ -192,7 +172,7 @@ export function UploadForm({
           </button>
         </div>
         <div className="upload-examples">
-          <Field
+          <FileOrTextField
             label="Examples"
             hint={
               format === "csv"
@@ -200,31 +180,17 @@ export function UploadForm({
                 : 'JSONL: one {"id", "state", "labels"} object a line; "state" is the text (or an object of fields) the service reads, "labels" gives each item its option ("not stated" where allowed; a list for multi-label). An optional "split" (train, calibration or test) decides the split; without it the id does.'
             }
             error={errors.content}
-          >
-            {(a) => (
-              <>
-                <input
-                  type="file"
-                  accept=".jsonl,.ndjson,.json,.csv,text/csv"
-                  aria-label="Choose an examples file"
-                  onChange={async (e) => {
-                    const f = await readFile(e);
-                    if (!f) return;
-                    setContent(f.text);
-                    setFormat((o) => formatOf(f.name) ?? o);
-                  }}
-                />
-                <textarea
-                  {...a}
-                  name="content"
-                  rows={8}
-                  value={content}
-                  onChange={(e) => setContent(e.target.value)}
-                  spellCheck={false}
-                />
-              </>
-            )}
-          </Field>
+            name="content"
+            rows={8}
+            accept=".jsonl,.ndjson,.json,.csv,text/csv"
+            chooseLabel="Choose an examples file"
+            value={content}
+            onChange={setContent}
+            onFile={(f) => {
+              setContent(f.text);
+              setFormat((o) => formatOf(f.name) ?? o);
+            }}
+          />
           <Field label="Format">
             {(a) => (
               <select
