@@ -10,6 +10,19 @@ import type { TabProps } from "../RunPage";
 
 const TARGETS = [0.01, 0.02, 0.05, 0.1, 0.2];
 
+/** The Unknown rates shown, each with its interval: the report's name for it, its label, what it means. */
+const UNKNOWN_RATES = [
+  ["predicted", "Predicted Unknown rate", "Share of decisions where “not stated” was most probable."],
+  ["gold", "Gold Unknown rate", "Share of examples whose gold label is “not stated”."],
+  ["precision", "Unknown precision", "Of the predicted Unknowns, the share that really are."],
+  ["recall", "Unknown recall", "Of the real Unknowns, the share predicted as such."],
+  [
+    "riskAnswered",
+    "Error of answered",
+    "Error rate among decisions that were answered (not Unknown, not escalated).",
+  ],
+] as const;
+
 /** The tab. */
 export default function UnknownsTab({ run, item, split }: TabProps) {
   const report = useReport(run.id, { item: item?.name, split });
@@ -24,64 +37,29 @@ export default function UnknownsTab({ run, item, split }: TabProps) {
   const u = r.unknown;
   // Everything a person could see: usable rows plus the ones the service escalated.
   const total = r.counts.total;
+  const withShare = (n: number) => `${count(n)} (${pct(n / (total || 1))})`;
   return (
     <>
       <div className="metrics">
-        <Metric
-          label="Answered"
-          unit="number"
-          value={`${count(r.counts.answered)} (${pct(r.counts.answered / (total || 1))})`}
-        />
-        <Metric
-          label="Not stated (Unknown)"
-          unit="number"
-          value={`${count(r.counts.unknown)} (${pct(r.counts.unknown / (total || 1))})`}
-        />
+        <Metric label="Answered" unit="number" value={withShare(r.counts.answered)} />
+        <Metric label="Not stated (Unknown)" unit="number" value={withShare(r.counts.unknown)} />
         <Metric
           label="Escalated"
           unit="number"
-          value={`${count(r.counts.escalated)} (${pct(r.counts.escalated / (total || 1))})`}
+          value={withShare(r.counts.escalated)}
           help="No usable output: a person decides."
         />
-        {u && (
-          <>
+        {u &&
+          UNKNOWN_RATES.map(([key, label, help]) => (
             <Metric
-              label="Predicted Unknown rate"
+              key={key}
+              label={label}
               unit="percent"
-              rate={u.rates.predicted}
+              rate={u.rates[key]}
               method={r.rateInterval}
-              help="Share of decisions where “not stated” was most probable."
+              help={help}
             />
-            <Metric
-              label="Gold Unknown rate"
-              unit="percent"
-              rate={u.rates.gold}
-              method={r.rateInterval}
-              help="Share of examples whose gold label is “not stated”."
-            />
-            <Metric
-              label="Unknown precision"
-              unit="percent"
-              rate={u.rates.precision}
-              method={r.rateInterval}
-              help="Of the predicted Unknowns, the share that really are."
-            />
-            <Metric
-              label="Unknown recall"
-              unit="percent"
-              rate={u.rates.recall}
-              method={r.rateInterval}
-              help="Of the real Unknowns, the share predicted as such."
-            />
-            <Metric
-              label="Error of answered"
-              unit="percent"
-              rate={u.rates.riskAnswered}
-              method={r.rateInterval}
-              help="Error rate among decisions that were answered (not Unknown, not escalated)."
-            />
-          </>
-        )}
+          ))}
       </div>
       {!u && (
         <p className="muted small">
