@@ -1,5 +1,4 @@
 /** Confidence: histogram of right vs wrong answers and every metric with its interval. */
-import { useReport } from "../../api/runs";
 import { ConfidenceHistogram } from "../../charts/ConfidenceHistogram";
 import { HistogramScaleChoice, useHistogramScale } from "../../charts/HistogramScaleChoice";
 import { ConsistencyNote, MetricCards } from "../../components/MetricCards";
@@ -8,19 +7,14 @@ import { count, pct, plural } from "../../transforms/format";
 import { histogramSummary } from "../../transforms/histogram";
 import { intervalSummary, metricCards } from "../../transforms/metrics";
 import type { TabProps } from "../RunPage";
+import { useBinnedReport } from "./useBinnedReport";
 import { useRunView } from "./useRunView";
 
 /** The tab. */
 export default function ConfidenceTab({ run, item, split }: TabProps) {
   const [view] = useRunView();
   const [scale, setScale] = useHistogramScale();
-  const report = useReport(run.id, {
-    item: item?.name,
-    split,
-    bins: view.bins,
-    binning: view.binning,
-    view: view.view,
-  });
+  const report = useBinnedReport({ run, item, split });
   if (report.error && !report.data) return <ErrorState error={report.error} retry={() => report.refetch()} />;
   if (!report.data) return <Loading label="Aggregating the run…" />;
   const r = report.data;

@@ -1,7 +1,6 @@
 /** Reliability: the diagram, equal-width / equal-mass switch, bin count, top-label or per-option small multiples. */
 
 import type { OptionReport } from "@decision-workbench/api/shapes";
-import { useReport } from "../../api/runs";
 import { MiniReliability } from "../../charts/MiniReliability";
 import { ReliabilityDiagram } from "../../charts/ReliabilityDiagram";
 import { ConsistencyNote, Metric } from "../../components/MetricCards";
@@ -10,6 +9,7 @@ import { Empty, ErrorState, Loading, NoUsable } from "../../components/States";
 import { count, formatInterval, formatRate, pct } from "../../transforms/format";
 import { binCalibrationError } from "../../transforms/reliability";
 import type { TabProps } from "../RunPage";
+import { useBinnedReport } from "./useBinnedReport";
 import { useRunView } from "./useRunView";
 
 const BIN_CHOICES = [5, 10, 15, 20, 30];
@@ -34,13 +34,7 @@ export function miniSubtitle(o: OptionReport, n: number, binning: "width" | "mas
 /** The tab. */
 export default function ReliabilityTab({ run, item, split }: TabProps) {
   const [view, set] = useRunView();
-  const report = useReport(run.id, {
-    item: item?.name,
-    split,
-    bins: view.bins,
-    binning: view.binning,
-    view: view.view,
-  });
+  const report = useBinnedReport({ run, item, split });
   const binChoices = BIN_CHOICES.includes(view.bins)
     ? BIN_CHOICES
     : [...BIN_CHOICES, view.bins].sort((a, b) => a - b);
