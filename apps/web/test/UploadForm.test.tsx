@@ -1,4 +1,4 @@
-import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ApiError } from "../src/api/client";
 import { UploadForm } from "../src/components/UploadForm";
@@ -139,6 +139,22 @@ describe("UploadForm", () => {
     type("Task definition (JSON)", '{"name": ');
     fireEvent.click(screen.getByRole("button", { name: "Upload" }));
     expect(screen.getByLabelText("Task definition (JSON)").getAttribute("aria-invalid")).toBe("true");
+  });
+
+  it("fills the form from a chosen task file, and takes an examples file's format from its name", async () => {
+    render(<UploadForm onSubmit={vi.fn()} />);
+    const task = { name: "from-file", description: "d", items: [] };
+    const taskFile = new File([JSON.stringify(task)], "task.json", { type: "application/json" });
+    fireEvent.change(screen.getByLabelText("Choose a task file"), { target: { files: [taskFile] } });
+    await waitFor(() =>
+      expect((screen.getByLabelText("Dataset name") as HTMLInputElement).value).toBe("from-file"),
+    );
+    const examples = new File(["id,state,q\na,x,low"], "examples.csv", { type: "text/csv" });
+    fireEvent.change(screen.getByLabelText("Choose an examples file"), { target: { files: [examples] } });
+    await waitFor(() =>
+      expect((screen.getByLabelText("Examples") as HTMLTextAreaElement).value).toBe("id,state,q\na,x,low"),
+    );
+    expect((screen.getByLabelText("Format") as HTMLSelectElement).value).toBe("csv");
   });
 
   it("downloads JSONL and CSV templates made from the built task", async () => {

@@ -2,18 +2,21 @@
 import type { ReactNode, Ref } from "react";
 import { Field } from "./Field";
 
-/** The chooser above the text box, both under one label; `onFile` gets the chosen file's name and text. */
+/**
+ * The chooser above the text box, both under one label: a chosen file's text replaces the box's (through
+ * `onChange`), and `onFileName` hears the file's name.
+ */
 export function FileOrTextField({
   label,
   hint,
   error,
   name,
-  rows,
+  rows = 8,
   accept,
   chooseLabel,
   value,
   onChange,
-  onFile,
+  onFileName,
   chooserRef,
 }: {
   label: string;
@@ -21,14 +24,14 @@ export function FileOrTextField({
   error?: string;
   /** The text box's name. */
   name: string;
-  rows: number;
+  rows?: number;
   /** The file types offered, e.g. ".json,application/json". */
   accept: string;
   /** The chooser's accessible name, e.g. "Choose a task file". */
   chooseLabel: string;
   value: string;
   onChange: (text: string) => void;
-  onFile: (file: { name: string; text: string }) => void;
+  onFileName?: (name: string) => void;
   chooserRef?: Ref<HTMLInputElement>;
 }) {
   return (
@@ -42,7 +45,9 @@ export function FileOrTextField({
             aria-label={chooseLabel}
             onChange={async (e) => {
               const f = e.target.files?.[0];
-              if (f) onFile({ name: f.name, text: await f.text() });
+              if (!f) return;
+              onChange(await f.text());
+              onFileName?.(f.name);
             }}
           />
           <textarea

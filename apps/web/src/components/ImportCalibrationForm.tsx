@@ -55,14 +55,12 @@ export function ImportCalibrationForm({
           )
         }
         name="calibration"
-        rows={8}
         accept=".json,application/json"
         chooseLabel="Choose a calibration file"
         value={text}
         onChange={setText}
-        onFile={(f) => {
-          setFileName(f.name);
-          setText(f.text);
+        onFileName={(name) => {
+          setFileName(name);
           setLocal(null);
         }}
         chooserRef={chooser}

@@ -156,7 +156,6 @@ export function UploadForm({
             chooseLabel="Choose a task file"
             value={jsonText ?? JSON.stringify(taskOf(values), null, 2)}
             onChange={editJson}
-            onFile={(f) => editJson(f.text)}
           />
         </details>
       </section>
@@ -181,15 +180,11 @@ export function UploadForm({
             }
             error={errors.content}
             name="content"
-            rows={8}
             accept=".jsonl,.ndjson,.json,.csv,text/csv"
             chooseLabel="Choose an examples file"
             value={content}
             onChange={setContent}
-            onFile={(f) => {
-              setContent(f.text);
-              setFormat((o) => formatOf(f.name) ?? o);
-            }}
+            onFileName={(name) => setFormat((o) => formatOf(name) ?? o)}
           />
           <Field label="Format">
             {(a) => (
