@@ -14,6 +14,13 @@ import type { ThresholdSeries } from "../transforms/thresholds";
 import { CHART_SVG, ChartLegend, ChartTable, chartName } from "./ChartFrame";
 import { AXIS_LABEL, COLORS, TICK } from "./colors";
 
+/** The curves drawn for each label, in the order of the legend, the tooltip and the data table. */
+const CURVES = [
+  { key: "precision", name: "Precision", color: COLORS.precision, width: 2 },
+  { key: "recall", name: "Recall", color: COLORS.recall, width: 2 },
+  { key: "f1", name: "F1", color: COLORS.f1, width: 2.5 },
+] as const;
+
 function CurveTooltip({
   active,
   payload,
@@ -26,9 +33,11 @@ function CurveTooltip({
   return (
     <div className="tooltip">
       <strong>Threshold {p.t.toFixed(0)}%</strong>
-      <div>Precision {p.precision.toFixed(1)}%</div>
-      <div>Recall {p.recall.toFixed(1)}%</div>
-      <div>F1 {p.f1.toFixed(1)}%</div>
+      {CURVES.map((c) => (
+        <div key={c.key}>
+          {c.name} {p[c.key].toFixed(1)}%
+        </div>
+      ))}
     </div>
   );
 }
@@ -90,30 +99,17 @@ function ThresholdCurve({ s }: { s: ThresholdSeries }) {
                 label={{ value: "tuned", position: "top", fontSize: 11, fill: "#111827" }}
               />
             )}
-            <Line
-              dataKey="precision"
-              name="Precision"
-              stroke={COLORS.precision}
-              dot={false}
-              strokeWidth={2}
-              isAnimationActive={false}
-            />
-            <Line
-              dataKey="recall"
-              name="Recall"
-              stroke={COLORS.recall}
-              dot={false}
-              strokeWidth={2}
-              isAnimationActive={false}
-            />
-            <Line
-              dataKey="f1"
-              name="F1"
-              stroke={COLORS.f1}
-              dot={false}
-              strokeWidth={2.5}
-              isAnimationActive={false}
-            />
+            {CURVES.map((c) => (
+              <Line
+                key={c.key}
+                dataKey={c.key}
+                name={c.name}
+                stroke={c.color}
+                dot={false}
+                strokeWidth={c.width}
+                isAnimationActive={false}
+              />
+            ))}
             <Tooltip content={<CurveTooltip />} isAnimationActive={false} />
           </LineChart>
         </ResponsiveContainer>
@@ -123,18 +119,20 @@ function ThresholdCurve({ s }: { s: ThresholdSeries }) {
           <thead>
             <tr>
               <th scope="col">Threshold (%)</th>
-              <th scope="col">Precision (%)</th>
-              <th scope="col">Recall (%)</th>
-              <th scope="col">F1 (%)</th>
+              {CURVES.map((c) => (
+                <th scope="col" key={c.key}>
+                  {c.name} (%)
+                </th>
+              ))}
             </tr>
           </thead>
           <tbody>
             {tablePoints(s.points).map((p) => (
               <tr key={p.t}>
                 <td>{p.t.toFixed(0)}</td>
-                <td>{p.precision.toFixed(1)}</td>
-                <td>{p.recall.toFixed(1)}</td>
-                <td>{p.f1.toFixed(1)}</td>
+                {CURVES.map((c) => (
+                  <td key={c.key}>{p[c.key].toFixed(1)}</td>
+                ))}
               </tr>
             ))}
           </tbody>
@@ -150,9 +148,7 @@ export function ThresholdCurves({ series, ready }: { series: ThresholdSeries[]; 
     <div data-ready={ready}>
       <ChartLegend
         entries={[
-          { label: "Precision", color: COLORS.precision, shape: "line" },
-          { label: "Recall", color: COLORS.recall, shape: "line" },
-          { label: "F1", color: COLORS.f1, shape: "line" },
+          ...CURVES.map((c) => ({ label: c.name, color: c.color, shape: "line" as const })),
           { label: "Threshold 0.5", color: COLORS.diagonal, shape: "dash" },
           { label: "Tuned threshold", color: COLORS.marker, shape: "line" },
         ]}
