@@ -33,6 +33,18 @@ import { AXIS_LABEL, COLORS, TICK } from "./colors";
 const TICKS = [0, 20, 40, 60, 80, 100];
 const Y_WIDTH = 56;
 
+/** The confidence axis (0 to 100 %) the diagram and its count histogram share, so their bins line up. */
+function confidenceAxis(label: string) {
+  return {
+    type: "number" as const,
+    dataKey: "x",
+    domain: [0, 100],
+    ticks: TICKS,
+    tick: TICK,
+    label: { value: label, position: "insideBottom" as const, offset: -16, style: AXIS_LABEL },
+  };
+}
+
 function PointShape(props: {
   cx?: number;
   cy?: number;
@@ -134,14 +146,7 @@ function CountHistogram({ bins, height = 110 }: { bins: Bin[]; height?: number }
     <ResponsiveContainer width="100%" height={height}>
       <ComposedChart {...CHART_SVG} margin={{ top: 4, right: 16, bottom: 28, left: 8 }}>
         <CartesianGrid stroke={COLORS.grid} vertical={false} />
-        <XAxis
-          type="number"
-          dataKey="x"
-          domain={[0, 100]}
-          ticks={TICKS}
-          tick={TICK}
-          label={{ value: "Confidence (%)", position: "insideBottom", offset: -16, style: AXIS_LABEL }}
-        />
+        <XAxis {...confidenceAxis("Confidence (%)")} />
         <YAxis
           type="number"
           domain={[0, yTicks[yTicks.length - 1]]}
@@ -181,14 +186,7 @@ function ReliabilityPlot({
       {/* No allowDataOverflow on the axes: it clips the plot, which cut points at 0 or 100 % in half. */}
       <ComposedChart {...CHART_SVG} margin={{ top: 10, right: 16, bottom: 28, left: 8 }}>
         <CartesianGrid stroke={COLORS.grid} />
-        <XAxis
-          type="number"
-          dataKey="x"
-          domain={[0, 100]}
-          ticks={TICKS}
-          tick={TICK}
-          label={{ value: "Mean confidence (%)", position: "insideBottom", offset: -16, style: AXIS_LABEL }}
-        />
+        <XAxis {...confidenceAxis("Mean confidence (%)")} />
         <YAxis
           type="number"
           dataKey="y"
