@@ -14,11 +14,11 @@ import type { ThresholdSeries } from "../transforms/thresholds";
 import { CHART_SVG, ChartLegend, ChartTable, chartName } from "./ChartFrame";
 import { AXIS_LABEL, COLORS, TICK } from "./colors";
 
-/** The curves drawn for each label, in the order of the legend, the tooltip and the data table. */
+/** The curves drawn for each label (their Line's props), in the order of the legend, tooltip and data table. */
 const CURVES = [
-  { key: "precision", name: "Precision", color: COLORS.precision, width: 2 },
-  { key: "recall", name: "Recall", color: COLORS.recall, width: 2 },
-  { key: "f1", name: "F1", color: COLORS.f1, width: 2.5 },
+  { dataKey: "precision", name: "Precision", stroke: COLORS.precision, strokeWidth: 2 },
+  { dataKey: "recall", name: "Recall", stroke: COLORS.recall, strokeWidth: 2 },
+  { dataKey: "f1", name: "F1", stroke: COLORS.f1, strokeWidth: 2.5 },
 ] as const;
 
 function CurveTooltip({
@@ -34,8 +34,8 @@ function CurveTooltip({
     <div className="tooltip">
       <strong>Threshold {p.t.toFixed(0)}%</strong>
       {CURVES.map((c) => (
-        <div key={c.key}>
-          {c.name} {p[c.key].toFixed(1)}%
+        <div key={c.dataKey}>
+          {c.name} {p[c.dataKey].toFixed(1)}%
         </div>
       ))}
     </div>
@@ -100,15 +100,7 @@ function ThresholdCurve({ s }: { s: ThresholdSeries }) {
               />
             )}
             {CURVES.map((c) => (
-              <Line
-                key={c.key}
-                dataKey={c.key}
-                name={c.name}
-                stroke={c.color}
-                dot={false}
-                strokeWidth={c.width}
-                isAnimationActive={false}
-              />
+              <Line key={c.dataKey} {...c} dot={false} isAnimationActive={false} />
             ))}
             <Tooltip content={<CurveTooltip />} isAnimationActive={false} />
           </LineChart>
@@ -120,7 +112,7 @@ function ThresholdCurve({ s }: { s: ThresholdSeries }) {
             <tr>
               <th scope="col">Threshold (%)</th>
               {CURVES.map((c) => (
-                <th scope="col" key={c.key}>
+                <th scope="col" key={c.dataKey}>
                   {c.name} (%)
                 </th>
               ))}
@@ -131,7 +123,7 @@ function ThresholdCurve({ s }: { s: ThresholdSeries }) {
               <tr key={p.t}>
                 <td>{p.t.toFixed(0)}</td>
                 {CURVES.map((c) => (
-                  <td key={c.key}>{p[c.key].toFixed(1)}</td>
+                  <td key={c.dataKey}>{p[c.dataKey].toFixed(1)}</td>
                 ))}
               </tr>
             ))}
@@ -148,7 +140,7 @@ export function ThresholdCurves({ series, ready }: { series: ThresholdSeries[]; 
     <div data-ready={ready}>
       <ChartLegend
         entries={[
-          ...CURVES.map((c) => ({ label: c.name, color: c.color, shape: "line" as const })),
+          ...CURVES.map((c) => ({ label: c.name, color: c.stroke, shape: "line" as const })),
           { label: "Threshold 0.5", color: COLORS.diagonal, shape: "dash" },
           { label: "Tuned threshold", color: COLORS.marker, shape: "line" },
         ]}
