@@ -153,6 +153,9 @@ describe("partial numbers in Chromium", () => {
       const pace = (await page.getByTestId("progress-pace").textContent()) ?? "";
       expect(pace).toMatch(/^last known/);
       expect(pace).not.toMatch(/left/);
+      // a cancelled run offers to resume instead of to cancel
+      await page.getByRole("button", { name: "Resume run" }).waitFor({ timeout: STEP });
+      expect(await page.getByRole("button", { name: "Cancel run" }).count()).toBe(0);
       await shot(page, "partial-1440-cancelled");
       await page.setViewportSize({ width: 420, height: 900 });
       await shot(page, "partial-420-cancelled");

@@ -50,10 +50,23 @@ export interface TabProps {
 const HEADLINE_HELP =
   "Every item's usable answers pooled (escalated and unlabelled ones left out); each item's own figures are on its tabs.";
 
+/**
+ * The action a run's status offers, if any: cancel while it is queued or running, resume after a cancel or a failure,
+ * resume without its caps after it stopped at its budget.
+ */
+function offeredAction(
+  status: RunSummary["status"],
+): { action: "cancel" | "resume" | "resume-uncapped"; label: string } | null {
+  if (status === "running" || status === "queued") return { action: "cancel", label: "Cancel run" };
+  if (status === "cancelled" || status === "failed") return { action: "resume", label: "Resume run" };
+  if (status === "stopped") return { action: "resume-uncapped", label: "Resume without the cap" };
+  return null;
+}
+
 /** The header: name, actions, facts; the headline figures marked partial (`partial`) when they do not cover the run. */
 function RunHeader({ run, partial, live }: { run: RunSummary; partial: PartialMark | null; live: boolean }) {
   const action = useRunAction();
-  const active = run.status === "running" || run.status === "queued";
+  const offered = offeredAction(run.status);
   const headlineSplit = run.splits.includes("test") ? "test split" : "all splits";
   return (
     <div className="run-head">
@@ -64,45 +77,25 @@ function RunHeader({ run, partial, live }: { run: RunSummary; partial: PartialMa
         <RunName run={run} />
         <div className="actions">
           {run.status === "done" && (
-            <Link className="button primary" to={`/runs/${run.id}/calibrate`}>
-              Fit a calibration →
-            </Link>
+            <>
+              <Link className="button primary" to={`/runs/${run.id}/calibrate`}>
+                Fit a calibration →
+              </Link>
+              <Link className="button" to={{ pathname: `/runs/${run.id}/calibrate`, hash: "check" }}>
+                Check against a calibration
+              </Link>
+              <Link className="button" to={`/compare?runs=${run.id}`}>
+                Compare…
+              </Link>
+            </>
           )}
-          {run.status === "done" && (
-            <Link className="button" to={{ pathname: `/runs/${run.id}/calibrate`, hash: "check" }}>
-              Check against a calibration
-            </Link>
-          )}
-          {run.status === "done" && (
-            <Link className="button" to={`/compare?runs=${run.id}`}>
-              Compare…
-            </Link>
-          )}
-          {active && (
+          {offered && (
             <button
               type="button"
               className="button"
-              onClick={() => action.mutate({ id: run.id, action: "cancel" })}
+              onClick={() => action.mutate({ id: run.id, action: offered.action })}
             >
-              Cancel run
-            </button>
-          )}
-          {(run.status === "cancelled" || run.status === "failed") && (
-            <button
-              type="button"
-              className="button"
-              onClick={() => action.mutate({ id: run.id, action: "resume" })}
-            >
-              Resume run
-            </button>
-          )}
-          {run.status === "stopped" && (
-            <button
-              type="button"
-              className="button"
-              onClick={() => action.mutate({ id: run.id, action: "resume-uncapped" })}
-            >
-              Resume without the cap
+              {offered.label}
             </button>
           )}
         </div>
