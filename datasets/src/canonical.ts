@@ -40,11 +40,25 @@ export function canonicalDataset(task: Task, examples: Example[]): string {
 
 /** Hex SHA-256 of a dataset's canonical content (see `canonicalDataset`). */
 export function datasetHash(task: Task, examples: Example[]): string {
+  return datasetHashOf(
+    task,
+    examples.map((e) => e.id),
+    (k) => examples[k],
+  );
+}
+
+/**
+ * `datasetHash` of examples given by their ids and `exampleAt(k)` (k in the ids' order), each read once, in id
+ * order, and let go: for a dataset too large to hold parsed (see `checkJsonl`).
+ */
+export function datasetHashOf(task: Task, ids: readonly string[], exampleAt: (k: number) => Example): string {
+  const order = Int32Array.from(ids.keys()).sort((a, b) =>
+    ids[a] < ids[b] ? -1 : ids[a] > ids[b] ? 1 : a - b,
+  );
   const h = createHash("sha256");
-  const sorted = byId(examples);
   h.update(`{"examples":[`);
-  sorted.forEach((e, i) => {
-    h.update((i > 0 ? "," : "") + canonicalExample(e));
+  order.forEach((k, i) => {
+    h.update((i > 0 ? "," : "") + canonicalExample(exampleAt(k)));
   });
   h.update(`],"task":${sortedJson(task)}}`);
   return h.digest("hex");

@@ -1,6 +1,7 @@
+import { isUtf8 } from "node:buffer";
 import { validateTask } from "../task.js";
-import type { Example, Task } from "../types.js";
-import { checkExample, indexTask } from "./check.js";
+import type { Example, Split, Task } from "../types.js";
+import { checkExample, indexTask, type TaskIndex } from "./check.js";
 import { DEFAULT_MAX_DEPTH, tooDeepAt } from "./depth.js";
 import type { Issue, ParseOptions, ParseResult, ValidationError } from "./errors.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_ERRORS, failure, formatBytes } from "./errors.js";
@@ -59,72 +60,142 @@ function columnOf(line: string, issue: Issue): number | undefined {
   return off === undefined ? undefined : off + 1;
 }
 
-/**
- * Parse JSONL examples (one JSON object a line: id, state, labels, optional meta and split) against a task.
- * Blank lines are skipped; a UTF-8 byte-order mark is ignored; a line nested deeper than `maxDepth` is an
- * error before it is parsed. Any error means no examples.
- */
-export function parseJsonl(input: string | Uint8Array, task: Task, opts: ParseOptions = {}): ParseResult {
-  const errors: ValidationError[] = validateTask(task);
-  const max = opts.maxErrors ?? DEFAULT_MAX_ERRORS;
-  if (errors.length > 0) return failure(errors, max, opts.source);
-  const decoded = decodeInput(input, opts.maxBytes ?? DEFAULT_MAX_BYTES, errors);
-  if (!decoded) return failure(errors, max, opts.source);
-  const index = indexTask(task);
-  const maxDepth = opts.maxDepth ?? DEFAULT_MAX_DEPTH;
-  const text = decoded.text;
-  // the bytes are let go once decoded, and the lines are read one at a time (no array of every line)
-  input = "";
-  const firstLine = new Map<string, number>();
-  const examples: Example[] = [];
-  for (let n = 1, start = 0; start <= text.length; n++) {
-    let end = text.indexOf("\n", start);
-    if (end < 0) end = text.length;
-    const raw = text.slice(start, end);
-    start = end + 1;
-    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
-    if (decoded.badLines.has(n) || line.trim() === "") continue;
-    const deep = tooDeepAt(line, maxDepth);
-    if (deep >= 0) {
-      errors.push({
-        code: "too-deep",
-        line: n,
-        column: deep + 1,
-        message: `${at(n, deep + 1, undefined)}objects and lists nest more than ${maxDepth} levels deep here (the example object is level 1); flatten the state or meta to at most ${maxDepth} levels`,
-      });
-      continue;
-    }
-    let value: unknown;
+/** A line's example when it is valid, and its id either way when it has one; its problems go to `errors`. */
+function readLine(
+  line: string,
+  n: number,
+  index: TaskIndex,
+  maxDepth: number,
+  errors: ValidationError[],
+): { example?: Example; id?: string } {
+  const deep = tooDeepAt(line, maxDepth);
+  if (deep >= 0) {
+    errors.push({
+      code: "too-deep",
+      line: n,
+      column: deep + 1,
+      message: `${at(n, deep + 1, undefined)}objects and lists nest more than ${maxDepth} levels deep here (the example object is level 1); flatten the state or meta to at most ${maxDepth} levels`,
+    });
+    return {};
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    let column = 1;
+    let text = "not valid JSON";
     try {
-      value = JSON.parse(line);
-    } catch {
-      let column = 1;
-      let text = "not valid JSON";
-      try {
-        parseLocated(line);
-      } catch (e) {
-        if (e instanceof JsonSyntaxError) {
-          column = e.offset + 1;
-          text = `not valid JSON: ${e.message}`;
-        }
+      parseLocated(line);
+    } catch (e) {
+      if (e instanceof JsonSyntaxError) {
+        column = e.offset + 1;
+        text = `not valid JSON: ${e.message}`;
       }
-      if (n === 1 && line.trim() === "[")
-        text += "; the file looks like one JSON array, but JSONL needs one example object per line";
-      errors.push({ code: "invalid-json", line: n, column, message: at(n, column, undefined) + text });
-      continue;
     }
-    const { example, id, issues } = checkExample(value, index);
-    for (const issue of issues) {
-      const column = columnOf(line, issue);
-      errors.push({
-        code: issue.code,
-        line: n,
-        column,
-        field: issue.field || undefined,
-        id,
-        message: at(n, column, issue.field) + issue.text,
-      });
-    }
+    if (n === 1 && line.trim() === "[")
+      text += "; the file looks like one JSON array, but JSONL needs one example object per line";
+    errors.push({ code: "invalid-json", line: n, column, message: at(n, column, undefined) + text });
+    return {};
+  }
+  const { example, id, issues } = checkExample(value, index);
+  for (const issue of issues) {
+    const column = columnOf(line, issue);
+    errors.push({
+      code: issue.code,
+      line: n,
+      column,
+      field: issue.field || undefined,
+      id,
+      message: at(n, column, issue.field) + issue.text,
+    });
+  }
+  return { example, id };
+}
+
+/** The example of a valid line, with its state's file order (`stateJson`) when JSON.stringify would lose it. */
+function withStateJson(line: string, example: Example): Example {
+  const stateJson = lineStateJson(line, example.state);
+  if (stateJson !== undefined) example.stateJson = stateJson;
+  return example;
+}
+
+/**
+ * A file's text, read a line at a time: from decoded text, or straight from valid UTF-8 bytes (each line decoded
+ * when it is read, so no text of the whole file is made). Offsets are characters of the text or bytes.
+ */
+interface LineSource {
+  length: number;
+  /** The offset of the next newline at or after `from`, or `length`. */
+  newline(from: number): number;
+  /** Whether the character (or byte) at `at` is a carriage return. */
+  isCR(at: number): boolean;
+  slice(start: number, end: number): string;
+}
+
+function textLines(text: string): LineSource {
+  return {
+    length: text.length,
+    newline: (from) => {
+      const at = text.indexOf("\n", from);
+      return at < 0 ? text.length : at;
+    },
+    isCR: (at) => text.charCodeAt(at) === 13,
+    slice: (start, end) => text.slice(start, end),
+  };
+}
+
+function byteLines(bytes: Uint8Array): LineSource {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return {
+    length: buf.length,
+    newline: (from) => {
+      const at = buf.indexOf(10, from);
+      return at < 0 ? buf.length : at;
+    },
+    isCR: (at) => buf[at] === 13,
+    slice: (start, end) => buf.toString("utf8", start, end),
+  };
+}
+
+/**
+ * The file's lines: valid UTF-8 bytes are read as they are (a byte-order mark skipped); text, or bytes with
+ * invalid UTF-8 (whose lines are reported and skipped: `badLines`), through decodeInput. Undefined when too large.
+ */
+function linesOf(
+  input: string | Uint8Array,
+  maxBytes: number,
+  errors: ValidationError[],
+): { lines: LineSource; first: number; badLines: Set<number> } | undefined {
+  if (typeof input !== "string" && input.byteLength <= maxBytes && isUtf8(input)) {
+    const bom = input.length >= 3 && input[0] === 0xef && input[1] === 0xbb && input[2] === 0xbf;
+    return { lines: byteLines(input), first: bom ? 3 : 0, badLines: new Set() };
+  }
+  const decoded = decodeInput(input, maxBytes, errors);
+  return decoded && { lines: textLines(decoded.text), first: 0, badLines: decoded.badLines };
+}
+
+/**
+ * Reads a file's lines one at a time (no array of every line) and checks each, ids unique; `valid` is called with
+ * each valid example's line (its start and end offsets, a closing CR left out) as long as no line has failed.
+ */
+function scanLines(
+  source: LineSource,
+  first: number,
+  badLines: Set<number>,
+  index: TaskIndex,
+  maxDepth: number,
+  errors: ValidationError[],
+  valid: (line: string, example: Example, start: number, end: number) => void,
+): void {
+  const firstLine = new Map<string, number>();
+  for (let n = 1, start = first; start <= source.length; n++) {
+    let end = source.newline(start);
+    const from = start;
+    start = end + 1;
+    if (end > from && source.isCR(end - 1)) end--;
+    const line = source.slice(from, end);
+    if (badLines.has(n) || line.trim() === "") continue;
+    const { example, id } = readLine(line, n, index, maxDepth, errors);
     if (id !== undefined) {
       const first = firstLine.get(id);
       if (first !== undefined) {
@@ -139,12 +210,82 @@ export function parseJsonl(input: string | Uint8Array, task: Task, opts: ParseOp
         });
       } else firstLine.set(id, n);
     }
-    if (example && errors.length === 0) {
-      const stateJson = lineStateJson(line, example.state);
-      if (stateJson !== undefined) example.stateJson = stateJson;
-      examples.push(example);
-    }
+    if (example && errors.length === 0) valid(line, example, from, end);
   }
+}
+
+/**
+ * Parse JSONL examples (one JSON object a line: id, state, labels, optional meta and split) against a task.
+ * Blank lines are skipped; a UTF-8 byte-order mark is ignored; a line nested deeper than `maxDepth` is an
+ * error before it is parsed. Any error means no examples.
+ */
+export function parseJsonl(input: string | Uint8Array, task: Task, opts: ParseOptions = {}): ParseResult {
+  const examples: Example[] = [];
+  const scanned = scanJsonl(input, task, opts, (line, example) =>
+    examples.push(withStateJson(line, example)),
+  );
+  return scanned.ok ? { ok: true, examples } : scanned;
+}
+
+/**
+ * A JSONL file checked as `parseJsonl` checks it (the same errors), without holding its examples: their ids and
+ * splits, and `example(k)` parses the k-th one again from its line. For a file too large to hold parsed: from
+ * valid UTF-8 bytes it keeps those bytes and two offsets a line, not a decoded text or the example objects.
+ */
+export function checkJsonl(
+  input: string | Uint8Array,
+  task: Task,
+  opts: ParseOptions = {},
+): CheckedJsonl | (ParseResult & { ok: false }) {
+  const ids: string[] = [];
+  const splits: Split[] = [];
+  let bounds = new Int32Array(1024);
+  const scanned = scanJsonl(input, task, opts, (_line, example, start, end) => {
+    const k = ids.length;
+    if (2 * k + 2 > bounds.length) {
+      const grown = new Int32Array(bounds.length * 2);
+      grown.set(bounds);
+      bounds = grown;
+    }
+    bounds[2 * k] = start;
+    bounds[2 * k + 1] = end;
+    ids.push(example.id);
+    splits.push(example.split);
+  });
+  if (!scanned.ok) return scanned;
+  const { lines, index } = scanned;
+  const example = (k: number): Example => {
+    const line = lines.slice(bounds[2 * k], bounds[2 * k + 1]);
+    return withStateJson(line, readLine(line, 0, index, Number.POSITIVE_INFINITY, []).example as Example);
+  };
+  return { ok: true, ids, splits, example };
+}
+
+/** A JSONL file checked by `checkJsonl`: every line valid. */
+export interface CheckedJsonl {
+  ok: true;
+  /** The examples' ids and splits, in file order. */
+  ids: string[];
+  splits: Split[];
+  /** The k-th example (file order), parsed again from its line. */
+  example(k: number): Example;
+}
+
+/** Decodes and scans a file; `valid` gets each valid line while none has failed. */
+function scanJsonl(
+  input: string | Uint8Array,
+  task: Task,
+  opts: ParseOptions,
+  valid: (line: string, example: Example, start: number, end: number) => void,
+): { ok: true; lines: LineSource; index: TaskIndex } | (ParseResult & { ok: false }) {
+  const errors: ValidationError[] = validateTask(task);
+  const max = opts.maxErrors ?? DEFAULT_MAX_ERRORS;
   if (errors.length > 0) return failure(errors, max, opts.source);
-  return { ok: true, examples };
+  const read = linesOf(input, opts.maxBytes ?? DEFAULT_MAX_BYTES, errors);
+  if (!read) return failure(errors, max, opts.source);
+  const index = indexTask(task);
+  const { lines, first, badLines } = read;
+  scanLines(lines, first, badLines, index, opts.maxDepth ?? DEFAULT_MAX_DEPTH, errors, valid);
+  if (errors.length > 0) return failure(errors, max, opts.source);
+  return { ok: true, lines, index };
 }

@@ -5,9 +5,10 @@
  */
 
 import {
+  checkJsonl,
   datasetHash,
+  datasetHashOf,
   parseCsv,
-  parseJsonl,
   parseTask,
   type Task,
   type ValidationError,
@@ -69,17 +70,76 @@ async function checkedTask(value: unknown, store: UploadTarget): Promise<Task> {
   return task;
 }
 
-/** The file's examples; the file itself is let go (input.content emptied) once parsed. */
-function parseFile(input: ReadUpload, task: Task, source: string): ExampleRow[] {
+/** An upload's file read and checked: its examples' count, splits and hash, and the examples to store, in order. */
+interface ReadFile {
+  count: number;
+  splits: Record<Split, number>;
+  hash: string;
+  /** Each example made (or let go) as it is stored: the list is read once. */
+  examples: Iterable<ExampleRow>;
+}
+
+/**
+ * The file checked. A JSONL file's examples are not held: its lines are checked, then each example is parsed again
+ * from its line for the hash (in id order) and for the insert (in file order), so an upload holds the decoded text
+ * and two offsets a line instead of every parsed example. A CSV file is parsed whole. The received bytes are let
+ * go (input.content emptied) once decoded.
+ */
+function readFile(input: ReadUpload, task: Task, source: string): ReadFile {
   const content = input.content;
   input.content = "";
   const opts = { source, maxBytes: UPLOAD_LIMIT, maxDepth: UPLOAD_MAX_DEPTH };
-  const parsed = input.format === "csv" ? parseCsv(content, task, opts) : parseJsonl(content, task, opts);
-  if (!parsed.ok) throw new ApiError(400, "invalid_dataset", parsed.message, parsed.errors.map(detailOf));
-  if (parsed.examples.length === 0) {
+  if (input.format === "jsonl") {
+    const checked = checkJsonl(content, task, opts);
+    if (!checked.ok) throw invalidFile(checked);
+    const { ids, example } = checked;
+    return {
+      ...counted(source, checked.splits),
+      hash: datasetHashOf(task, ids, example),
+      examples: {
+        *[Symbol.iterator]() {
+          for (let k = 0; k < ids.length; k++) yield example(k);
+        },
+      },
+    };
+  }
+  const parsed = parseCsv(content, task, opts);
+  if (!parsed.ok) throw invalidFile(parsed);
+  const examples: (ExampleRow | undefined)[] = parsed.examples;
+  return {
+    ...counted(
+      source,
+      parsed.examples.map((e) => e.split),
+    ),
+    hash: datasetHash(task, parsed.examples),
+    examples: {
+      *[Symbol.iterator]() {
+        // each example let go once it is handed over
+        for (let k = 0; k < examples.length; k++) {
+          const e = examples[k] as ExampleRow;
+          examples[k] = undefined;
+          yield e;
+        }
+      },
+    },
+  };
+}
+
+function invalidFile(failed: { message: string; errors: ValidationError[] }): ApiError {
+  return new ApiError(400, "invalid_dataset", failed.message, failed.errors.map(detailOf));
+}
+
+/** Examples per split; a 400 when there is none. */
+function counted(
+  source: string,
+  splitsOf: readonly Split[],
+): { count: number; splits: Record<Split, number> } {
+  if (splitsOf.length === 0) {
     throw new ApiError(400, "invalid_dataset", `${source} holds no examples; give at least one line`, []);
   }
-  return parsed.examples;
+  const splits: Record<Split, number> = { train: 0, calibration: 0, test: 0 };
+  for (const s of splitsOf) splits[s]++;
+  return { count: splitsOf.length, splits };
 }
 
 /** Validates and stores an upload (all or nothing); errors come back as a list with line numbers. */
@@ -89,18 +149,16 @@ export async function storeUpload(
   createdBy: string | null,
 ): Promise<UploadRow> {
   const task = await checkedTask(input.task, store);
-  const examples = parseFile(input, task, `${task.name}.${input.format}`);
-  const splits: Record<Split, number> = { train: 0, calibration: 0, test: 0 };
-  for (const e of examples) splits[e.split]++;
+  const file = readFile(input, task, `${task.name}.${input.format}`);
   const row: UploadRow = {
     name: task.name,
     task,
-    hash: datasetHash(task, examples),
-    examples: examples.length,
-    splits,
+    hash: file.hash,
+    examples: file.count,
+    splits: file.splits,
     createdAt: new Date().toISOString(),
     ...(createdBy === null ? {} : { createdBy }),
   };
-  await store.insert(row, examples);
+  await store.insert(row, file.examples);
   return row;
 }

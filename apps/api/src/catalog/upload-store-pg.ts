@@ -37,7 +37,7 @@ export class PgUploadStore implements UploadTarget {
     throw found.pending === null ? uploadExists(name) : uploadInProgress(name);
   }
 
-  async insert(row: UploadRow, examples: (ExampleRow | undefined)[]): Promise<void> {
+  async insert(row: UploadRow, examples: Iterable<ExampleRow>): Promise<void> {
     try {
       await reservePgUpload(this.pool, row, this.owner);
     } catch (err) {
@@ -46,7 +46,7 @@ export class PgUploadStore implements UploadTarget {
       throw uploadInProgress(row.name);
     }
     try {
-      await fillPgUpload(this.pool, row, examples as ExampleRow[], this.owner);
+      await fillPgUpload(this.pool, row, examples, this.owner);
     } catch (err) {
       if (err instanceof UploadCancelled)
         throw conflict(`${err.message}; upload it again`, "upload_cancelled");

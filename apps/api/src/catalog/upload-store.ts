@@ -31,7 +31,7 @@ export interface UploadTarget {
   /** 409 when an upload of that name is stored or being stored (a gone owner's pending upload is deleted). */
   checkName(name: string): Promise<void>;
   /** Stores the upload hidden until complete; 409 when the name was taken meanwhile; nothing left on failure. */
-  insert(row: UploadRow, examples: (ExampleRow | undefined)[]): Promise<void>;
+  insert(row: UploadRow, examples: Iterable<ExampleRow>): Promise<void>;
   close(): void;
 }
 
@@ -64,10 +64,10 @@ export class UploadStore implements UploadTarget {
   }
 
   /**
-   * Stores the upload and its examples, hidden until complete; 409 when the name was taken meanwhile. The list
-   * is consumed: each example is let go once its row is made. On a failure nothing is left stored.
+   * Stores the upload and its examples, hidden until complete; 409 when the name was taken meanwhile. The
+   * examples are read once, as their rows are made. On a failure nothing is left stored.
    */
-  async insert(row: UploadRow, examples: (ExampleRow | undefined)[], retry = true): Promise<void> {
+  async insert(row: UploadRow, examples: Iterable<ExampleRow>, retry = true): Promise<void> {
     try {
       await writeUpload(this.db, row, examples, this.owner);
     } catch (err) {

@@ -70,21 +70,24 @@ export function reserveUpload(db: Database.Database, row: UploadRow, owner: stri
 
 /**
  * Inserts the examples of an upload reserved by `owner`, in transactions of at most `pace.chunkMs`. The rows of
- * the next transaction are made (JSON) during the pause, outside the lock; the list is consumed (each example
- * is let go once its row is made). Throws UploadCancelled when the reservation is no longer `owner`'s.
+ * the next transaction are made (JSON) during the pause, outside the lock; the examples are read once, in order,
+ * as rows are made (each let go once its row is made). Throws UploadCancelled when the reservation is no longer
+ * `owner`'s.
  */
 export async function insertExamples(
   db: Database.Database,
   name: string,
   owner: string,
-  examples: (ExampleRow | undefined)[],
+  examples: Iterable<ExampleRow>,
   pace: UploadPace = UPLOAD_PACE,
 ): Promise<void> {
   const insert = db.prepare(UPLOAD_SQL.example);
   const owned = db.prepare(UPLOAD_SQL.owned);
+  const source = examples[Symbol.iterator]();
   let made: ReturnType<typeof exampleToParams>[] = [];
   let at = 0; // made[at] is the next row to insert
-  let next = 0; // examples[next] is the next example to make a row of
+  let next = 0; // the ordinal of the next example to make a row of
+  let more = true; // examples are left to make rows of
   let wanted = 256; // rows made ahead: what the last transaction took, and a quarter more
   const chunk = db.transaction((): number => {
     if (!owned.get(name, owner)) throw new UploadCancelled(name);
@@ -97,14 +100,15 @@ export async function insertExamples(
     return at - from;
   });
   let first = true;
-  while (next < examples.length || at < made.length) {
+  while (more || at < made.length) {
     const t0 = performance.now();
     if (made.length - at < wanted) {
       made = made.slice(at);
       at = 0;
-      for (; made.length < wanted && next < examples.length; next++) {
-        made.push(exampleToParams(name, next, examples[next] as ExampleRow));
-        examples[next] = undefined;
+      while (more && made.length < wanted) {
+        const e = source.next();
+        if (e.done) more = false;
+        else made.push(exampleToParams(name, next++, e.value));
       }
     }
     if (!first) await pause(Math.max(0, pace.gapMs - (performance.now() - t0)));
@@ -159,7 +163,7 @@ export function claimUpload(db: Database.Database, name: string, from: string | 
 export async function writeUpload(
   db: Database.Database,
   row: UploadRow,
-  examples: (ExampleRow | undefined)[],
+  examples: Iterable<ExampleRow>,
   owner: string = newOwner(),
   pace: UploadPace = UPLOAD_PACE,
 ): Promise<void> {

@@ -54,18 +54,28 @@ export async function reservePgUpload(pool: Pool, row: UploadRow, owner: string)
 export async function fillPgUpload(
   pool: Pool,
   row: UploadRow,
-  examples: ExampleRow[],
+  examples: Iterable<ExampleRow>,
   owner: string,
 ): Promise<void> {
+  /** One transaction of rows, the first with ordinal `at`. */
+  const write = (batch: ExampleRow[], at: number) =>
+    inTransaction(pool, async (c) => {
+      if (!(await c.query(OWNED, [row.name, owner])).rowCount) throw new UploadCancelled(row.name);
+      const rows = batch.map((e, i) => exampleToParams(row.name, at + i, e));
+      await c.query(INSERT_EXAMPLES, columnArrays(rows, 7));
+    });
   try {
-    for (let at = 0; at < examples.length; at += UPLOAD_BATCH) {
-      const batch = examples.slice(at, at + UPLOAD_BATCH);
-      await inTransaction(pool, async (c) => {
-        if (!(await c.query(OWNED, [row.name, owner])).rowCount) throw new UploadCancelled(row.name);
-        const rows = batch.map((e, i) => exampleToParams(row.name, at + i, e));
-        await c.query(INSERT_EXAMPLES, columnArrays(rows, 7));
-      });
+    // the examples are read once, in order, a batch at a time
+    let batch: ExampleRow[] = [];
+    let at = 0;
+    for (const e of examples) {
+      batch.push(e);
+      if (batch.length < UPLOAD_BATCH) continue;
+      await write(batch, at);
+      at += batch.length;
+      batch = [];
     }
+    if (batch.length > 0) await write(batch, at);
     const done = await pool.query("UPDATE datasets SET pending = NULL WHERE name = $1 AND pending = $2", [
       row.name,
       owner,
