@@ -3,13 +3,13 @@ export { canonicalDataset, datasetHash, datasetHashOf } from "./canonical.js";
 export type { LabelCount } from "./counts.js";
 /** Label counts per split of a dataset, as rows or as a Markdown table. */
 export { labelCounts, labelCountsMarkdown } from "./counts.js";
-export { parseCsv } from "./format/csv.js";
+export { checkCsv, parseCsv } from "./format/csv.js";
 /** The default deepest nesting of objects and lists on a JSONL line (64; the example object is level 1). */
 export { DEFAULT_MAX_DEPTH } from "./format/depth.js";
 export type { ErrorCode, ParseOptions, ParseResult, ValidationError } from "./format/errors.js";
 export { DEFAULT_MAX_BYTES, DEFAULT_MAX_ERRORS } from "./format/errors.js";
 /** Read examples from JSONL or CSV against a task (all or nothing), and check an in-memory list. */
-export { type CheckedJsonl, checkJsonl, parseJsonl } from "./format/jsonl.js";
+export { type CheckedFile, checkJsonl, parseJsonl } from "./format/jsonl.js";
 /** A state's key order from its file: `stateJson` read back from stored text, and JavaScript's integer-like keys. */
 export { isIndexKey, reorderedJson } from "./format/state-order.js";
 /** Lossless decoding of bytes that may not be UTF-8 (bad bytes become U+DC80..U+DCFF) and its inverse. */

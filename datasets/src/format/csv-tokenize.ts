@@ -4,10 +4,12 @@ export interface Cell {
   quoted: boolean;
 }
 
-/** One CSV record and the 1-based line where it starts. */
+/** One CSV record, the 1-based line where it starts, and its text's start and end offsets (line end left out). */
 export interface CsvRecord {
   line: number;
   cells: Cell[];
+  start: number;
+  end: number;
 }
 
 /** A quoting problem at a line and 1-based field number. */
@@ -18,17 +20,16 @@ export interface QuoteProblem {
 }
 
 /**
- * Split RFC 4180 CSV text into records: comma separators, CRLF or LF line ends, fields in double quotes may
- * hold commas, line breaks and doubled quotes (""). Quoting mistakes are reported and read leniently.
+ * Split RFC 4180 CSV text into records, one at a time: comma separators, CRLF or LF line ends, fields in double
+ * quotes may hold commas, line breaks and doubled quotes (""). Quoting mistakes are added to `problems` as each
+ * record is read, and read leniently. Blank lines give no record.
  */
-export function tokenizeCsv(text: string): { records: CsvRecord[]; problems: QuoteProblem[] } {
-  const records: CsvRecord[] = [];
-  const problems: QuoteProblem[] = [];
+export function* csvRecords(text: string, problems: QuoteProblem[]): Generator<CsvRecord> {
   let line = 1;
   let i = 0;
   const n = text.length;
   while (i < n) {
-    const rec: CsvRecord = { line, cells: [] };
+    const rec: CsvRecord = { line, cells: [], start: i, end: i };
     while (true) {
       const cell: Cell = { text: "", quoted: false };
       if (text[i] === '"') {
@@ -85,13 +86,13 @@ export function tokenizeCsv(text: string): { records: CsvRecord[]; problems: Quo
       }
       break;
     }
+    rec.end = i;
     if (text[i] === "\r") i++;
     if (text[i] === "\n") {
       i++;
       line++;
     }
     const blank = rec.cells.length === 1 && !rec.cells[0].quoted && rec.cells[0].text.trim() === "";
-    if (!blank) records.push(rec);
+    if (!blank) yield rec;
   }
-  return { records, problems };
 }

@@ -1,12 +1,11 @@
 import { validateTask } from "../task.js";
 import type { Example, Task } from "../types.js";
 import { NOT_STATED } from "../types.js";
-import { checkExample, indexTask } from "./check.js";
-import type { Cell } from "./csv-tokenize.js";
-import { tokenizeCsv } from "./csv-tokenize.js";
-import type { ParseOptions, ParseResult, ValidationError } from "./errors.js";
+import { checkExample, indexTask, type TaskIndex } from "./check.js";
+import { type Cell, type CsvRecord, csvRecords, type QuoteProblem } from "./csv-tokenize.js";
+import type { Issue, ParseOptions, ParseResult, ValidationError } from "./errors.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_ERRORS, failure } from "./errors.js";
-import { decodeInput } from "./jsonl.js";
+import { type CheckedFile, decodeInput, KeptRows } from "./jsonl.js";
 import { fieldsStateJson, isIndexKey } from "./state-order.js";
 import { didYouMean, quoteList } from "./suggest.js";
 
@@ -127,61 +126,81 @@ function columnFor(field: string, layout: Layout): number | undefined {
   return m ? layout.items.get(m[1]) : undefined;
 }
 
+/** What reading a valid row again needs: the header's layout, the task, and the state's column order. */
+interface RowReader {
+  layout: Layout;
+  task: Task;
+  index: TaskIndex;
+  /** The state.<field> names in column order when one is integer-like (JavaScript would list it first). */
+  stateNames: string[] | undefined;
+}
+
+/** The example of a row's cells (undefined when it is not valid), with its state's column order when it matters. */
+function exampleOfRow(cells: Cell[], r: RowReader): { example?: Example; id?: string; issues: Issue[] } {
+  const checked = checkExample(rowObject(cells, r.layout, r.task), r.index);
+  const { example } = checked;
+  if (example && r.stateNames !== undefined) {
+    const stateJson = fieldsStateJson(r.stateNames, example.state as Record<string, unknown>);
+    if (stateJson !== undefined) example.stateJson = stateJson;
+  }
+  return checked;
+}
+
 /**
- * Parse CSV examples against a task: a header row with "id", either "state" or "state.<field>" columns
- * (a mapping state in column order; an empty cell leaves the field out; unquoted numbers become numbers),
- * one column per item (multi-label: options joined by "|"; an empty multi cell is []; an empty single
- * cell is no label), optional "split" and "meta.<field>" columns. Any error means no examples.
+ * Reads a CSV file one record at a time and checks each row; `valid` gets each valid row's example and its
+ * record's offsets in the text. Errors come in parseCsv's order: the header's, the quoting problems, the rows'.
  */
-export function parseCsv(input: string | Uint8Array, task: Task, opts: ParseOptions = {}): ParseResult {
+function scanCsv(
+  input: string | Uint8Array,
+  task: Task,
+  opts: ParseOptions,
+  valid: (example: Example, start: number, end: number) => void,
+): { ok: true; text: string; reader: RowReader } | (ParseResult & { ok: false }) {
   const errors: ValidationError[] = validateTask(task);
   const max = opts.maxErrors ?? DEFAULT_MAX_ERRORS;
   if (errors.length > 0) return failure(errors, max, opts.source);
   const decoded = decodeInput(input, opts.maxBytes ?? DEFAULT_MAX_BYTES, errors);
   if (!decoded) return failure(errors, max, opts.source);
-  const { records, problems } = tokenizeCsv(decoded.text);
-  if (records.length === 0) {
+  const problems: QuoteProblem[] = [];
+  const records = csvRecords(decoded.text, problems);
+  const first = records.next();
+  if (first.done) {
     errors.push({
       code: "csv-header",
       message: "the file is empty; the first row must name the columns (id, state, items)",
     });
     return failure(errors, max, opts.source);
   }
-  const header = records[0].cells.map((c) => c.text.trim());
-  const layout = readHeader(records[0].cells, task, errors);
+  const header = first.value.cells.map((c) => c.text.trim());
+  const layout = readHeader(first.value.cells, task, errors);
   if (!layout) return failure(errors, max, opts.source);
-  for (const p of problems)
-    if (!decoded.badLines.has(p.line))
-      errors.push({
-        code: "csv-quote",
-        line: p.line,
-        column: p.field,
-        columnName: header[p.field - 1],
-        message: `${at(p.line, p.field - 1 < header.length ? p.field - 1 : undefined, header)}${p.text}`,
-      });
-  const index = indexTask(task);
-  // state.<field> columns with an integer-like name: JavaScript lists it first, so the column order is kept aside
-  const stateNames = layout.stateFields.some((f) => isIndexKey(f.name))
-    ? layout.stateFields.map((f) => f.name)
-    : undefined;
+  const reader: RowReader = {
+    layout,
+    task,
+    index: indexTask(task),
+    // state.<field> columns with an integer-like name: JavaScript lists it first, so the column order is kept aside
+    stateNames: layout.stateFields.some((f) => isIndexKey(f.name))
+      ? layout.stateFields.map((f) => f.name)
+      : undefined,
+  };
+  const rowErrors: ValidationError[] = [];
   const firstLine = new Map<string, number>();
-  const examples: Example[] = [];
-  for (const rec of records.slice(1)) {
+  for (const rec of records) {
     if (decoded.badLines.has(rec.line)) continue;
     if (rec.cells.length !== header.length) {
-      errors.push({
+      rowErrors.push({
         code: "csv-ragged-row",
         line: rec.line,
         message: `line ${rec.line}: this row has ${rec.cells.length} fields but the header has ${header.length} (${quoteList(header, 8)}); a value containing a comma must be in double quotes`,
       });
       continue;
     }
-    const { example, id, issues } = checkExample(rowObject(rec.cells, layout, task), index);
+    const { example, id, issues } = exampleOfRow(rec.cells, reader);
     for (const issue of issues) {
       const col = issue.code === "missing-id" ? layout.id : columnFor(issue.field, layout);
       const text =
         issue.code === "missing-id" ? `the "id" cell is empty; every example needs a unique id` : issue.text;
-      errors.push({
+      rowErrors.push({
         code: issue.code,
         line: rec.line,
         column: col === undefined ? undefined : col + 1,
@@ -194,7 +213,7 @@ export function parseCsv(input: string | Uint8Array, task: Task, opts: ParseOpti
     if (id !== undefined) {
       const first = firstLine.get(id);
       if (first !== undefined)
-        errors.push({
+        rowErrors.push({
           code: "duplicate-id",
           line: rec.line,
           column: layout.id + 1,
@@ -205,14 +224,49 @@ export function parseCsv(input: string | Uint8Array, task: Task, opts: ParseOpti
         });
       else firstLine.set(id, rec.line);
     }
-    if (example) {
-      if (stateNames !== undefined) {
-        const stateJson = fieldsStateJson(stateNames, example.state as Record<string, unknown>);
-        if (stateJson !== undefined) example.stateJson = stateJson;
-      }
-      examples.push(example);
-    }
+    if (example && rowErrors.length === 0 && problems.length === 0) valid(example, rec.start, rec.end);
   }
+  for (const p of problems)
+    if (!decoded.badLines.has(p.line))
+      errors.push({
+        code: "csv-quote",
+        line: p.line,
+        column: p.field,
+        columnName: header[p.field - 1],
+        message: `${at(p.line, p.field - 1 < header.length ? p.field - 1 : undefined, header)}${p.text}`,
+      });
+  errors.push(...rowErrors);
   if (errors.length > 0) return failure(errors, max, opts.source);
-  return { ok: true, examples };
+  return { ok: true, text: decoded.text, reader };
+}
+
+/**
+ * Parse CSV examples against a task: a header row with "id", either "state" or "state.<field>" columns
+ * (a mapping state in column order; an empty cell leaves the field out; unquoted numbers become numbers),
+ * one column per item (multi-label: options joined by "|"; an empty multi cell is []; an empty single
+ * cell is no label), optional "split" and "meta.<field>" columns. Any error means no examples.
+ */
+export function parseCsv(input: string | Uint8Array, task: Task, opts: ParseOptions = {}): ParseResult {
+  const examples: Example[] = [];
+  const scanned = scanCsv(input, task, opts, (example) => examples.push(example));
+  return scanned.ok ? { ok: true, examples } : scanned;
+}
+
+/**
+ * A CSV file checked as `parseCsv` checks it (the same errors), without holding its examples (as `checkJsonl`):
+ * their ids and splits, and `example(k)` reads the k-th valid row again from its record's text.
+ */
+export function checkCsv(
+  input: string | Uint8Array,
+  task: Task,
+  opts: ParseOptions = {},
+): CheckedFile | (ParseResult & { ok: false }) {
+  const kept = new KeptRows();
+  const scanned = scanCsv(input, task, opts, (example, start, end) => kept.add(example, start, end));
+  if (!scanned.ok) return scanned;
+  const { text, reader } = scanned;
+  return kept.checked((start, end) => {
+    const rec = csvRecords(text.slice(start, end), []).next().value as CsvRecord;
+    return exampleOfRow(rec.cells, reader).example as Example;
+  });
 }

@@ -236,39 +236,51 @@ export function checkJsonl(
   input: string | Uint8Array,
   task: Task,
   opts: ParseOptions = {},
-): CheckedJsonl | (ParseResult & { ok: false }) {
-  const ids: string[] = [];
-  const splits: Split[] = [];
-  let bounds = new Int32Array(1024);
-  const scanned = scanJsonl(input, task, opts, (_line, example, start, end) => {
-    const k = ids.length;
-    if (2 * k + 2 > bounds.length) {
-      const grown = new Int32Array(bounds.length * 2);
-      grown.set(bounds);
-      bounds = grown;
-    }
-    bounds[2 * k] = start;
-    bounds[2 * k + 1] = end;
-    ids.push(example.id);
-    splits.push(example.split);
-  });
+): CheckedFile | (ParseResult & { ok: false }) {
+  const kept = new KeptRows();
+  const scanned = scanJsonl(input, task, opts, (_line, example, start, end) => kept.add(example, start, end));
   if (!scanned.ok) return scanned;
   const { lines, index } = scanned;
-  const example = (k: number): Example => {
-    const line = lines.slice(bounds[2 * k], bounds[2 * k + 1]);
+  return kept.checked((start, end) => {
+    const line = lines.slice(start, end);
     return withStateJson(line, readLine(line, 0, index, Number.POSITIVE_INFINITY, []).example as Example);
-  };
-  return { ok: true, ids, splits, example };
+  });
 }
 
-/** A JSONL file checked by `checkJsonl`: every line valid. */
-export interface CheckedJsonl {
+/** A file checked by `checkJsonl` or `checkCsv`: every row valid. */
+export interface CheckedFile {
   ok: true;
   /** The examples' ids and splits, in file order. */
   ids: string[];
   splits: Split[];
-  /** The k-th example (file order), parsed again from its line. */
+  /** The k-th example (file order), read again from its line or record. */
   example(k: number): Example;
+}
+
+/** The valid rows of a file as it is checked: ids, splits and each row's start and end offsets. */
+export class KeptRows {
+  private readonly ids: string[] = [];
+  private readonly splits: Split[] = [];
+  private bounds = new Int32Array(1024);
+
+  add(example: Example, start: number, end: number): void {
+    const k = this.ids.length;
+    if (2 * k + 2 > this.bounds.length) {
+      const grown = new Int32Array(this.bounds.length * 2);
+      grown.set(this.bounds);
+      this.bounds = grown;
+    }
+    this.bounds[2 * k] = start;
+    this.bounds[2 * k + 1] = end;
+    this.ids.push(example.id);
+    this.splits.push(example.split);
+  }
+
+  /** The checked file, `read(start, end)` reading a row's example again. */
+  checked(read: (start: number, end: number) => Example): CheckedFile {
+    const { ids, splits, bounds } = this;
+    return { ok: true, ids, splits, example: (k) => read(bounds[2 * k], bounds[2 * k + 1]) };
+  }
 }
 
 /** Decodes and scans a file; `valid` gets each valid line while none has failed. */

@@ -5,10 +5,9 @@
  */
 
 import {
+  checkCsv,
   checkJsonl,
-  datasetHash,
   datasetHashOf,
-  parseCsv,
   parseTask,
   type Task,
   type ValidationError,
@@ -80,46 +79,24 @@ interface ReadFile {
 }
 
 /**
- * The file checked. A JSONL file's examples are not held: its lines are checked, then each example is parsed again
- * from its line for the hash (in id order) and for the insert (in file order), so an upload holds the decoded text
- * and two offsets a line instead of every parsed example. A CSV file is parsed whole. The received bytes are let
- * go (input.content emptied) once decoded.
+ * The file checked without holding its examples: its lines (or CSV records) are checked, then each example is
+ * parsed again from its line for the hash (in id order) and for the insert (in file order), so an upload holds its
+ * file and two offsets a row instead of every parsed example (~270 bytes each). A JSONL file of UTF-8 bytes is read
+ * from the bytes themselves (no text of the whole file); a CSV file from its decoded text.
  */
 function readFile(input: ReadUpload, task: Task, source: string): ReadFile {
   const content = input.content;
   input.content = "";
   const opts = { source, maxBytes: UPLOAD_LIMIT, maxDepth: UPLOAD_MAX_DEPTH };
-  if (input.format === "jsonl") {
-    const checked = checkJsonl(content, task, opts);
-    if (!checked.ok) throw invalidFile(checked);
-    const { ids, example } = checked;
-    return {
-      ...counted(source, checked.splits),
-      hash: datasetHashOf(task, ids, example),
-      examples: {
-        *[Symbol.iterator]() {
-          for (let k = 0; k < ids.length; k++) yield example(k);
-        },
-      },
-    };
-  }
-  const parsed = parseCsv(content, task, opts);
-  if (!parsed.ok) throw invalidFile(parsed);
-  const examples: (ExampleRow | undefined)[] = parsed.examples;
+  const checked = input.format === "csv" ? checkCsv(content, task, opts) : checkJsonl(content, task, opts);
+  if (!checked.ok) throw invalidFile(checked);
+  const { ids, example } = checked;
   return {
-    ...counted(
-      source,
-      parsed.examples.map((e) => e.split),
-    ),
-    hash: datasetHash(task, parsed.examples),
+    ...counted(source, checked.splits),
+    hash: datasetHashOf(task, ids, example),
     examples: {
       *[Symbol.iterator]() {
-        // each example let go once it is handed over
-        for (let k = 0; k < examples.length; k++) {
-          const e = examples[k] as ExampleRow;
-          examples[k] = undefined;
-          yield e;
-        }
+        for (let k = 0; k < ids.length; k++) yield example(k);
       },
     },
   };

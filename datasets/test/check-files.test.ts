@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkJsonl, datasetHash, datasetHashOf, parseJsonl } from "../src/index.js";
+import { checkCsv, checkJsonl, datasetHash, datasetHashOf, parseCsv, parseJsonl } from "../src/index.js";
 import { fixtureBytes, fixtureText, task } from "./fixtures.js";
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
@@ -59,5 +59,46 @@ describe("checkJsonl: the same file as parseJsonl, without holding its examples"
     const tooLarge = checkJsonl(tricky(), task, { maxBytes: 100 });
     expect(tooLarge.ok).toBe(false);
     if (!tooLarge.ok) expect(tooLarge.message).toMatch(/over the limit of 100 bytes/);
+  });
+});
+
+describe("checkCsv: the same file as parseCsv, without holding its examples", () => {
+  it("gives parseCsv's examples one at a time, quoted line breaks and integer-like state columns included", () => {
+    const text = [
+      "id,state.text,state.2,team,urgent,topics,split",
+      'c9,"two\r\nlines, ""quoted""",x,billing,yes,refund|delivery,test',
+      "c1,plain,1,returns,no,,train",
+      "",
+      'c5,"a,b",,billing,no,not stated,calibration',
+    ].join("\r\n");
+    const tricky = {
+      ...task,
+      items: task.items.filter((i) => ["team", "urgent", "topics"].includes(i.name)),
+    };
+    const parsed = parseCsv(text, tricky);
+    if (!parsed.ok) throw new Error(parsed.message);
+    const checked = checkCsv(Buffer.from(text), tricky);
+    if (!checked.ok) throw new Error(checked.message);
+    expect(checked.ids).toEqual(["c9", "c1", "c5"]);
+    expect(checked.splits).toEqual(parsed.examples.map((e) => e.split));
+    parsed.examples.forEach((e, k) => {
+      expect(checked.example(k)).toEqual(e);
+    });
+    expect(checked.example(0).state).toMatchObject({ text: 'two\r\nlines, "quoted"' });
+    expect(checked.example(0).stateJson).toBe('{"text":"two\\r\\nlines, \\"quoted\\"","2":"x"}');
+    expect(datasetHashOf(tricky, checked.ids, checked.example)).toBe(datasetHash(tricky, parsed.examples));
+    const valid = checkCsv(fixtureText("valid.csv"), task);
+    const whole = parseCsv(fixtureText("valid.csv"), task);
+    if (!valid.ok || !whole.ok) throw new Error("valid.csv should be valid");
+    expect(whole.examples.map((_, k) => valid.example(k))).toEqual(whole.examples);
+  });
+
+  it("refuses what parseCsv refuses, with the same errors in the same order", () => {
+    for (const name of ["bad-quote.csv", "ragged.csv"]) {
+      const parsed = parseCsv(fixtureBytes(name), task, { source: name });
+      expect(parsed.ok, name).toBe(false);
+      expect(checkCsv(fixtureBytes(name), task, { source: name }), name).toEqual(parsed);
+    }
+    expect(checkCsv("", task)).toMatchObject({ ok: false, errorCount: 1 });
   });
 });
