@@ -37,6 +37,8 @@ describe("checkJsonl: the same file as parseJsonl, without holding its examples"
     const withOrder = parsed.examples.find((e) => e.id === "a0");
     expect(withOrder?.stateJson).toBe('{"zeta":1,"2":"two","alpha":{"10":true,"b":null}}');
     expect(checked.example(1).stateJson).toBe(withOrder?.stateJson);
+    // a row that is not there is an error that says so, not an undefined example
+    expect(() => checked.example(checked.ids.length)).toThrow(/row 5 of 5 read again is not the example/);
     const hash = datasetHashOf(task, checked.ids, checked.example);
     expect(hash).toBe(datasetHash(task, parsed.examples));
     // the ids are out of order in the file: hashing in file order would differ

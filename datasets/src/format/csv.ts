@@ -2,7 +2,7 @@ import { validateTask } from "../task.js";
 import type { Example, Task } from "../types.js";
 import { NOT_STATED } from "../types.js";
 import { checkExample, indexTask, type TaskIndex } from "./check.js";
-import { type Cell, type CsvRecord, csvRecords, type QuoteProblem } from "./csv-tokenize.js";
+import { type Cell, csvRecords, type QuoteProblem } from "./csv-tokenize.js";
 import type { Issue, ParseOptions, ParseResult, ValidationError } from "./errors.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_ERRORS, failure } from "./errors.js";
 import { type CheckedFile, decodeInput, KeptRows } from "./jsonl.js";
@@ -266,7 +266,7 @@ export function checkCsv(
   if (!scanned.ok) return scanned;
   const { text, reader } = scanned;
   return kept.checked((start, end) => {
-    const rec = csvRecords(text.slice(start, end), []).next().value as CsvRecord;
-    return exampleOfRow(rec.cells, reader).example as Example;
+    const rec = csvRecords(text.slice(start, end), []).next();
+    return rec.done ? undefined : exampleOfRow(rec.value.cells, reader).example;
   });
 }

@@ -243,7 +243,8 @@ export function checkJsonl(
   const { lines, index } = scanned;
   return kept.checked((start, end) => {
     const line = lines.slice(start, end);
-    return withStateJson(line, readLine(line, 0, index, Number.POSITIVE_INFINITY, []).example as Example);
+    const { example } = readLine(line, 0, index, Number.POSITIVE_INFINITY, []);
+    return example && withStateJson(line, example);
   });
 }
 
@@ -257,6 +258,9 @@ export interface CheckedFile {
   example(k: number): Example;
 }
 
+/** The largest offset a row's start or end is kept at (Int32Array). */
+const MAX_OFFSET = 0x7fffffff;
+
 /** The valid rows of a file as it is checked: ids, splits and each row's start and end offsets. */
 export class KeptRows {
   private readonly ids: string[] = [];
@@ -264,6 +268,11 @@ export class KeptRows {
   private bounds = new Int32Array(1024);
 
   add(example: Example, start: number, end: number): void {
+    if (end > MAX_OFFSET) {
+      throw new RangeError(
+        `a file over ${formatBytes(MAX_OFFSET)} cannot be checked row by row; split it into smaller files`,
+      );
+    }
     const k = this.ids.length;
     if (2 * k + 2 > this.bounds.length) {
       const grown = new Int32Array(this.bounds.length * 2);
@@ -276,10 +285,19 @@ export class KeptRows {
     this.splits.push(example.split);
   }
 
-  /** The checked file, `read(start, end)` reading a row's example again. */
-  checked(read: (start: number, end: number) => Example): CheckedFile {
+  /** The checked file, `read(start, end)` reading a row's example again (undefined: not an example). */
+  checked(read: (start: number, end: number) => Example | undefined): CheckedFile {
     const { ids, splits, bounds } = this;
-    return { ok: true, ids, splits, example: (k) => read(bounds[2 * k], bounds[2 * k + 1]) };
+    const example = (k: number): Example => {
+      const e = k >= 0 && k < ids.length ? read(bounds[2 * k], bounds[2 * k + 1]) : undefined;
+      if (e === undefined || e.id !== ids[k]) {
+        throw new Error(
+          `row ${k} of ${ids.length} read again is not the example ${JSON.stringify(ids[k])} checked`,
+        );
+      }
+      return e;
+    };
+    return { ok: true, ids, splits, example };
   }
 }
 

@@ -68,10 +68,18 @@ export class UploadStore implements UploadTarget {
    * examples are read once, as their rows are made. On a failure nothing is left stored.
    */
   async insert(row: UploadRow, examples: Iterable<ExampleRow>, retry = true): Promise<void> {
+    // whether any example was read: only a reservation refused before that is tried again
+    let read = false;
+    const once = {
+      *[Symbol.iterator]() {
+        read = true;
+        yield* examples;
+      },
+    };
     try {
-      await writeUpload(this.db, row, examples, this.owner);
+      await writeUpload(this.db, row, once, this.owner);
     } catch (err) {
-      if ((err as { code?: string }).code === "SQLITE_CONSTRAINT_PRIMARYKEY") {
+      if ((err as { code?: string }).code === "SQLITE_CONSTRAINT_PRIMARYKEY" && !read) {
         // taken since the name was checked; free again when the taker was a gone owner's, now deleted
         await this.checkName(row.name);
         if (retry) return this.insert(row, examples, false);

@@ -247,7 +247,7 @@ export class SqliteStorage extends StoreBase implements WorkbenchStorage {
   }
 
   async insertUpload(row: UploadRow, examples: ExampleRow[]): Promise<void> {
-    await writeUpload(this.db, row, [...examples]);
+    await writeUpload(this.db, row, examples);
   }
 
   async deleteUpload(name: string): Promise<void> {
