@@ -89,7 +89,8 @@ export {
   optionScores,
 } from "./metrics/classification.js";
 export { debiasedCalibrationError } from "./metrics/debiased.js";
-export { classwiseEce, type EceOptions, EceSums, ece, mce } from "./metrics/ece.js";
+export { classwiseEce, type EceOptions, ece, mce } from "./metrics/ece.js";
+export { EceSums } from "./metrics/ece-sums.js";
 export { binaryNll, nll } from "./metrics/nll.js";
 export { offByOneAccuracy, rps } from "./metrics/rps.js";
 export { smoothEce } from "./metrics/smooth-ece.js";

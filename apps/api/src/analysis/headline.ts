@@ -33,8 +33,8 @@ export function headlineOf(tops: readonly TopLabel[]): Headline {
 
 /**
  * Top-label accuracy and ECE (15 equal-width bins) gathered part by part (storage `eachItemPart`), in a few hundred
- * bytes whatever the row count: hits, rows and the ECE's per-bin sums. The headline is that of the parts' rows
- * joined: the accuracy exactly, the ECE up to the order of its sums (the last bits).
+ * bytes whatever the row count: hits, rows and the ECE's per-bin sums (EceSums). The headline is the same whatever
+ * order the parts come in (chunks, loose rows, the order workers stored them in).
  */
 export class TopSums {
   private hits = 0;

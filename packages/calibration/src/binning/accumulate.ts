@@ -13,9 +13,9 @@ export interface BinSums {
  * Adds each item to its bin. A loop of its own with nothing after it: V8 compiles a long loop while it runs, on the
  * first call, and the result's object literal after it (never run then) made every later call bail out of the
  * compiled loop. It takes the arrays themselves, not the caller's { p, y } object, whose hidden class differs from
- * caller to caller. Internal.
+ * caller to caller.
  */
-export function accumulate(
+function accumulate(
   ids: Int32Array,
   p: ArrayLike<number>,
   y: ArrayLike<number>,

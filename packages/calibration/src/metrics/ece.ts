@@ -1,5 +1,4 @@
-import { accumulate, type BinSums, binSums } from "../binning/accumulate.js";
-import { assignBins, widthEdges } from "../binning/edges.js";
+import { type BinSums, binSums } from "../binning/accumulate.js";
 import {
   checkBinary,
   checkBins,
@@ -47,57 +46,6 @@ export function mceFromSums(s: BinSums): number {
 export function ece(b: Binary, opts: EceOptions = {}): number {
   const { n, s } = sums(b, opts, "ece");
   return eceFromSums(s, n);
-}
-
-/**
- * The equal-width ECE of rows given part by part, in O(bins) memory whatever their count: `add` each part's
- * { p, y } (or `merge` another's parts); `value()` is `ece` of all the rows joined, up to the order in which each
- * bin's sums were added (a difference in the last bits). For a headline over more rows than one would hold at once.
- */
-export class EceSums {
-  private readonly edges: Float64Array;
-  private readonly count: Float64Array;
-  private readonly sumP: Float64Array;
-  private readonly sumY: Float64Array;
-  private rows = 0;
-
-  constructor(readonly bins = 15) {
-    this.edges = widthEdges(checkBins(bins, "EceSums"));
-    this.count = new Float64Array(bins);
-    this.sumP = new Float64Array(bins);
-    this.sumY = new Float64Array(bins);
-  }
-
-  /** Rows added so far. */
-  get n(): number {
-    return this.rows;
-  }
-
-  /** Adds the rows of one part. */
-  add(b: Binary): void {
-    const n = checkBinary(b, "EceSums.add");
-    accumulate(assignBins(b.p, this.edges), b.p, b.y, n, this.count, this.sumP, this.sumY);
-    this.rows += n;
-  }
-
-  /** Adds the rows another accumulator (with as many bins) holds. */
-  merge(other: EceSums): void {
-    if (other.bins !== this.bins) {
-      throw new RangeError(`EceSums.merge: ${other.bins} bins into ${this.bins}; both must have as many`);
-    }
-    for (let i = 0; i < this.bins; i++) {
-      this.count[i] += other.count[i];
-      this.sumP[i] += other.sumP[i];
-      this.sumY[i] += other.sumY[i];
-    }
-    this.rows += other.rows;
-  }
-
-  /** The ECE of every row added; a RangeError when there is none. */
-  value(): number {
-    checkNonEmpty(this.rows, "EceSums.value");
-    return eceFromSums({ edges: this.edges, count: this.count, sumP: this.sumP, sumY: this.sumY }, this.rows);
-  }
 }
 
 /** Maximum calibration error: the largest |acc_b - conf_b| over non-empty bins [Naeini et al. 2015]. */
