@@ -145,6 +145,18 @@ function storeTests(kind: string, where: () => Where, storedText: () => Promise<
       const run = started.json() as RunSummary;
       expect(run.createdBy).toBe("alice");
       await a.engine.settle(run.id);
+      // the run is over, every example answered (a failure here says how it ended, not only that a fit found nothing)
+      const over = (
+        await a.app.inject({ method: "GET", url: `/api/runs/${run.id}`, headers: asAlice })
+      ).json() as RunSummary;
+      expect({ status: over.status, error: over.error, done: over.progress.done }).toEqual({
+        status: "done",
+        error: null,
+        done: run.progress.total,
+      });
+      expect(over.progress.answered + over.progress.unknown, JSON.stringify(over.progress)).toBeGreaterThan(
+        0,
+      );
       const runs = (await b.app.inject({ method: "GET", url: "/api/runs", headers: asAlice })).json();
       expect(runs.map((r: RunSummary) => [r.id, r.createdBy])).toEqual([[run.id, "alice"]]);
       expect(JSON.stringify(runs)).not.toContain(aliceToken);
