@@ -13,8 +13,9 @@ function sortedJson(value: unknown): string {
   return `{${keys.map((k) => `${JSON.stringify(k)}:${sortedJson(obj[k])}`).join(",")}}`;
 }
 
-function byId(examples: Example[]): Example[] {
-  return [...examples].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+/** The indices of `ids` in id order (code unit order; equal ids keep their order). */
+function idOrder(ids: readonly string[]): Int32Array {
+  return Int32Array.from(ids.keys()).sort((a, b) => (ids[a] < ids[b] ? -1 : ids[a] > ids[b] ? 1 : a - b));
 }
 
 function canonicalExample(e: Example): string {
@@ -34,8 +35,8 @@ function canonicalExample(e: Example): string {
  * lists sorted.
  */
 export function canonicalDataset(task: Task, examples: Example[]): string {
-  const sorted = byId(examples);
-  return `{"examples":[${sorted.map(canonicalExample).join(",")}],"task":${sortedJson(task)}}`;
+  const order = idOrder(examples.map((e) => e.id));
+  return `{"examples":[${Array.from(order, (k) => canonicalExample(examples[k])).join(",")}],"task":${sortedJson(task)}}`;
 }
 
 /** Hex SHA-256 of a dataset's canonical content (see `canonicalDataset`). */
@@ -52,9 +53,7 @@ export function datasetHash(task: Task, examples: Example[]): string {
  * order, and let go: for a dataset too large to hold parsed (see `checkJsonl`).
  */
 export function datasetHashOf(task: Task, ids: readonly string[], exampleAt: (k: number) => Example): string {
-  const order = Int32Array.from(ids.keys()).sort((a, b) =>
-    ids[a] < ids[b] ? -1 : ids[a] > ids[b] ? 1 : a - b,
-  );
+  const order = idOrder(ids);
   const h = createHash("sha256");
   h.update(`{"examples":[`);
   order.forEach((k, i) => {

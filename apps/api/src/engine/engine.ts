@@ -83,9 +83,8 @@ export class RunEngine {
   private closing = false;
   /**
    * The last headline of each running run and the examples it counted. A new one reads the chunks packed since
-   * the last (analysis/data.ts keeps the rows of the others) and every loose row, then sorts all the run's rows
-   * into run order: GET /api/runs/:id took 0.8-1.4 s near 1,000,000 examples (bench/workers.ts), and a live page
-   * asks every few seconds.
+   * the last (analysis/data.ts keeps the others' bin sums) and every loose row (up to CHUNK_ROWS an item), and a
+   * live page asks every few seconds: GET /api/runs/:id took 0.8-1.3 s near 1,000,000 examples (bench/workers.ts).
    */
   private readonly liveHeadlines = new LRUCache<string, { done: number; headline: Headline }>({ max: 256 });
 
