@@ -1,10 +1,43 @@
 /** The building blocks of every shape: nullable values, string enums, open maps, ids and the error body. */
 
-import { type Static, type TObject, type TSchema, Type } from "typebox";
+import { type Static, type TObject, type TSchema, type TUnion, Type } from "typebox";
 import { NAME_MAX, SPLIT_CHOICES, SPLITS } from "./limits.js";
 
-/** A value or null. */
-export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+/**
+ * A union written as one list of JSON types when its members have distinct types and keywords that agree (the
+ * serializer tells them apart by `typeof`; an `anyOf` makes it compile a validator on a route's first answer: 66 ms
+ * of a 1k run's first report), else as `anyOf`.
+ */
+export const Either = <T extends TSchema[]>(parts: [...T], options: { description?: string } = {}) =>
+  Type.Unsafe<Static<TUnion<T>>>(typeList(parts, options));
+
+/** A value or null (see Either). */
+export const Nullable = <T extends TSchema>(t: T, options: { description?: string } = {}) => {
+  const { anyOf, ...outer } = t as unknown as Json;
+  return Type.Unsafe<Static<T> | null>(
+    typeList([...((anyOf ?? [t]) as TSchema[]), Type.Null()], anyOf ? { ...outer, ...options } : options),
+  );
+};
+
+type Json = { type?: unknown; anyOf?: Json[]; [key: string]: unknown };
+
+function typeList(parts: TSchema[], options: Record<string, unknown>): TSchema {
+  const merged: Json = { ...options };
+  const types: string[] = [];
+  for (const part of parts as Json[]) {
+    if (typeof part.type !== "string" || types.includes(part.type)) return Type.Union(parts, options);
+    types.push(part.type);
+    for (const [key, value] of Object.entries(part)) {
+      if (key === "type") continue;
+      if (key in merged && JSON.stringify(merged[key]) !== JSON.stringify(value)) {
+        return Type.Union(parts, options);
+      }
+      merged[key] = value;
+    }
+  }
+  if (Array.isArray(merged.enum) && types.includes("null")) merged.enum = [...merged.enum, null];
+  return { ...merged, type: types } as TSchema;
+}
 
 /** One of a few strings, as `{type: "string", enum}` (the serializer writes it as a plain string). */
 export const StringEnum = <const T extends readonly string[]>(values: T, description?: string) =>
@@ -12,7 +45,7 @@ export const StringEnum = <const T extends readonly string[]>(values: T, descrip
 
 /** A number or null as `{type: ["number", "null"]}` (the validator's message names both types). */
 export const NumberOrNull = (description?: string) =>
-  Type.Unsafe<number | null>({ type: ["number", "null"], ...(description ? { description } : {}) });
+  Nullable(Type.Number(), description ? { description } : {});
 
 /** An object with any keys, each value of one shape. */
 export const Dict = <T extends TSchema>(value: T, description?: string) =>

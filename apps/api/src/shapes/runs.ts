@@ -34,12 +34,12 @@ export const Progress = Type.Object({
   cost: Type.Number(),
   latency: Type.Object({ p50: Type.Number(), p90: Type.Number(), p99: Type.Number() }),
   examplesPerSecond: Type.Number(),
-  waitingForRateLimit: Type.Union([Type.Number(), Type.Null()], {
+  waitingForRateLimit: Nullable(Type.Number(), {
     description:
       "seconds until the run's queued requests may go under its server's rate limit; null: none waits",
   }),
-  budget: Type.Union(
-    [Type.Object({ maxCost: Nullable(Type.Number()), maxInputTokens: Nullable(Type.Number()) }), Type.Null()],
+  budget: Nullable(
+    Type.Object({ maxCost: Nullable(Type.Number()), maxInputTokens: Nullable(Type.Number()) }),
     { description: "the run's caps, which usage.input_tokens and cost are spent against; null: none" },
   ),
 });

@@ -1,7 +1,7 @@
 /** Decision servers: what POST and PATCH take, what the API shows (never the key), and the check's answer. */
 
 import { type Static, Type } from "typebox";
-import { Nullable, NumberOrNull, OpenObject, StringEnum } from "./common.js";
+import { Either, Nullable, NumberOrNull, OpenObject, StringEnum } from "./common.js";
 import { RunStatusSchema } from "./runs.js";
 
 /** POST /api/servers body. */
@@ -90,7 +90,7 @@ export const ServerCheck = Type.Object({
   probe: Type.Object({
     model: Type.String(),
     status: StringEnum(["answered", "unknown", "escalated", "error"]),
-    answer: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])),
+    answer: Type.Optional(Either([Type.String(), Type.Array(Type.String())])),
     confidence: Type.Optional(Type.Number()),
     reason: Type.Optional(Type.String()),
     ms: Type.Number(),
