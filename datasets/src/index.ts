@@ -9,7 +9,8 @@ export { DEFAULT_MAX_DEPTH } from "./format/depth.js";
 export type { ErrorCode, ParseOptions, ParseResult, ValidationError } from "./format/errors.js";
 export { DEFAULT_MAX_BYTES, DEFAULT_MAX_ERRORS } from "./format/errors.js";
 /** Read examples from JSONL or CSV against a task (all or nothing), and check an in-memory list. */
-export { type CheckedFile, checkJsonl, parseJsonl } from "./format/jsonl.js";
+export { checkJsonl, parseJsonl } from "./format/jsonl.js";
+export type { CheckedFile } from "./format/kept-rows.js";
 /** A state's key order from its file: `stateJson` read back from stored text, and JavaScript's integer-like keys. */
 export { isIndexKey, reorderedJson } from "./format/state-order.js";
 /** Lossless decoding of bytes that may not be UTF-8 (bad bytes become U+DC80..U+DCFF) and its inverse. */

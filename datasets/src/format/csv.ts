@@ -5,7 +5,8 @@ import { checkExample, indexTask, type TaskIndex } from "./check.js";
 import { type Cell, csvRecords, type QuoteProblem } from "./csv-tokenize.js";
 import type { Issue, ParseOptions, ParseResult, ValidationError } from "./errors.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_ERRORS, failure } from "./errors.js";
-import { type CheckedFile, decodeInput, KeptRows } from "./jsonl.js";
+import { decodeInput } from "./jsonl.js";
+import { type CheckedFile, KeptRows } from "./kept-rows.js";
 import { fieldsStateJson, isIndexKey } from "./state-order.js";
 import { didYouMean, quoteList } from "./suggest.js";
 

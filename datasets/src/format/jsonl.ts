@@ -1,11 +1,12 @@
 import { isUtf8 } from "node:buffer";
 import { validateTask } from "../task.js";
-import type { Example, Split, Task } from "../types.js";
+import type { Example, Task } from "../types.js";
 import { checkExample, indexTask, type TaskIndex } from "./check.js";
 import { DEFAULT_MAX_DEPTH, tooDeepAt } from "./depth.js";
 import type { Issue, ParseOptions, ParseResult, ValidationError } from "./errors.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_ERRORS, failure, formatBytes } from "./errors.js";
 import { JsonSyntaxError, parseLocated } from "./json-located.js";
+import { type CheckedFile, KeptRows } from "./kept-rows.js";
 import { lineStateJson } from "./state-order.js";
 import { findInvalidUtf8, latin1Hint } from "./utf8.js";
 
@@ -246,59 +247,6 @@ export function checkJsonl(
     const { example } = readLine(line, 0, index, Number.POSITIVE_INFINITY, []);
     return example && withStateJson(line, example);
   });
-}
-
-/** A file checked by `checkJsonl` or `checkCsv`: every row valid. */
-export interface CheckedFile {
-  ok: true;
-  /** The examples' ids and splits, in file order. */
-  ids: string[];
-  splits: Split[];
-  /** The k-th example (file order), read again from its line or record. */
-  example(k: number): Example;
-}
-
-/** The largest offset a row's start or end is kept at (Int32Array). */
-const MAX_OFFSET = 0x7fffffff;
-
-/** The valid rows of a file as it is checked: ids, splits and each row's start and end offsets. */
-export class KeptRows {
-  private readonly ids: string[] = [];
-  private readonly splits: Split[] = [];
-  private bounds = new Int32Array(1024);
-
-  add(example: Example, start: number, end: number): void {
-    if (end > MAX_OFFSET) {
-      throw new RangeError(
-        `a file over ${formatBytes(MAX_OFFSET)} cannot be checked row by row; split it into smaller files`,
-      );
-    }
-    const k = this.ids.length;
-    if (2 * k + 2 > this.bounds.length) {
-      const grown = new Int32Array(this.bounds.length * 2);
-      grown.set(this.bounds);
-      this.bounds = grown;
-    }
-    this.bounds[2 * k] = start;
-    this.bounds[2 * k + 1] = end;
-    this.ids.push(example.id);
-    this.splits.push(example.split);
-  }
-
-  /** The checked file, `read(start, end)` reading a row's example again (undefined: not an example). */
-  checked(read: (start: number, end: number) => Example | undefined): CheckedFile {
-    const { ids, splits, bounds } = this;
-    const example = (k: number): Example => {
-      const e = k >= 0 && k < ids.length ? read(bounds[2 * k], bounds[2 * k + 1]) : undefined;
-      if (e === undefined || e.id !== ids[k]) {
-        throw new Error(
-          `row ${k} of ${ids.length} read again is not the example ${JSON.stringify(ids[k])} checked`,
-        );
-      }
-      return e;
-    };
-    return { ok: true, ids, splits, example };
-  }
 }
 
 /** Decodes and scans a file; `valid` gets each valid line while none has failed. */
