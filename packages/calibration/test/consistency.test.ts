@@ -57,6 +57,29 @@ describe("consistency resampling", () => {
     expect(ece({ p: sure, y: new Uint8Array(50).fill(1) })).toBe(0);
   });
 
+  it("draws one stream over every redraw and item, as a counter: the p-value of a plain loop over it", () => {
+    // the test draws each redraw in a call of its own, from the state the stream reaches after the redraws before
+    const { conf, cor, ends } = binary(777, 11, (p) => p - 0.02);
+    const seed = 9;
+    let s = (seed ^ 0x2545f491) | 0;
+    const draw = () => {
+      s = (s + 0x6d2b79f5) | 0;
+      let z = Math.imul(s ^ (s >>> 15), 1 | s);
+      z = (z + Math.imul(z ^ (z >>> 7), 61 | z)) ^ z;
+      return (z ^ (z >>> 14)) >>> 1;
+    };
+    const observed = ece({ p: conf, y: cor });
+    let atLeast = 0;
+    for (let r = 0; r < 60; r++) {
+      const y = Uint8Array.from(conf, (p) => (draw() < Math.floor(p * 2 ** 31) ? 1 : 0));
+      if (ece({ p: conf, y }) >= observed - observed * 1e-12) atLeast++;
+    }
+    const pValue = (1 + atLeast) / 61;
+    expect(pValue).toBeGreaterThan(1 / 61);
+    expect(pValue).toBeLessThan(1);
+    expect(consistencyTest(conf, cor, ends, 15, 60, seed).pValue).toBe(pValue);
+  });
+
   it("reaches the report: calibrated runs pass, overconfident runs fail", () => {
     const calibrated = calibrationReport(synthetic({ n: 2000, k: 4, temperature: 1, seed: 4 }), {
       resamples: 200,

@@ -12,8 +12,10 @@ export interface ConsistencyTest {
 
 /**
  * The redrawn equal-width ECEs: items sorted by confidence, bin b holds positions [ends[b], ends[b + 1]), sumP the bins'
- * summed confidences, thr[t] = floor(p_t * 2^31). Bernoulli(p) is u < thr for a 31-bit uniform u (a bias below
- * 2^-31), counted without a branch.
+ * summed confidences, thr[t] = floor(p_t * 2^31). Each redraw takes one draw an item from a counter-based stream, so
+ * the stream's state after a redraw is known beforehand and each redraw is a call of its own: a loop over every redraw
+ * in one call ran the first (and second) report of a process in on-stack-replaced code, 2.6x slower (107 ms against
+ * 40 ms for 200 redraws of 100,000 items).
  */
 function redraw(
   thr: Int32Array,
@@ -24,22 +26,39 @@ function redraw(
   out: Float64Array,
 ): void {
   const n = thr.length;
+  const step = Math.imul(ends[bins] - ends[0], 0x6d2b79f5);
   let s = seed | 0;
   for (let r = 0; r < out.length; r++) {
-    let total = 0;
-    for (let b = 0; b < bins; b++) {
-      let hits = 0;
-      for (let t = ends[b]; t < ends[b + 1]; t++) {
-        s = (s + 0x6d2b79f5) | 0;
-        let z = Math.imul(s ^ (s >>> 15), 1 | s);
-        z = (z + Math.imul(z ^ (z >>> 7), 61 | z)) ^ z;
-        const u = (z ^ (z >>> 14)) >>> 1;
-        hits -= (u - thr[t]) >> 31;
-      }
-      total += Math.abs(hits - sumP[b]);
-    }
-    out[r] = total / n;
+    out[r] = redrawOnce(thr, ends, sumP, bins, s) / n;
+    s = (s + step) | 0;
   }
+}
+
+/**
+ * One redraw's sum over bins of |successes - summed confidence|, from the stream's state `state`. Bernoulli(p) is
+ * u < thr for a 31-bit uniform u (a bias below 2^-31), counted without a branch.
+ */
+function redrawOnce(
+  thr: Int32Array,
+  ends: Int32Array,
+  sumP: Float64Array,
+  bins: number,
+  state: number,
+): number {
+  let s = state | 0;
+  let total = 0;
+  for (let b = 0; b < bins; b++) {
+    let hits = 0;
+    for (let t = ends[b]; t < ends[b + 1]; t++) {
+      s = (s + 0x6d2b79f5) | 0;
+      let z = Math.imul(s ^ (s >>> 15), 1 | s);
+      z = (z + Math.imul(z ^ (z >>> 7), 61 | z)) ^ z;
+      const u = (z ^ (z >>> 14)) >>> 1;
+      hits -= (u - thr[t]) >> 31;
+    }
+    total += Math.abs(hits - sumP[b]);
+  }
+  return total;
 }
 
 function thresholds(conf: Float64Array, thr: Int32Array): void {
