@@ -2,7 +2,7 @@
 // answer is listed in API.md, and every route has a response schema in the document.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import Ajv from "ajv";
+import { Ajv } from "ajv";
 import { Type } from "typebox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as shapes from "../src/shapes/index.js";
