@@ -30,6 +30,7 @@ export function storedRun(id: string, extra: Partial<StoredRun> = {}): StoredRun
     total: 3,
     counters: emptyCounters(),
     headline: null,
+    stats: null,
     ...extra,
   };
 }

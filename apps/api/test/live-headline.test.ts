@@ -5,6 +5,7 @@
 
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RunEngine } from "../src/engine/engine.js";
 import { SecretBox } from "../src/secrets/box.js";
@@ -54,5 +55,33 @@ describe("a running run's headline", () => {
     await storage.updateRun("run_live", { status: "done" });
     expect(await n()).toBe(2010);
     expect((await storage.getStoredRun("run_live"))?.headline?.n).toBe(2 * 2010);
+  });
+});
+
+describe("a finished run's stats", () => {
+  it("are read from its answers once, at its first summary, stored, and used only while it is done", async () => {
+    await storage.insertRun(storedRun("run_stats", { total: 3 }));
+    for (let i = 0; i < 3; i++) await storage.recordExample(result("run_stats", `s${i}`, i, ["answered"]));
+    const running = await engine.summary("run_stats");
+    expect(running.servedBy).toEqual(["m-2"]);
+    await storage.updateRun("run_stats", { status: "done" });
+    const first = await engine.summary("run_stats");
+    expect(first.progress.latency).toEqual({ p50: 20, p90: 30, p99: 30 });
+    expect((await storage.getStoredRun("run_stats"))?.stats).toEqual({
+      latency: first.progress.latency,
+      servedBy: ["m-2"],
+    });
+    // the answers gone from under it: a summary that read them would say no latency and no model
+    const db = new Database(join(tmp.dir, "workbench.sqlite"));
+    db.prepare("DELETE FROM run_examples WHERE run_id = ?").run("run_stats");
+    db.close();
+    const again = await engine.summary("run_stats");
+    expect(again.progress.latency).toEqual(first.progress.latency);
+    expect(again.servedBy).toEqual(["m-2"]);
+    // a run that is not done reads its answers (a resume also clears the stored stats)
+    await storage.updateRun("run_stats", { status: "running" });
+    const resumed = await engine.summary("run_stats");
+    expect(resumed.servedBy).toEqual([]);
+    expect(resumed.progress.latency).toEqual({ p50: 0, p90: 0, p99: 0 });
   });
 });

@@ -113,6 +113,7 @@ function versionTwoFile(path: string, runs: [string, number][]): PredictionRow[]
       created_by: _b,
       name: _n,
       note: _o,
+      stats: _st,
       ...r
     } = runToParams(storedRun(runId, { total: count, dataset: "vanished" }));
     insertRun(db, r);
@@ -425,6 +426,7 @@ function versionSevenFile(
       created_by: _by,
       name: _name,
       note: _note,
+      stats: _stats,
       ...params
     } = runToParams(storedRun(run.id, { dataset: run.dataset, total: run.count }));
     insertRun(db, params);

@@ -157,6 +157,10 @@ describe("runs", () => {
       expect(run.headline.n).toBeLessThan(rows.length);
       expect(run.headline.n).toBeGreaterThan(0);
       expect((await bench.storage.getStoredRun(id))?.headline).toEqual(run.headline);
+      expect((await bench.storage.getStoredRun(id))?.stats).toEqual({
+        latency: run.progress.latency,
+        servedBy: run.servedBy,
+      });
       // a finished run without a stored headline (finished by another process) gets it computed and stored
       await bench.storage.updateRun(id, { headline: null });
       const listed = body<RunSummary>(await bench.app.inject({ method: "GET", url: `/api/runs/${id}` }));

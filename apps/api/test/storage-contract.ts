@@ -397,6 +397,7 @@ export function storageContract(name: string, open: () => Promise<OpenedStorage>
         await storage.updateRun("run_c", {
           status: "done",
           headline: { accuracy: 0.5, ece: 0.1 },
+          stats: { latency: { p50: 1.5, p90: 2, p99: 9.5 }, servedBy: ["m", "m-2"] },
           ownerPid: null,
           finishedAt: "2100-01-01T00:01:00.000Z",
         });
@@ -427,9 +428,10 @@ export function storageContract(name: string, open: () => Promise<OpenedStorage>
         ).toEqual(["run_c2"]);
         const c = await storage.getStoredRun("run_c");
         expect(c?.headline).toEqual({ accuracy: 0.5, ece: 0.1 });
+        expect(c?.stats).toEqual({ latency: { p50: 1.5, p90: 2, p99: 9.5 }, servedBy: ["m", "m-2"] });
         expect(c?.finishedAt).toBe("2100-01-01T00:01:00.000Z");
         const c2 = await storage.getStoredRun("run_c2");
-        expect(c2).toMatchObject({ ...stopped, serverName: "s", headline: null });
+        expect(c2).toMatchObject({ ...stopped, serverName: "s", headline: null, stats: null });
         expect(c2?.counters).toEqual({ ...emptyCounters(), activeMs: 125.5 });
         expect((await storage.listCalibrations({ runId: "run_c" })).map((c) => c.payload)).toEqual([
           { x: 1 },

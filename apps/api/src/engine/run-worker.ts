@@ -48,6 +48,7 @@ export async function finishIfComplete(
     finishedAt: new Date().toISOString(),
     ownerPid: null,
     headline: null,
+    stats: null,
   });
   ctx.events?.notify(runId, true);
   return true;

@@ -253,6 +253,11 @@ export const MIGRATIONS: Migration[] = [
       ALTER TABLE runs ADD COLUMN note TEXT;
     `,
   },
+  {
+    version: 13,
+    name: "a finished run's latency percentiles and served models, stored at its first summary (null: not yet)",
+    sql: "ALTER TABLE runs ADD COLUMN stats TEXT;",
+  },
 ];
 
 /**

@@ -35,7 +35,7 @@ export const SERVER_COLUMNS = words(`
 export const RUN_INSERT_COLUMNS = words(`
   id dataset dataset_hash server_id server_name endpoint model fingerprint splits concurrency max_len
   options limit_n status error created_at started_at finished_at owner_pid total headline max_cost
-  max_input_tokens stop_reason items created_by name note
+  max_input_tokens stop_reason items created_by name note stats
 `);
 
 /** The runs column of each field updateRun sets. */
@@ -46,6 +46,7 @@ export const RUN_PATCH_COLUMNS: Record<keyof RunPatch, string> = {
   finishedAt: "finished_at",
   ownerPid: "owner_pid",
   headline: "headline",
+  stats: "stats",
   total: "total",
   maxCost: "max_cost",
   maxInputTokens: "max_input_tokens",
@@ -226,6 +227,7 @@ export function runFromRaw(r: Raw): StoredRun {
       activeMs: Number(r.active_ms),
     },
     headline: json(r.headline, null),
+    stats: json(r.stats, null),
     items: json(r.items, []),
     ...(r.created_by == null ? {} : { createdBy: str(r.created_by) }),
     ...(r.name == null ? {} : { name: str(r.name) }),
@@ -257,6 +259,7 @@ export function runToParams(run: StoredRun): Raw {
     owner_pid: run.ownerPid,
     total: run.total,
     headline: toJson(run.headline),
+    stats: toJson(run.stats),
     max_cost: run.maxCost,
     max_input_tokens: run.maxInputTokens,
     stop_reason: run.stopReason,

@@ -378,7 +378,7 @@ export class SqliteStorage extends StoreBase implements WorkbenchStorage {
       const column = RUN_PATCH_COLUMNS[key as keyof RunPatch];
       if (!column || value === undefined) continue;
       sets.push(`${column} = @${column}`);
-      args[column] = key === "headline" ? toJson(value) : value;
+      args[column] = key === "headline" || key === "stats" ? toJson(value) : value;
     }
     if (!sets.length) return;
     this.db.prepare(`UPDATE runs SET ${sets.join(", ")} WHERE id = @id`).run(args);

@@ -265,6 +265,14 @@ export interface StoredRun extends RunRow {
   counters: RunCounters;
   /** The headline cached when the run finished (null while running or after a resume). */
   headline: { accuracy: number | null; ece: number | null; n?: number } | null;
+  /** What a finished run's summary reads from all its answers, stored at its first summary (null as headline). */
+  stats: RunStats | null;
+}
+
+/** A run's request-time percentiles and the model versions that answered (sorted). */
+export interface RunStats {
+  latency: Percentiles;
+  servedBy: string[];
 }
 
 /** What the engine stores for one answered example: the request's facts and one row per item. */
@@ -299,6 +307,7 @@ export type RunPatch = { name?: string | null; note?: string | null } & Partial<
     | "finishedAt"
     | "ownerPid"
     | "headline"
+    | "stats"
     | "total"
     | "maxCost"
     | "maxInputTokens"

@@ -196,6 +196,11 @@ export const PG_MIGRATIONS: PgMigration[] = [
       ALTER TABLE runs ADD COLUMN note text;
     `,
   },
+  {
+    version: 7,
+    name: "a finished run's latency percentiles and served models, stored at its first summary (null: not yet)",
+    sql: "ALTER TABLE runs ADD COLUMN stats text;",
+  },
 ];
 
 /** The advisory lock (two keys, "work" "benc") held while migrating: one API instance migrates, the others wait. */

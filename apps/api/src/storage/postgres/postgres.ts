@@ -405,7 +405,7 @@ export class PostgresStorage extends StoreBase implements WorkbenchStorage {
     for (const [key, value] of Object.entries(patch)) {
       const column = RUN_PATCH_COLUMNS[key as keyof RunPatch];
       if (!column || value === undefined) continue;
-      args.push(key === "headline" ? toJson(value) : value);
+      args.push(key === "headline" || key === "stats" ? toJson(value) : value);
       sets.push(`${column} = $${args.length}`);
     }
     if (sets.length) await this.pool.query(`UPDATE runs SET ${sets.join(", ")} WHERE id = $1`, args);
