@@ -1,6 +1,7 @@
 /**
- * A running run's headline is computed again only once the run has grown by 5 %: on a million-example run each one
- * reads every stored prediction. A finished run's is computed and stored.
+ * A running run's headline (and its request-time percentiles, when read from storage) are computed again only once
+ * the run has grown by 5 %: on a million-example run each one reads every stored answer. A finished run's are
+ * computed and stored.
  */
 
 import { randomBytes } from "node:crypto";
@@ -55,6 +56,31 @@ describe("a running run's headline", () => {
     await storage.updateRun("run_live", { status: "done" });
     expect(await n()).toBe(2010);
     expect((await storage.getStoredRun("run_live"))?.headline?.n).toBe(2 * 2010);
+  });
+});
+
+describe("a running run's request times, read from storage (another process works on it)", () => {
+  it("give percentiles kept until the run grows by 5 %, then read again; a stopped run's are fresh", async () => {
+    await storage.insertRun(storedRun("run_lat", { total: 5000 }));
+    let at = 0;
+    const slow = async (count: number, ms: number) => {
+      const writes: Promise<void>[] = [];
+      for (let i = 0; i < count; i++, at++) {
+        writes.push(storage.recordExample({ ...result("run_lat", `l${at}`, at, ["answered"]), ms }));
+      }
+      await Promise.all(writes);
+    };
+    const p99 = async () => (await engine.summary("run_lat")).progress.latency.p99;
+    await slow(1000, 10);
+    expect(await p99()).toBe(10);
+    await slow(52, 5000); // 52 of 1,052: under 5 %, the last percentiles still stand
+    expect(await p99()).toBe(10);
+    await slow(1, 5000); // 53 of 1,053: read again
+    expect(await p99()).toBe(5000);
+    await slow(20, 9000); // 20 of 1,073: kept
+    expect(await p99()).toBe(5000);
+    await storage.updateRun("run_lat", { status: "stopped" });
+    expect(await p99()).toBe(9000);
   });
 });
 

@@ -3,7 +3,6 @@
 import { randomBytes } from "node:crypto";
 import { SPLITS } from "@decision-workbench/datasets";
 import { ValueError } from "@decision-workbench/scorer";
-import { LRUCache } from "lru-cache";
 import { analysisData } from "../analysis/data.js";
 import type { Headline } from "../analysis/headline.js";
 import { ApiError, conflict, notFound } from "../errors.js";
@@ -29,6 +28,7 @@ import {
   type WorkbenchStorage,
 } from "../storage/types.js";
 import { CAP_FIELDS, capReached, checkAmounts, estimateRun } from "./cost-guard.js";
+import { GrowthGate } from "./growth-gate.js";
 import { budgetOf, type JobOutcome, progressOf, RunJob } from "./job.js";
 import type { Percentiles } from "./percentiles.js";
 import { RateLanes } from "./rate-lane.js";
@@ -89,11 +89,13 @@ export class RunEngine {
   private readonly events: PgRunEvents | undefined;
   private closing = false;
   /**
-   * The last headline of each running run and the examples it counted. A new one reads the chunks packed since
-   * the last (analysis/data.ts keeps the others' bin sums) and every loose row (up to CHUNK_ROWS an item), and a
-   * live page asks every few seconds: GET /api/runs/:id took 0.8-1.3 s near 1,000,000 examples (bench/workers.ts).
+   * Running runs' headlines and, when another process works on them, request-time percentiles: each reads every
+   * stored answer (GET /api/runs/:id took 0.8-1.3 s near 1,000,000 examples, bench/workers.ts), kept until the run
+   * has grown by 5 %. A new headline reads the chunks packed since the last (analysis/data.ts keeps the others' bin
+   * sums) and every loose row (up to CHUNK_ROWS an item).
    */
-  private readonly liveHeadlines = new LRUCache<string, { done: number; headline: Headline }>({ max: 256 });
+  private readonly liveHeadlines = new GrowthGate<Headline>();
+  private readonly liveLatency = new GrowthGate<Percentiles>();
 
   constructor(opts: EngineOptions) {
     this.storage = opts.storage;
@@ -579,11 +581,16 @@ export class RunEngine {
     });
   }
 
-  /** The run's request-time percentiles, from every stored time. */
+  /** The run's request-time percentiles, from every stored time (a running run's: see liveLatency). */
   private async latency(run: StoredRun): Promise<Percentiles> {
     const job = this.jobs.get(run.id);
     // a settled job holds every stored request time (before, answers in flight may still be stored)
-    return job?.settled ? job.latency.percentiles() : this.storage.latencyPercentiles(run.id);
+    if (job?.settled) return job.latency.percentiles();
+    if (run.status !== "running" && run.status !== "queued") {
+      this.liveLatency.delete(run.id);
+      return this.storage.latencyPercentiles(run.id);
+    }
+    return this.liveLatency.get(run.id, run.counters.done, () => this.storage.latencyPercentiles(run.id));
   }
 
   /**
@@ -652,15 +659,12 @@ export class RunEngine {
    */
   private async headline(run: StoredRun): Promise<Headline> {
     if (run.headline && run.status === "done") return run.headline;
-    const done = run.counters.done;
+    const read = () => analysisData(this.storage).headline(run.id);
     if (run.status === "running" || run.status === "queued") {
-      const seen = this.liveHeadlines.get(run.id);
-      if (seen && done >= seen.done && done - seen.done < Math.max(1, 0.05 * done)) return seen.headline;
+      return this.liveHeadlines.get(run.id, run.counters.done, read);
     }
-    const headline = await analysisData(this.storage).headline(run.id);
-    if (run.status === "running" || run.status === "queued")
-      this.liveHeadlines.set(run.id, { done, headline });
-    else this.liveHeadlines.delete(run.id);
+    this.liveHeadlines.delete(run.id);
+    const headline = await read();
     if (run.status === "done") await this.storage.updateRun(run.id, { headline });
     return headline;
   }
