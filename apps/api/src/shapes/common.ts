@@ -6,7 +6,8 @@ import { NAME_MAX, SPLIT_CHOICES, SPLITS } from "./limits.js";
 /**
  * A union written as one list of JSON types when its members have distinct types and keywords that agree (the
  * serializer tells them apart by `typeof`; an `anyOf` makes it compile a validator on a route's first answer: 66 ms
- * of a 1k run's first report), else as `anyOf`.
+ * of a 1k run's first report), else as `anyOf`: a string beside an array or an object (the serializer would write
+ * an array as one joined string), and a const or enum beside another type.
  */
 export const Either = <T extends TSchema[]>(parts: [...T], options: { description?: string } = {}) =>
   Type.Unsafe<Static<TUnion<T>>>(typeList(parts, options));
@@ -35,7 +36,12 @@ function typeList(parts: TSchema[], options: Record<string, unknown>): TSchema {
       merged[key] = value;
     }
   }
-  if (Array.isArray(merged.enum) && types.includes("null")) merged.enum = [...merged.enum, null];
+  // the serializer's string branch takes anything with its own toString (an array: "a,b"), and a keyword of one
+  // member (const, enum) would hold for the others' values too
+  const stringLike = types.includes("string") && (types.includes("array") || types.includes("object"));
+  const values = types.filter((t) => t !== "null").length;
+  if (stringLike || "const" in merged || ("enum" in merged && values > 1)) return Type.Union(parts, options);
+  if (Array.isArray(merged.enum)) merged.enum = [...merged.enum, null];
   return { ...merged, type: types } as TSchema;
 }
 

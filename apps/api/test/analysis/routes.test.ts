@@ -230,6 +230,10 @@ describe("GET /api/runs/:id/items", () => {
     const first = stored[0].record.reasoning as Record<string, { text: string }>;
     expect(Object.keys(first)).toContain("link");
     expect(spam.body.rows[0].reasoning).toContain(`link: ${first.link.text}`);
+    // a multi-label gold and answer are lists of labels, as stored (not one joined string)
+    const lists = spam.body.rows.map((r) => [r.gold, r.answer]);
+    expect(lists.flat().every((x) => x === null || Array.isArray(x))).toBe(true);
+    expect(lists.flat().some((x) => Array.isArray(x) && x.length > 1)).toBe(true);
     const single = await get<Items & { rows: { reasoning: string | null }[] }>(
       `/api/runs/${runSpam.id}/items?item=is_spam&limit=1`,
     );
