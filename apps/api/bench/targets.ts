@@ -157,16 +157,21 @@ async function stopApi(proc: ChildProcess): Promise<void> {
   await ended;
 }
 
+/** GET a path: the time in ms to its whole body, its status and its text. */
+async function timedGet(url: string, path: string): Promise<{ ms: number; status: number; text: string }> {
+  const t0 = performance.now();
+  const res = await fetch(url + path);
+  const text = await res.text();
+  return { ms: performance.now() - t0, status: res.status, text };
+}
+
 /** GET a report; its time in ms and its resamples. */
 async function timedReport(
   url: string,
   path: string,
 ): Promise<{ ms: number; resamples: { headline: number; secondary: number } }> {
-  const t0 = performance.now();
-  const res = await fetch(url + path);
-  const text = await res.text();
-  const ms = performance.now() - t0;
-  if (!res.ok) throw new Error(`${path}: HTTP ${res.status} ${text.slice(0, 300)}`);
+  const { ms, status, text } = await timedGet(url, path);
+  if (status !== 200) throw new Error(`${path}: HTTP ${status} ${text.slice(0, 300)}`);
   return { ms, resamples: JSON.parse(text).resamples };
 }
 
@@ -329,28 +334,20 @@ async function main(): Promise<void> {
     // GET /api/runs in each process: the first ever reads every run's answers for its stats and stores them
     const lists: number[] = [];
     const emptyLists: number[] = [];
-    const timedList = async (
-      url: string,
-    ): Promise<{ ms: number; runs: unknown; status: number; text: string }> => {
-      const t = performance.now();
-      const res = await fetch(`${url}/api/runs`);
-      const text = await res.text();
-      const ms = performance.now() - t;
-      return { ms, runs: res.ok ? JSON.parse(text) : null, status: res.status, text };
-    };
     for (let i = 0; i < 3; i++) {
       let api = await startApi(empty);
       emptyStartups.push(api.ms);
-      emptyLists.push((await timedList(api.url)).ms);
+      emptyLists.push((await timedGet(api.url, "/api/runs")).ms);
       await stopApi(api.proc);
       api = await startApi(dir);
       startups.push(api.ms);
-      const list = await timedList(api.url);
+      const list = await timedGet(api.url, "/api/runs");
       lists.push(list.ms);
       if (i === 0) {
+        const runs = list.status === 200 ? (JSON.parse(list.text) as unknown) : null;
         notes.push(
-          Array.isArray(list.runs)
-            ? `the API lists ${list.runs.length} runs in the data folder of (b)`
+          Array.isArray(runs)
+            ? `the API lists ${runs.length} runs in the data folder of (b)`
             : `GET /api/runs on the data folder of (b) answered HTTP ${list.status}: ${list.text.slice(0, 300)}`,
         );
       }

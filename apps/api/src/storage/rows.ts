@@ -39,7 +39,7 @@ export const RUN_INSERT_COLUMNS = words(`
 `);
 
 /** The runs column of each field updateRun sets. */
-export const RUN_PATCH_COLUMNS: Record<keyof RunPatch, string> = {
+const RUN_PATCH_COLUMNS: Record<keyof RunPatch, string> = {
   status: "status",
   error: "error",
   startedAt: "started_at",
@@ -54,6 +54,20 @@ export const RUN_PATCH_COLUMNS: Record<keyof RunPatch, string> = {
   name: "name",
   note: "note",
 };
+
+/** The JSON text columns of the runs fields updateRun sets. */
+const RUN_PATCH_JSON = new Set<keyof RunPatch>(["headline", "stats"]);
+
+/** The columns a patch sets and their stored values (fields left undefined are not set). */
+export function runPatchValues(patch: RunPatch): [column: string, value: unknown][] {
+  const out: [string, unknown][] = [];
+  for (const [key, value] of Object.entries(patch) as [keyof RunPatch, unknown][]) {
+    const column = RUN_PATCH_COLUMNS[key];
+    if (!column || value === undefined) continue;
+    out.push([column, RUN_PATCH_JSON.has(key) ? toJson(value) : value]);
+  }
+  return out;
+}
 
 /** The LIKE pattern (backslash escapes) of a case-insensitive text filter, matched against lower(...). */
 export function likePattern(q: string): string {
@@ -77,7 +91,7 @@ function numOrNull(v: unknown): number | null {
 }
 
 /** JSON text of a value, or null for null/undefined. */
-export function toJson(value: unknown): string | null {
+function toJson(value: unknown): string | null {
   return value === null || value === undefined ? null : JSON.stringify(value);
 }
 

@@ -12,14 +12,13 @@ import {
   likePattern,
   type Raw,
   RUN_INSERT_COLUMNS,
-  RUN_PATCH_COLUMNS,
   runFromRaw,
+  runPatchValues,
   runToParams,
   SERVER_COLUMNS,
   serverFromRaw,
   serverToParams,
   TOKEN_INFO_COLUMNS,
-  toJson,
   tokenFromRaw,
   uploadFromRaw,
 } from "./rows.js";
@@ -372,15 +371,10 @@ export class SqliteStorage extends StoreBase implements WorkbenchStorage {
   }
 
   async updateRun(id: string, patch: RunPatch): Promise<void> {
-    const sets: string[] = [];
-    const args: Raw = { id };
-    for (const [key, value] of Object.entries(patch)) {
-      const column = RUN_PATCH_COLUMNS[key as keyof RunPatch];
-      if (!column || value === undefined) continue;
-      sets.push(`${column} = @${column}`);
-      args[column] = key === "headline" || key === "stats" ? toJson(value) : value;
-    }
-    if (!sets.length) return;
+    const values = runPatchValues(patch);
+    if (!values.length) return;
+    const sets = values.map(([column]) => `${column} = @${column}`);
+    const args: Raw = { id, ...Object.fromEntries(values) };
     this.db.prepare(`UPDATE runs SET ${sets.join(", ")} WHERE id = @id`).run(args);
   }
 

@@ -14,14 +14,13 @@ import {
   likePattern,
   type Raw,
   RUN_INSERT_COLUMNS,
-  RUN_PATCH_COLUMNS,
   runFromRaw,
+  runPatchValues,
   runToParams,
   SERVER_COLUMNS,
   serverFromRaw,
   serverToParams,
   TOKEN_INFO_COLUMNS,
-  toJson,
   tokenFromRaw,
   uploadFromRaw,
 } from "../rows.js";
@@ -400,15 +399,13 @@ export class PostgresStorage extends StoreBase implements WorkbenchStorage {
   }
 
   async updateRun(id: string, patch: RunPatch): Promise<void> {
-    const sets: string[] = [];
-    const args: unknown[] = [id];
-    for (const [key, value] of Object.entries(patch)) {
-      const column = RUN_PATCH_COLUMNS[key as keyof RunPatch];
-      if (!column || value === undefined) continue;
-      args.push(key === "headline" || key === "stats" ? toJson(value) : value);
-      sets.push(`${column} = $${args.length}`);
-    }
-    if (sets.length) await this.pool.query(`UPDATE runs SET ${sets.join(", ")} WHERE id = $1`, args);
+    const values = runPatchValues(patch);
+    if (!values.length) return;
+    const sets = values.map(([column], i) => `${column} = $${i + 2}`);
+    await this.pool.query(`UPDATE runs SET ${sets.join(", ")} WHERE id = $1`, [
+      id,
+      ...values.map(([, v]) => v),
+    ]);
   }
 
   async addActiveMs(id: string, ms: number): Promise<void> {
