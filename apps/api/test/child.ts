@@ -18,9 +18,13 @@ export interface Child {
   exited: Promise<number | string>;
 }
 
-/** Spawns `workbench <args>`; the environment is the test's plus `env`. */
-export function workbench(args: string[], env: Record<string, string | undefined> = {}): Child {
-  const proc = spawn(process.execPath, ["--import", "tsx", main, ...args], {
+/** Spawns `workbench <args>`; the environment is the test's plus `env`; `nodeArgs` go to node before the script. */
+export function workbench(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+  nodeArgs: string[] = [],
+): Child {
+  const proc = spawn(process.execPath, [...nodeArgs, "--import", "tsx", main, ...args], {
     cwd: apiDir,
     env: { ...process.env, ...env, NODE_OPTIONS: "" },
     stdio: ["ignore", "pipe", "pipe"],

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { DecisionServerHandle } from "@decision-workbench/decision-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -24,6 +24,35 @@ afterAll(async () => {
 });
 
 describe("workbench serve", () => {
+  it("on SQLite loads neither PostgreSQL's client nor the run queue's modules (memory and start-up)", async () => {
+    // a preload that writes, as the process exits, the packages its CommonJS loader loaded
+    const preload = join(tmp.dir, "loaded-packages.cjs");
+    const out = join(tmp.dir, "loaded-packages.json");
+    writeFileSync(
+      preload,
+      `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(out)}, JSON.stringify(Object.keys(require.cache))));`,
+    );
+    const child = workbench(
+      ["serve", "--port", "0", "--no-reference"],
+      { WORKBENCH_DATA_DIR: join(tmp.dir, "lazy") },
+      ["--require", preload],
+    );
+    const url = listeningUrl(await child.firstLine);
+    expect((await fetch(`${url}/api/runs`)).status).toBe(200);
+    child.proc.kill("SIGTERM");
+    expect(await child.exited).toBe(0);
+    const packages = new Set(
+      (JSON.parse(readFileSync(out, "utf8")) as string[]).flatMap((f) => {
+        const m = /node_modules\/((?:@[^/]+\/)?[^/]+)\/(?!.*node_modules)/.exec(f);
+        return m ? [m[1]] : [];
+      }),
+    );
+    // the loader saw the API's own packages (the check itself works) but none of the shared database's
+    expect(packages.has("fastify")).toBe(true);
+    expect(packages.has("better-sqlite3")).toBe(true);
+    for (const name of ["pg", "bullmq", "ioredis"]) expect(packages.has(name)).toBe(false);
+  }, 60_000);
+
   it("prints the address first, registers the embedded reference server once, and stops on SIGTERM", async () => {
     const dataDir = join(tmp.dir, "serve");
     const first = workbench(["serve", "--port", "0"], { WORKBENCH_DATA_DIR: dataDir });

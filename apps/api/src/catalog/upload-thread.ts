@@ -11,9 +11,8 @@ import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { ApiError, type ErrorDetail } from "../errors.js";
-import { newPgOwner } from "../storage/postgres/pg-uploads.js";
 import type { StoreLocation, UploadRow } from "../storage/types.js";
-import { newOwner } from "../storage/upload-owner.js";
+import { newOwner, newPgOwner } from "../storage/upload-owner.js";
 
 /** What the event loop sends the thread: a form field starts, bytes of the current one, the end of the body. */
 export type ThreadMessage =

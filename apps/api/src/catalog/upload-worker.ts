@@ -11,7 +11,6 @@ import type { StoreLocation } from "../storage/types.js";
 import { storeUpload } from "./upload-dataset.js";
 import { type Received, type ReceivedUpload, readUpload } from "./upload-input.js";
 import { UploadStore, type UploadTarget } from "./upload-store.js";
-import { PgUploadStore } from "./upload-store-pg.js";
 import type { ThreadAnswer, ThreadMessage } from "./upload-thread.js";
 
 const port = parentPort;
@@ -63,9 +62,10 @@ function received(kind: "json" | "form"): ReceivedUpload {
 async function answer(kind: "json" | "form", createdBy: string | null): Promise<ThreadAnswer> {
   try {
     const input = readUpload(received(kind));
+    // PostgreSQL's modules are loaded only by a workbench on a shared database
     const store: UploadTarget =
       database.kind === "postgres"
-        ? new PgUploadStore(database.url, owner)
+        ? new (await import("./upload-store-pg.js")).PgUploadStore(database.url, owner)
         : new UploadStore(database.path, owner);
     try {
       return { ok: true, row: await storeUpload(input, store, createdBy) };

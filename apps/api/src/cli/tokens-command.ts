@@ -7,7 +7,6 @@
 import { join } from "node:path";
 import { ConfigError, DB_FILE, ENV, serveConfig } from "../config.js";
 import { newToken, TOKEN_NAME } from "../security/person-tokens.js";
-import { openPostgresStorage } from "../storage/postgres/postgres.js";
 import { openStorage } from "../storage/sqlite.js";
 import type { WorkbenchStorage } from "../storage/types.js";
 import { parseFlags, UsageError } from "./args.js";
@@ -48,7 +47,7 @@ async function openStore(flags: TokenFlags): Promise<WorkbenchStorage> {
     throw err;
   }
   return config.databaseUrl
-    ? openPostgresStorage(config.databaseUrl)
+    ? (await import("../storage/postgres/postgres.js")).openPostgresStorage(config.databaseUrl)
     : openStorage(join(config.dataDir, DB_FILE));
 }
 

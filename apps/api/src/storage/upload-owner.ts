@@ -6,6 +6,7 @@
 
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { processAlive } from "../process-alive.js";
 
 /** The owner of a pending upload. */
@@ -29,6 +30,17 @@ const START_SLACK_MS = 2_000;
 /** The owner text (the `pending` value) of a new upload of this process. */
 export function newOwner(upload: string = randomUUID()): string {
   return JSON.stringify({ pid: process.pid, start: PROCESS_START, upload } satisfies UploadOwner);
+}
+
+/** This machine's name, in the owner of an upload to a shared (PostgreSQL) database. */
+export const HOST = hostname();
+
+/**
+ * The owner text of a new upload (id `upload`) of this process to a shared database: with its host, so that a
+ * process on another machine is never judged gone by this one (pg-uploads.ts).
+ */
+export function newPgOwner(upload?: string): string {
+  return JSON.stringify({ ...JSON.parse(newOwner(upload)), host: HOST });
 }
 
 /** The owner in a `pending` value; undefined when the text is not one. */

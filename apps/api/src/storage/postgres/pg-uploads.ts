@@ -8,23 +8,15 @@
  * is never judged gone by this one.
  */
 
-import { hostname } from "node:os";
 import type { Pool } from "pg";
 import { exampleToParams, uploadToParams } from "../rows.js";
 import type { ExampleRow, UploadRow } from "../types.js";
-import { newOwner, ownerGone, ownerOf } from "../upload-owner.js";
+import { HOST, newPgOwner, ownerGone, ownerOf } from "../upload-owner.js";
 import { UploadCancelled } from "../upload-sql.js";
 import { columnArrays, inTransaction } from "./pg-client.js";
 
 /** Examples inserted (or deleted) by one transaction. */
 const UPLOAD_BATCH = 2000;
-
-const HOST = hostname();
-
-/** The owner text of a new upload (id `upload`) of this process on this host. */
-export function newPgOwner(upload?: string): string {
-  return JSON.stringify({ ...JSON.parse(newOwner(upload)), host: HOST });
-}
 
 /** Whether the owner of a pending upload is a process of this host that is gone (see upload-owner.ts). */
 function pgOwnerGone(pending: string): boolean {

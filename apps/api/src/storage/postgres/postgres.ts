@@ -42,6 +42,7 @@ import type {
   UploadRow,
   WorkbenchStorage,
 } from "../types.js";
+import { newPgOwner } from "../upload-owner.js";
 import { UPLOAD_COMPLETE } from "../upload-sql.js";
 import { LOOSE_VALUES, PgAnswerWriter } from "./pg-answers.js";
 import { float64sOf, inTransaction, int32sOf, packed, SNAPSHOT } from "./pg-client.js";
@@ -52,7 +53,6 @@ import {
   discardPgUpload,
   discardPgUploadById,
   fillPgUpload,
-  newPgOwner,
   reservePgUpload,
 } from "./pg-uploads.js";
 
