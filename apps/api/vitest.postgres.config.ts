@@ -7,6 +7,7 @@ export default defineProject({
     name: "api-postgres",
     include: [
       "test/runs.test.ts",
+      "test/example-pages.test.ts",
       "test/servers.test.ts",
       "test/datasets.test.ts",
       "test/app.test.ts",

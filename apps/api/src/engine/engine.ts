@@ -36,7 +36,7 @@ import { replayRun } from "./replay.js";
 import type { RunQueue } from "./run-queue.js";
 import { setUpRun } from "./run-setup.js";
 import { finishIfComplete } from "./run-worker.js";
-import { type Outline, outlineExamples, type Selection, selectExamples, wireState } from "./selection.js";
+import { type Outline, outlineExamples, outlinePages, selectExamples, wireState } from "./selection.js";
 
 /** A short random id with a prefix: `run_…`, `srv_…`, `cal_…`. */
 export function newId(prefix: string): string {
@@ -113,8 +113,8 @@ export class RunEngine {
    * ApiError on bad input.
    */
   async create(input: RunInput, createdBy: string | null = null): Promise<RunSummary> {
-    // with a queue, the examples are counted from an outline: the workers read them chunk by chunk
-    const { server, splits, selection, decider } = await this.prepare(input, Boolean(this.queue));
+    // the examples are counted from an outline: the job (or the queue's workers) reads them a page at a time
+    const { server, splits, selection, decider } = await this.prepare(input, true);
     const concurrency = input.concurrency ?? CONCURRENCY.default;
     const run: StoredRun = {
       id: newId("run"),
@@ -149,7 +149,7 @@ export class RunEngine {
     };
     await this.storage.insertRun(run);
     // what was just read is what the run starts from: not read a second time
-    await this.launch(run.id, { selected: selection.whole, outline: selection.outline });
+    await this.launch(run.id, selection.outline);
     return this.summary(run.id);
   }
 
@@ -231,16 +231,12 @@ export class RunEngine {
    * Starts (or restarts) work on a stored run; the status becomes `running`. With a queue, its examples not stored
    * yet go to the queue in chunks (a capped run in one chunk, so its cap is counted in one place).
    */
-  private async launch(runId: string, read: { selected?: Selection; outline?: Outline } = {}): Promise<void> {
+  private async launch(runId: string, outline?: Outline): Promise<void> {
     if (this.closing)
       throw new ApiError(503, "shutting_down", "the workbench is shutting down; try again after it restarts");
     const run = await this.mustGet(runId);
     const ctx = { storage: this.storage, secrets: this.secrets, outbound: this.outbound, lanes: this.lanes };
-    const setup = await setUpRun(
-      ctx,
-      run,
-      this.queue ? { outline: read.outline ?? true } : { selected: read.selected },
-    );
+    const setup = await setUpRun(ctx, run, outline);
     if ("error" in setup) {
       await this.storage.updateRun(runId, {
         status: "failed",
@@ -274,23 +270,22 @@ export class RunEngine {
       this.log(`run ${runId} ${resumed(stored.length)}: queued`);
       return;
     }
-    const { server, selection, lane, decider } = setup;
-    const done = await this.storage.doneExampleIds(runId);
-    const pending = (selection?.examples ?? []).filter((s) => !done.has(s.example.id));
+    const { server, lane, decider } = setup;
+    const stored = await this.storage.storedOrdinals(runId, 0, run.total);
     const fresh = await this.mustGet(runId);
     const job = new RunJob({
       storage: this.storage,
       run: fresh,
       decider,
       items: setup.items,
-      pending,
+      examples: outlinePages(this.storage, run.dataset, setup.outline, stored),
       latencies: await this.storage.latencies(runId),
       lane,
       prices: server,
       onSettled: (outcome) => this.settled(runId, outcome),
     });
     this.jobs.set(runId, job);
-    this.log(`run ${runId} ${resumed(done.size)}`);
+    this.log(`run ${runId} ${resumed(stored.length)}`);
   }
 
   private settled(runId: string, outcome: JobOutcome): void {

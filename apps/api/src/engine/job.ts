@@ -16,7 +16,7 @@ import type { RateLane } from "./rate-lane.js";
 import { ticketSignal } from "./rate-opener.js";
 import { itemTokens, requestTokens } from "./rate-tokens.js";
 import { exampleResult } from "./record.js";
-import { type Selected, wireState } from "./selection.js";
+import { type ExamplePages, type Selected, wireState } from "./selection.js";
 
 /** How a job ended. */
 export type JobOutcome = "done" | "cancelled" | "failed" | "stopped" | "closed";
@@ -82,8 +82,8 @@ export interface JobDeps {
   run: StoredRun;
   decider: DecisionDecider;
   items: Item[];
-  /** Examples still to ask, in run order. */
-  pending: Selected[];
+  /** Examples still to ask, in run order, a page at a time. */
+  examples: ExamplePages;
   /** Request times already stored (ascending or not). */
   latencies: number[];
   /** Called once when the job has settled (status written). */
@@ -123,7 +123,11 @@ export class RunJob extends EventEmitter {
   settled = false;
   private doneThisSession = 0;
   private readonly startedAt = performance.now();
+  /** The page of examples being asked, and the next one's place in it. */
+  private page: Selected[] = [];
   private next = 0;
+  /** The read of the next page, shared by the slots that wait for it; set to null once every page is read. */
+  private reading: Promise<void> | undefined | null;
   private readonly unstored: UnstoredAnswers;
   /** Aborts the waits for the rate limit when the job stops. */
   private readonly aborter = new AbortController();
@@ -270,14 +274,21 @@ export class RunJob extends EventEmitter {
    * waits first.
    */
   private async worker(): Promise<void> {
-    const { pending, items } = this.deps;
-    while (!this.stopping && this.next < pending.length) {
+    const { items } = this.deps;
+    while (!this.stopping) {
       await this.unstored.room();
-      if (this.stopping || this.next >= pending.length) {
+      let sel: Selected | undefined;
+      try {
+        sel = this.stopping ? undefined : await this.take();
+      } catch (err) {
+        this.unstored.release();
+        await this.stop("failed", `the run's examples could not be read: ${(err as Error).message}`);
+        return;
+      }
+      if (!sel) {
         this.unstored.release();
         break;
       }
-      const sel = pending[this.next++];
       const spend = this.estimate(sel);
       if (spend && !this.budget.take(spend.tokens, spend.cost)) {
         // the next request would take the run past a cap: it is not sent; a resume with a higher cap asks it
@@ -307,6 +318,26 @@ export class RunJob extends EventEmitter {
       // a capped run's estimate is given back once the answer is counted (spent) or could not be stored
       this.unstored.add(spend ? commit.finally(() => this.budget.give(spend.tokens, spend.cost)) : commit);
     }
+  }
+
+  /** The next example to ask, reading the next page when this one is spent; undefined once none is left. */
+  private async take(): Promise<Selected | undefined> {
+    while (this.next >= this.page.length) {
+      if (this.reading === null || this.stopping) return undefined;
+      this.reading ??= this.deps.examples.next().then(
+        (page) => {
+          this.page = page;
+          this.next = 0;
+          this.reading = page.length ? undefined : null;
+        },
+        (err) => {
+          this.reading = undefined;
+          throw err;
+        },
+      );
+      await this.reading;
+    }
+    return this.page[this.next++];
   }
 
   /** The estimate a capped run's budget takes for an example's request; null when the run has no cap. */
@@ -359,8 +390,8 @@ export class RunJob extends EventEmitter {
   }
 
   private async work(): Promise<JobOutcome> {
-    const { storage, run, pending } = this.deps;
-    const workers = Math.max(1, Math.min(run.concurrency, pending.length));
+    const { storage, run, examples } = this.deps;
+    const workers = Math.max(1, Math.min(run.concurrency, examples.count));
     await Promise.all(Array.from({ length: workers }, () => this.worker()));
     await this.unstored.drained();
     if (this.waitTimer) clearInterval(this.waitTimer);

@@ -9,7 +9,7 @@ import { deciderFor, limitsOf } from "../servers/connect.js";
 import type { OutboundPolicy } from "../servers/outbound.js";
 import type { ServerRow, StoredRun, WorkbenchStorage } from "../storage/types.js";
 import type { RateLane, RateLanes } from "./rate-lane.js";
-import { type Outline, outlineExamples, type Selection, selectExamples } from "./selection.js";
+import { type Outline, outlineExamples } from "./selection.js";
 
 /** Where a run's work gets its server, secrets, address policy and lanes. */
 export interface SetupContext {
@@ -19,45 +19,33 @@ export interface SetupContext {
   lanes: RateLanes;
 }
 
-/** A run ready to work on: its examples read whole (`selection`) or as an outline (`outline`), as asked. */
+/** A run ready to work on: its examples as an outline (each page of them is read when it is asked). */
 export interface RunSetup {
   server: ServerRow;
   items: Item[];
-  selection?: Selection;
-  outline?: Outline;
+  outline: Outline;
   lane: RateLane;
   decider: ReturnType<typeof deciderFor>;
 }
 
 /**
  * The run's setup, or why it cannot go on (its server or dataset was deleted, the dataset changed, the server's
- * address is no longer allowed). `how.selected`: the examples when the caller has just selected them;
- * `how.outline`: read the examples as an outline only (a queued run: each chunk reads its own), or this outline,
- * read before from the dataset as it is now.
+ * address is no longer allowed). `outline`: the run's outline when the caller has just read it from the dataset as
+ * it is now; else it is read here.
  */
 export async function setUpRun(
   ctx: SetupContext,
   run: StoredRun,
-  how: { selected?: Selection; outline?: true | Outline } = {},
+  outline?: Outline,
 ): Promise<RunSetup | { error: string }> {
   const server = await ctx.storage.getServer(run.serverId);
   if (!server)
     return { error: `the run's server (${run.serverName}) was deleted; start a new run on another server` };
-  const { storage } = ctx;
-  const source = how.outline
-    ? {
-        outline:
-          how.outline === true
-            ? await outlineExamples(storage, run.dataset, run.splits, run.limit)
-            : how.outline,
-      }
-    : { selection: how.selected ?? (await selectExamples(storage, run.dataset, run.splits, run.limit)) };
-  const read = "outline" in source ? source.outline : source.selection;
+  const read = outline ?? (await outlineExamples(ctx.storage, run.dataset, run.splits, run.limit));
   if (!read) return { error: `the run's dataset ${JSON.stringify(run.dataset)} was deleted` };
-  const selection = read;
-  if (selection.hash !== run.datasetHash) {
+  if (read.hash !== run.datasetHash) {
     return {
-      error: `the dataset ${JSON.stringify(run.dataset)} changed since the run started (hash ${run.datasetHash.slice(0, 12)}, now ${selection.hash.slice(0, 12)}); start a new run`,
+      error: `the dataset ${JSON.stringify(run.dataset)} changed since the run started (hash ${run.datasetHash.slice(0, 12)}, now ${read.hash.slice(0, 12)}); start a new run`,
     };
   }
   const lane = ctx.lanes.lane(server.id, limitsOf(server));
@@ -67,7 +55,7 @@ export async function setUpRun(
       maxLen: run.maxLen,
       lane,
     });
-    return { server, items: read.items, ...source, lane, decider };
+    return { server, items: read.items, outline: read, lane, decider };
   } catch (err) {
     return { error: (err as Error).message };
   }

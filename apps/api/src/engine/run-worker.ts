@@ -12,7 +12,7 @@ import type { StoredRun } from "../storage/types.js";
 import { RunJob } from "./job.js";
 import type { ChunkData, RunQueue } from "./run-queue.js";
 import { type RunSetup, type SetupContext, setUpRun } from "./run-setup.js";
-import { datasetHashOf, examplesBetween, type Outline, type Selected } from "./selection.js";
+import { datasetHashOf, examplesBetween, type Outline, onePage, type Selected } from "./selection.js";
 
 /** How often a chunk at work checks that its run is still running. */
 const STATUS_CHECK_MS = 1000;
@@ -92,17 +92,11 @@ export class RunWorkers {
       return;
     }
     const kept = await this.keptOutline(run);
-    const setup = await setUpRun(this.opts, run, { outline: kept ?? true });
+    const setup = await setUpRun(this.opts, run, kept);
     if ("error" in setup) return this.failRun(run.id, setup.error);
-    if (!kept && setup.outline) this.outlines.set(run.id, setup.outline);
+    if (!kept) this.outlines.set(run.id, setup.outline);
     // this chunk's examples only, and which of them are stored: a worker's memory does not grow with the run
-    const examples = await examplesBetween(
-      storage,
-      run.dataset,
-      setup.outline as Outline,
-      chunk.from,
-      chunk.to,
-    );
+    const examples = await examplesBetween(storage, run.dataset, setup.outline, chunk.from, chunk.to);
     const stored = new Set(await storage.storedOrdinals(run.id, chunk.from, chunk.to));
     const pending = examples.filter((s) => !stored.has(s.ordinal));
     if (pending.length) {
@@ -137,7 +131,7 @@ export class RunWorkers {
       run,
       decider: setup.decider,
       items: setup.items,
-      pending,
+      examples: onePage(pending),
       latencies: [],
       lane: setup.lane,
       prices: setup.server,

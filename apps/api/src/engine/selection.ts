@@ -130,3 +130,62 @@ export async function examplesBetween(
   }
   return Array.from(wanted, (ordinal, k) => ({ ordinal: from + k, example: rows[ordinal - first] }));
 }
+
+/** The examples a job asks, in run order, read a page at a time: a run holds one page of example text, not all. */
+export interface ExamplePages {
+  /** How many examples there are to ask. */
+  readonly count: number;
+  /** The next examples to ask; empty once every one has been read. */
+  next(): Promise<Selected[]>;
+}
+
+/** Examples already read, as one page. */
+export function onePage(examples: Selected[]): ExamplePages {
+  let given = false;
+  return {
+    count: examples.length,
+    async next() {
+      if (given) return [];
+      given = true;
+      return examples;
+    },
+  };
+}
+
+/** Run ordinals read per page by `outlinePages`. */
+export const EXAMPLE_PAGE = 1024;
+
+/**
+ * The examples of an outline not stored yet (`stored`: the run ordinals stored, any order), read EXAMPLE_PAGE run
+ * ordinals at a time; a page whose examples are all stored is not read.
+ */
+export function outlinePages(
+  storage: WorkbenchStorage,
+  dataset: string,
+  outline: Outline,
+  stored: Int32Array,
+): ExamplePages {
+  const done = new Uint8Array(outline.total);
+  let count = outline.total;
+  for (const ordinal of stored) {
+    if (ordinal < outline.total && !done[ordinal]) {
+      done[ordinal] = 1;
+      count--;
+    }
+  }
+  let from = 0;
+  return {
+    count,
+    async next() {
+      while (from < outline.total) {
+        const to = Math.min(from + EXAMPLE_PAGE, outline.total);
+        const start = from;
+        from = to;
+        if (done.subarray(start, to).every((d) => d === 1)) continue;
+        const page = await examplesBetween(storage, dataset, outline, start, to);
+        return page.filter((s) => !done[s.ordinal]);
+      }
+      return [];
+    },
+  };
+}

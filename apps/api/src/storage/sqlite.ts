@@ -387,11 +387,6 @@ export class SqliteStorage extends StoreBase implements WorkbenchStorage {
     return this.writer.write(result);
   }
 
-  async doneExampleIds(runId: string): Promise<Set<string>> {
-    const rows = this.stmt("SELECT example_id FROM run_examples WHERE run_id = ?").pluck().all(runId);
-    return new Set(rows as string[]);
-  }
-
   async storedOrdinals(runId: string, from: number, to: number): Promise<Int32Array> {
     const rows = this.stmt(
       "SELECT ordinal FROM run_examples WHERE run_id = ? AND ordinal >= ? AND ordinal < ? ORDER BY ordinal",

@@ -386,8 +386,6 @@ export interface WorkbenchStorage extends Storage {
    * other rejection (e.g. a run that is not there, an ordinal taken by another example) is the database's error.
    */
   recordExample(result: ExampleResult): Promise<void>;
-  /** Ids of the examples of a run already stored. */
-  doneExampleIds(runId: string): Promise<Set<string>>;
   /** The run ordinals of a run's stored examples from `from` (inclusive) to `to` (exclusive), ascending. */
   storedOrdinals(runId: string, from: number, to: number): Promise<Int32Array>;
   /** Request times of a run in milliseconds, ascending. */

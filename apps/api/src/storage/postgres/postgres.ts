@@ -417,14 +417,6 @@ export class PostgresStorage extends StoreBase implements WorkbenchStorage {
     return this.writer.write(result);
   }
 
-  async doneExampleIds(runId: string): Promise<Set<string>> {
-    const { rows } = await this.pool.query<{ example_id: string }>(
-      "SELECT example_id FROM run_examples WHERE run_id = $1",
-      [runId],
-    );
-    return new Set(rows.map((r) => r.example_id));
-  }
-
   async storedOrdinals(runId: string, from: number, to: number): Promise<Int32Array> {
     const { rows } = await this.pool.query<{ o: Buffer | null }>(
       `SELECT ${packed("int4send", "ordinal", "ordinal")} AS o FROM run_examples

@@ -1,0 +1,121 @@
+/**
+ * A run reads its examples a page at a time (engine/selection.ts `outlinePages`), never the whole dataset: a page
+ * whose examples are all stored is not read, the stored examples of the others are skipped, and a run cancelled
+ * and resumed across pages asks every example once.
+ */
+
+import type { DecisionServerHandle } from "@decision-workbench/decision-server";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { EXAMPLE_PAGE, type Outline, outlineExamples, outlinePages } from "../src/engine/selection.js";
+import type { RunSummary } from "../src/shapes/runs.js";
+import {
+  addDataset,
+  addServer,
+  body,
+  post,
+  reference,
+  requestsPerState,
+  type TestBench,
+  testBench,
+} from "./helpers.js";
+import { uploadRows } from "./upload-rows.js";
+
+let bench: TestBench;
+let ref: DecisionServerHandle;
+let serverId: string;
+
+beforeAll(async () => {
+  bench = await testBench();
+  ref = await reference({ faults: { rules: [{ rate: 1, fault: { kind: "delay", ms: 2 } }] } });
+  serverId = await addServer(bench.app, ref.url);
+}, 60_000);
+
+afterAll(async () => {
+  await bench?.close();
+  await ref?.close();
+});
+
+/** Every page of `pages`, in order. */
+async function allPages(pages: ReturnType<typeof outlinePages>): Promise<number[][]> {
+  const out: number[][] = [];
+  for (let page = await pages.next(); page.length; page = await pages.next())
+    out.push(page.map((s) => s.ordinal));
+  return out;
+}
+
+describe("a run's examples read a page at a time", () => {
+  it("skips stored examples, and does not read a page whose examples are all stored", async () => {
+    const total = 2 * EXAMPLE_PAGE + 300;
+    await bench.storage.insertUpload(...uploadRows("paged", total));
+    const outline = (await outlineExamples(
+      bench.storage,
+      "paged",
+      ["train", "calibration", "test"],
+      null,
+    )) as Outline;
+    expect(outline.total).toBe(total);
+    // the whole first page, one example of the second, the last example
+    const stored = Int32Array.from([
+      ...Array.from({ length: EXAMPLE_PAGE }, (_, k) => k),
+      EXAMPLE_PAGE + 7,
+      total - 1,
+      total - 1,
+    ]);
+    const reads = vi.spyOn(bench.storage, "uploadExamplesBetween");
+    const pages = outlinePages(bench.storage, "paged", outline, stored);
+    expect(pages.count).toBe(total - EXAMPLE_PAGE - 2);
+    const got = await allPages(pages);
+    expect(reads).toHaveBeenCalledTimes(2);
+    reads.mockRestore();
+    expect(got.map((p) => p.length)).toEqual([EXAMPLE_PAGE - 1, 299]);
+    const want = Array.from({ length: total }, (_, k) => k).filter((k) => !stored.includes(k));
+    expect(got.flat()).toEqual(want);
+    // nothing more once every page is read
+    expect(await pages.next()).toEqual([]);
+  });
+
+  it("asks each example once across a cancel and a resume, reading only the pages not stored", async () => {
+    const name = "paged_run";
+    await addDataset(bench.app, 2 * EXAMPLE_PAGE + 500, name);
+    const whole = vi.spyOn(bench.storage, "uploadWithExamples");
+    const reads = vi.spyOn(bench.storage, "uploadExamplesBetween");
+    const input = {
+      dataset: name,
+      serverId,
+      model: "lexical",
+      splits: ["train", "calibration", "test"],
+      concurrency: 8,
+    };
+    const started = body<RunSummary>(await post(bench.app, "/api/runs", input));
+    expect(started.status).toBe("running");
+    const total = started.progress.total;
+    expect(total).toBe(2 * EXAMPLE_PAGE + 500);
+    for (let i = 0; i < 600; i++) {
+      if ((await bench.storage.getStoredRun(started.id))!.counters.done > EXAMPLE_PAGE + 50) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await post(bench.app, `/api/runs/${started.id}/cancel`);
+    await bench.engine.settle(started.id);
+    const stored = await bench.storage.storedOrdinals(started.id, 0, total);
+    expect(stored.length).toBeGreaterThan(EXAMPLE_PAGE);
+    expect(stored.length).toBeLessThan(total);
+    // the pages that still have an example to ask, and only those, are read again
+    const open = new Set<number>();
+    const done = new Set(stored);
+    for (let k = 0; k < total; k++) if (!done.has(k)) open.add(Math.floor(k / EXAMPLE_PAGE));
+    reads.mockClear();
+    const resumed = body<RunSummary>(await post(bench.app, `/api/runs/${started.id}/resume`));
+    expect(resumed.status).toBe("running");
+    await bench.engine.settle(started.id);
+    expect(reads).toHaveBeenCalledTimes(open.size);
+    expect(whole).not.toHaveBeenCalled();
+    whole.mockRestore();
+    reads.mockRestore();
+    const final = body<RunSummary>(await bench.app.inject({ method: "GET", url: `/api/runs/${started.id}` }));
+    expect(final.status).toBe("done");
+    expect(final.progress.done).toBe(total);
+    const asked = requestsPerState(ref);
+    expect(asked.size).toBe(total);
+    expect([...asked.values()].every((n) => n === 1)).toBe(true);
+  }, 120_000);
+});
