@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { RunEngine } from "../src/engine/engine.js";
 import { SecretBox } from "../src/secrets/box.js";
 import { openStorage, type SqliteStorage } from "../src/storage/sqlite.js";
@@ -109,5 +109,23 @@ describe("a finished run's stats", () => {
     const resumed = await engine.summary("run_stats");
     expect(resumed.servedBy).toEqual([]);
     expect(resumed.progress.latency).toEqual({ p50: 0, p90: 0, p99: 0 });
+  });
+
+  it("are not stored onto a run resumed while they were read", async () => {
+    await storage.insertRun(storedRun("run_raced", { total: 2 }));
+    for (let i = 0; i < 2; i++) await storage.recordExample(result("run_raced", `r${i}`, i, ["answered"]));
+    await storage.updateRun("run_raced", { status: "done", finishedAt: "2100-01-01T00:00:00.000Z" });
+    // another process resumes the run while this one reads the served models of its first summary
+    const served = vi.spyOn(storage, "servedModels").mockImplementationOnce(async (id) => {
+      await storage.updateRun(id, { status: "running", finishedAt: null, stats: null, headline: null });
+      return ["m-2"];
+    });
+    const summary = await engine.summary("run_raced");
+    served.mockRestore();
+    expect(summary.status).toBe("done");
+    const stored = await storage.getStoredRun("run_raced");
+    expect(stored?.status).toBe("running");
+    expect(stored?.stats).toBeNull();
+    expect(stored?.headline).toBeNull();
   });
 });

@@ -232,10 +232,15 @@ describe("runs", () => {
 
     const resumed = body<RunSummary>(await post(bench.app, `/api/runs/${started.id}/resume`));
     expect(resumed.status).toBe("running");
+    // stats and a headline some reader stored while the run was running are not those of the finished run
+    const stale = { latency: { p50: 1, p90: 1, p99: 1 }, servedBy: ["stale"] };
+    await bench.storage.updateRun(started.id, { stats: stale, headline: { accuracy: 0, ece: 1, n: 1 } });
     await bench.engine.settle(started.id);
     const final = body<RunSummary>(await bench.app.inject({ method: "GET", url: `/api/runs/${started.id}` }));
     expect(final.status).toBe("done");
     expect(final.progress.done).toBe(20);
+    expect(final.servedBy).not.toContain("stale");
+    expect((await bench.storage.getStoredRun(started.id))?.stats?.servedBy).not.toContain("stale");
     // resumed: its headline covers the answers of both sessions
     expect({ headline: final.headline, latency: final.progress.latency }).toEqual(await stored());
     const rows = await bench.storage.listPredictions(started.id);

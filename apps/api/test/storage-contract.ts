@@ -389,6 +389,33 @@ export function storageContract(name: string, open: () => Promise<OpenedStorage>
         for (const id of ["run_task", "run_given", "run_gone"]) await storage.deleteRun(id);
       });
 
+      it("writes what was computed from a run only while its status and finish time are as read", async () => {
+        await storage.insertRun(run("run_moment"));
+        const stats = { latency: { p50: 1, p90: 2, p99: 3 }, servedBy: ["m"] };
+        // running, never finished: a null finish time matches null
+        expect(await storage.updateRun("run_moment", { stats }, { status: "running", finishedAt: null })).toBe(
+          true,
+        );
+        expect((await storage.getStoredRun("run_moment"))?.stats).toEqual(stats);
+        const done = { status: "done", finishedAt: "2100-01-01T00:00:00.000Z" } as const;
+        await storage.updateRun("run_moment", { ...done, stats: null });
+        const headline = { accuracy: 0.75, ece: 0.05 };
+        // read while running, written once done: refused; read with another finish time: refused
+        expect(
+          await storage.updateRun("run_moment", { headline }, { status: "running", finishedAt: null }),
+        ).toBe(false);
+        expect(
+          await storage.updateRun(
+            "run_moment",
+            { headline },
+            { status: "done", finishedAt: "2099-01-01T00:00:00.000Z" },
+          ),
+        ).toBe(false);
+        expect((await storage.getStoredRun("run_moment"))?.headline).toBeNull();
+        expect(await storage.updateRun("run_moment", { headline }, done)).toBe(true);
+        expect((await storage.getStoredRun("run_moment"))?.headline).toEqual(headline);
+      });
+
       it("updates, lists and deletes runs with their predictions and calibrations", async () => {
         await storage.insertRun(run("run_c", { dataset: "other", createdAt: "2100-01-01T00:00:00.000Z" }));
         await storage.insertRun(

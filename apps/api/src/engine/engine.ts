@@ -22,6 +22,7 @@ import type {
 import type { PgRunEvents } from "../storage/postgres/pg-events.js";
 import {
   emptyCounters,
+  type RunMoment,
   type RunStats,
   type Split,
   type StoredRun,
@@ -72,6 +73,11 @@ export interface EngineOptions {
   events?: PgRunEvents;
   /** The servers' rate lanes (default: this process's own; with a queue, lanes shared through the database). */
   lanes?: RateLanes;
+}
+
+/** A run's status and finish time as read: what is computed from a done run is stored only while they hold. */
+function moment(run: StoredRun): RunMoment {
+  return { status: run.status, finishedAt: run.finishedAt };
 }
 
 /** Runs of one storage, worked on by this process. */
@@ -296,9 +302,10 @@ export class RunEngine {
   private async finishEvents(runId: string, outcome: JobOutcome): Promise<void> {
     const job = this.jobs.get(runId);
     try {
-      if (outcome === "done") {
+      const run = outcome === "done" ? await this.storage.getStoredRun(runId) : undefined;
+      if (run?.status === "done") {
         const headline = await analysisData(this.storage).headline(runId);
-        await this.storage.updateRun(runId, { headline });
+        await this.storage.updateRun(runId, { headline }, moment(run));
       }
       const summary = outcome === "closed" ? undefined : await this.summary(runId);
       if (summary) job?.emit("summary", summary);
@@ -596,7 +603,8 @@ export class RunEngine {
     if (run.stats) return run.stats;
     const [latency, servedBy] = await Promise.all([this.latency(run), this.storage.servedModels(run.id)]);
     const stats = { latency, servedBy };
-    await this.storage.updateRun(run.id, { stats });
+    // not onto a run resumed (or finished again) meanwhile: its answers have changed
+    await this.storage.updateRun(run.id, { stats }, moment(run));
     return stats;
   }
 
@@ -660,7 +668,7 @@ export class RunEngine {
     }
     this.liveHeadlines.delete(run.id);
     const headline = await read();
-    if (run.status === "done") await this.storage.updateRun(run.id, { headline });
+    if (run.status === "done") await this.storage.updateRun(run.id, { headline }, moment(run));
     return headline;
   }
 

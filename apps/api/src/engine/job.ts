@@ -408,6 +408,9 @@ export class RunJob extends EventEmitter {
           error: null,
           finishedAt: new Date().toISOString(),
           ownerPid: null,
+          // computed again from this session's answers too (engine.ts stores them while the run stays done)
+          headline: null,
+          stats: null,
         });
       } else if (outcome === "closed") {
         await storage.updateRun(this.runId, { ownerPid: null });

@@ -29,6 +29,7 @@ import type {
   ExampleResult,
   ExampleRow,
   RunFilter,
+  RunMoment,
   RunPatch,
   ServerRow,
   Split,
@@ -370,12 +371,17 @@ export class SqliteStorage extends StoreBase implements WorkbenchStorage {
     return rows.map(runFromRaw);
   }
 
-  async updateRun(id: string, patch: RunPatch): Promise<void> {
+  async updateRun(id: string, patch: RunPatch, onlyWhile?: RunMoment): Promise<boolean> {
     const values = runPatchValues(patch);
-    if (!values.length) return;
+    if (!values.length) return false;
     const sets = values.map(([column]) => `${column} = @${column}`);
     const args: Raw = { id, ...Object.fromEntries(values) };
-    this.db.prepare(`UPDATE runs SET ${sets.join(", ")} WHERE id = @id`).run(args);
+    let where = "id = @id";
+    if (onlyWhile) {
+      where += " AND status = @whileStatus AND finished_at IS @whileFinishedAt";
+      Object.assign(args, { whileStatus: onlyWhile.status, whileFinishedAt: onlyWhile.finishedAt });
+    }
+    return this.db.prepare(`UPDATE runs SET ${sets.join(", ")} WHERE ${where}`).run(args).changes > 0;
   }
 
   async addActiveMs(id: string, ms: number): Promise<void> {

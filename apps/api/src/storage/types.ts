@@ -297,6 +297,9 @@ export interface ExampleResult {
   predictions: PredictionRow[];
 }
 
+/** A run's status and finish time as read: `updateRun` writes what was computed from it only while they hold. */
+export type RunMoment = Pick<StoredRun, "status" | "finishedAt">;
+
 /** The fields of a run that `updateRun` sets (a null name or note clears it). */
 export type RunPatch = { name?: string | null; note?: string | null } & Partial<
   Pick<
@@ -374,8 +377,12 @@ export interface WorkbenchStorage extends Storage {
   // runs
   insertRun(run: StoredRun): Promise<void>;
   listStoredRuns(filter?: RunFilter): Promise<StoredRun[]>;
-  /** Sets status (and the given fields) of a run. */
-  updateRun(id: string, patch: RunPatch): Promise<void>;
+  /**
+   * Sets the given fields of a run. With `onlyWhile`: only while the run's status and finish time are still those
+   * (what was computed from a done run is not written onto it once resumed or finished again); false when the
+   * run was not so, and nothing was written.
+   */
+  updateRun(id: string, patch: RunPatch, onlyWhile?: RunMoment): Promise<boolean>;
   /** Adds working time to a run's counters. */
   addActiveMs(id: string, ms: number): Promise<void>;
   /**

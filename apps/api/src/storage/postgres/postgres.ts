@@ -31,6 +31,7 @@ import type {
   ExampleResult,
   ExampleRow,
   RunFilter,
+  RunMoment,
   RunPatch,
   ServerRow,
   Split,
@@ -398,14 +399,18 @@ export class PostgresStorage extends StoreBase implements WorkbenchStorage {
     return rows.map(runFromRaw);
   }
 
-  async updateRun(id: string, patch: RunPatch): Promise<void> {
+  async updateRun(id: string, patch: RunPatch, onlyWhile?: RunMoment): Promise<boolean> {
     const values = runPatchValues(patch);
-    if (!values.length) return;
+    if (!values.length) return false;
     const sets = values.map(([column], i) => `${column} = $${i + 2}`);
-    await this.pool.query(`UPDATE runs SET ${sets.join(", ")} WHERE id = $1`, [
-      id,
-      ...values.map(([, v]) => v),
-    ]);
+    const args: unknown[] = [id, ...values.map(([, v]) => v)];
+    let where = "id = $1";
+    if (onlyWhile) {
+      where += ` AND status = $${args.length + 1} AND finished_at IS NOT DISTINCT FROM $${args.length + 2}`;
+      args.push(onlyWhile.status, onlyWhile.finishedAt);
+    }
+    const { rowCount } = await this.pool.query(`UPDATE runs SET ${sets.join(", ")} WHERE ${where}`, args);
+    return (rowCount ?? 0) > 0;
   }
 
   async addActiveMs(id: string, ms: number): Promise<void> {
