@@ -393,9 +393,9 @@ export function storageContract(name: string, open: () => Promise<OpenedStorage>
         await storage.insertRun(run("run_moment"));
         const stats = { latency: { p50: 1, p90: 2, p99: 3 }, servedBy: ["m"] };
         // running, never finished: a null finish time matches null
-        expect(await storage.updateRun("run_moment", { stats }, { status: "running", finishedAt: null })).toBe(
-          true,
-        );
+        expect(
+          await storage.updateRun("run_moment", { stats }, { status: "running", finishedAt: null }),
+        ).toBe(true);
         expect((await storage.getStoredRun("run_moment"))?.stats).toEqual(stats);
         const done = { status: "done", finishedAt: "2100-01-01T00:00:00.000Z" } as const;
         await storage.updateRun("run_moment", { ...done, stats: null });
