@@ -47,6 +47,7 @@ import { openPostgresStorage } from "../dist/storage/postgres/postgres.js";
 import type { RunSummary } from "../src/shapes/runs.js";
 import { syntheticTask, uploadBody } from "../test/fixtures.js";
 import startCluster from "../test/postgres-cluster.js";
+import { resetPeak, rssMb } from "./proc-memory.js";
 
 const { values } = parseArgs({
   options: {
@@ -89,22 +90,6 @@ const fmt = (x: number, d = 0) =>
   x.toLocaleString("en-US", { maximumFractionDigits: d, minimumFractionDigits: d });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const say = (line: string) => process.stderr.write(`${line}\n`);
-
-/** VmHWM (peak) or VmRSS (now) of a process, in MB. */
-function rssMb(pid: number, field: "VmHWM" | "VmRSS" = "VmHWM"): number {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024;
-}
-
-/** Sets a process's peak RSS (VmHWM) back to its RSS now (Linux: 5 into /proc/PID/clear_refs); false when refused. */
-function resetPeak(pid: number): boolean {
-  try {
-    writeFileSync(`/proc/${pid}/clear_refs`, "5");
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** CPU ms (user + system) of a process; with `reaped`, its exited children's too (PostgreSQL's ended backends). */
 function cpuMs(pid: number, reaped = false): number {
