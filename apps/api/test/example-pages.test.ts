@@ -4,10 +4,21 @@
  * and resumed across pages asks every example once.
  */
 
+import type { Item } from "@decision-workbench/datasets";
 import type { DecisionServerHandle } from "@decision-workbench/decision-server";
+import { decisionDecider } from "@decision-workbench/scorer";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { EXAMPLE_PAGE, type Outline, outlineExamples, outlinePages } from "../src/engine/selection.js";
+import { RunJob } from "../src/engine/job.js";
+import {
+  EXAMPLE_PAGE,
+  type ExamplePages,
+  type Outline,
+  outlineExamples,
+  outlinePages,
+  type Selected,
+} from "../src/engine/selection.js";
 import type { RunSummary } from "../src/shapes/runs.js";
+import { storedRun, syntheticExamples, syntheticTask } from "./fixtures.js";
 import {
   addDataset,
   addServer,
@@ -118,4 +129,42 @@ describe("a run's examples read a page at a time", () => {
     expect(asked.size).toBe(total);
     expect([...asked.values()].every((n) => n === 1)).toBe(true);
   }, 120_000);
+
+  it("asks nothing once stopped while its slots wait for a page", async () => {
+    const run = storedRun("run_stopped_reading", { total: 10, concurrency: 4 });
+    await bench.storage.insertRun(run);
+    let release = () => {};
+    const reading = new Promise<void>((r) => {
+      release = r;
+    });
+    let started = () => {};
+    const asking = new Promise<void>((r) => {
+      started = r;
+    });
+    const page = syntheticExamples(10).map((e, ordinal) => ({ ordinal, example: e }) as unknown as Selected);
+    const examples: ExamplePages = {
+      count: page.length,
+      async next() {
+        started();
+        await reading;
+        return page.splice(0);
+      },
+    };
+    const asked = ref.requests.length;
+    const job = new RunJob({
+      storage: bench.storage,
+      run,
+      decider: decisionDecider(ref.url, "lexical"),
+      items: syntheticTask("x").items as Item[],
+      examples,
+      latencies: [],
+    });
+    // the slots wait for the first page when the job is cancelled
+    await asking;
+    await job.cancel();
+    release();
+    expect(await job.finished).toBe("cancelled");
+    expect(ref.requests.length).toBe(asked);
+    expect((await bench.storage.getStoredRun(run.id))?.status).toBe("cancelled");
+  });
 });

@@ -279,13 +279,14 @@ export class RunJob extends EventEmitter {
       await this.unstored.room();
       let sel: Selected | undefined;
       try {
-        sel = this.stopping ? undefined : await this.take();
+        sel = await this.take();
       } catch (err) {
         this.unstored.release();
         await this.stop("failed", `the run's examples could not be read: ${(err as Error).message}`);
         return;
       }
-      if (!sel) {
+      // none left, or the job stopped while the page was read: the example is asked on resume
+      if (!sel || this.stopping) {
         this.unstored.release();
         break;
       }
