@@ -414,6 +414,7 @@ export function storageContract(name: string, open: () => Promise<OpenedStorage>
         expect((await storage.getStoredRun("run_moment"))?.headline).toBeNull();
         expect(await storage.updateRun("run_moment", { headline }, done)).toBe(true);
         expect((await storage.getStoredRun("run_moment"))?.headline).toEqual(headline);
+        await storage.deleteRun("run_moment");
       });
 
       it("updates, lists and deletes runs with their predictions and calibrations", async () => {
