@@ -72,7 +72,7 @@ describe("a run's examples read a page at a time", () => {
       total - 1,
       total - 1,
     ]);
-    const reads = vi.spyOn(bench.storage, "uploadExamplesBetween");
+    const reads = vi.spyOn(bench.storage, "uploadExamplesAt");
     const pages = outlinePages(bench.storage, "paged", outline, stored);
     expect(pages.count).toBe(total - EXAMPLE_PAGE - 2);
     const got = await allPages(pages);
@@ -89,7 +89,7 @@ describe("a run's examples read a page at a time", () => {
     const name = "paged_run";
     await addDataset(bench.app, 2 * EXAMPLE_PAGE + 500, name);
     const whole = vi.spyOn(bench.storage, "uploadWithExamples");
-    const reads = vi.spyOn(bench.storage, "uploadExamplesBetween");
+    const reads = vi.spyOn(bench.storage, "uploadExamplesAt");
     const input = {
       dataset: name,
       serverId,
@@ -166,5 +166,32 @@ describe("a run's examples read a page at a time", () => {
     expect(await job.finished).toBe("cancelled");
     expect(ref.requests.length).toBe(asked);
     expect((await bench.storage.getStoredRun(run.id))?.status).toBe("cancelled");
+  });
+
+  it("fails a run whose dataset changes under it at its next page, having asked the pages before", async () => {
+    const name = "paged_changed";
+    await addDataset(bench.app, 2 * EXAMPLE_PAGE + 100, name);
+    const upload = bench.storage.getUpload.bind(bench.storage);
+    const reads = vi.spyOn(bench.storage, "uploadExamplesAt");
+    // once the run's first page has been read, the dataset under that name is another one
+    const changed = vi.spyOn(bench.storage, "getUpload").mockImplementation(async (asked) => {
+      const row = await upload(asked);
+      return row && asked === name && reads.mock.calls.length > 0 ? { ...row, hash: "another" } : row;
+    });
+    const input = {
+      dataset: name,
+      serverId,
+      model: "lexical",
+      splits: ["train", "calibration", "test"],
+      concurrency: 8,
+    };
+    const started = body<RunSummary>(await post(bench.app, "/api/runs", input));
+    await bench.engine.settle(started.id);
+    changed.mockRestore();
+    reads.mockRestore();
+    const ended = body<RunSummary>(await bench.app.inject({ method: "GET", url: `/api/runs/${started.id}` }));
+    expect(ended.status).toBe("failed");
+    expect(ended.error).toContain(`the dataset "${name}" changed since the run started`);
+    expect(ended.progress.done).toBe(EXAMPLE_PAGE);
   });
 });

@@ -277,7 +277,9 @@ export function storageContract(name: string, open: () => Promise<OpenedStorage>
           places.map((i) => asked.indexOf(all[i].split as "test")),
         );
         expect(await storage.uploadOutline("missing", asked)).toBeUndefined();
-        expect(await storage.uploadExamplesBetween("up", 1, 3)).toEqual(all.slice(1, 3));
+        expect(await storage.uploadExamplesAt("up", Int32Array.from([1, 2]))).toEqual(all.slice(1, 3));
+        // only the ordinals asked for, however far apart; one the upload has not is left out
+        expect(await storage.uploadExamplesAt("up", Int32Array.from([0, 2, 99]))).toEqual([all[0], all[2]]);
         await storage.insertRun(run("run_up", { dataset: "up" }));
         expect(await storage.countRunsOfDataset("up")).toBe(1);
         await storage.deleteRun("run_up");

@@ -120,15 +120,18 @@ export async function examplesBetween(
 ): Promise<Selected[]> {
   const wanted = outline.source.subarray(from, to);
   if (!wanted.length) return [];
-  const rows: readonly (Example | ExampleRow)[] = isBundled(dataset)
-    ? (await bundledDataset(dataset)).examples.slice(wanted[0], wanted[wanted.length - 1] + 1)
-    : await storage.uploadExamplesBetween(dataset, wanted[0], wanted[wanted.length - 1] + 1);
-  const first = wanted[0];
-  // an upload's ordinals are its lines' places, 0 to n-1, so the rows between two ordinals are all there
-  if (rows.length !== wanted[wanted.length - 1] + 1 - first) {
+  // the run's own examples only: with a split or a limit they can lie far apart in the upload
+  let rows: readonly (Example | ExampleRow)[];
+  if (isBundled(dataset)) {
+    const all = (await bundledDataset(dataset)).examples;
+    rows = Array.from(wanted, (ordinal) => all[ordinal]);
+  } else {
+    rows = await storage.uploadExamplesAt(dataset, wanted);
+  }
+  if (rows.length !== wanted.length || rows.some((r) => r === undefined)) {
     throw new Error(`the examples of dataset ${JSON.stringify(dataset)} changed while the run was read`);
   }
-  return Array.from(wanted, (ordinal, k) => ({ ordinal: from + k, example: rows[ordinal - first] }));
+  return Array.from(wanted, (_, k) => ({ ordinal: from + k, example: rows[k] }));
 }
 
 /** The examples a job asks, in run order, read a page at a time: a run holds one page of example text, not all. */
@@ -157,7 +160,8 @@ export const EXAMPLE_PAGE = 1024;
 
 /**
  * The examples of an outline not stored yet (`stored`: the run ordinals stored, any order), read EXAMPLE_PAGE run
- * ordinals at a time; a page whose examples are all stored is not read.
+ * ordinals at a time; a page whose examples are all stored is not read. Each read first checks the dataset still
+ * has the outline's hash (one row): a run fails when its dataset is deleted or changed under it.
  */
 export function outlinePages(
   storage: WorkbenchStorage,
@@ -182,6 +186,15 @@ export function outlinePages(
         const start = from;
         from = to;
         if (done.subarray(start, to).every((d) => d === 1)) continue;
+        // as a queued run's chunk does: a dataset deleted or changed under the run fails it
+        const now = await datasetHashOf(storage, dataset);
+        if (now !== outline.hash) {
+          throw new Error(
+            now === undefined
+              ? `the dataset ${JSON.stringify(dataset)} was deleted`
+              : `the dataset ${JSON.stringify(dataset)} changed since the run started; start a new run`,
+          );
+        }
         const page = await examplesBetween(storage, dataset, outline, start, to);
         return page.filter((s) => !done[s.ordinal]);
       }

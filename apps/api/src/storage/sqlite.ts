@@ -327,10 +327,10 @@ export class SqliteStorage extends StoreBase implements WorkbenchStorage {
     return read();
   }
 
-  async uploadExamplesBetween(name: string, from: number, to: number): Promise<ExampleRow[]> {
+  async uploadExamplesAt(name: string, ordinals: Int32Array): Promise<ExampleRow[]> {
     const rows = this.stmt(
-      "SELECT * FROM examples WHERE dataset = ? AND ordinal >= ? AND ordinal < ? ORDER BY ordinal",
-    ).all(name, from, to) as Raw[];
+      "SELECT * FROM examples WHERE dataset = ? AND ordinal IN (SELECT value FROM json_each(?)) ORDER BY ordinal",
+    ).all(name, JSON.stringify(Array.from(ordinals))) as Raw[];
     return rows.map(exampleFromRaw);
   }
 

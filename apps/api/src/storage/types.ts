@@ -369,8 +369,8 @@ export interface WorkbenchStorage extends Storage {
    * upload and the index of its split in `splits` (what a run of a million examples can hold).
    */
   uploadOutline(name: string, splits: readonly Split[]): Promise<UploadOutline | undefined>;
-  /** An upload's examples with ordinals from `from` (inclusive) to `to` (exclusive), in file order. */
-  uploadExamplesBetween(name: string, from: number, to: number): Promise<ExampleRow[]>;
+  /** An upload's examples with these ordinals (ascending), in file order: those it has, only. */
+  uploadExamplesAt(name: string, ordinals: Int32Array): Promise<ExampleRow[]>;
   /** How many runs use this dataset. */
   countRunsOfDataset(name: string): Promise<number>;
 

@@ -362,10 +362,10 @@ export class PostgresStorage extends StoreBase implements WorkbenchStorage {
     );
   }
 
-  async uploadExamplesBetween(name: string, from: number, to: number): Promise<ExampleRow[]> {
+  async uploadExamplesAt(name: string, ordinals: Int32Array): Promise<ExampleRow[]> {
     const { rows } = await this.pool.query<Raw>(
-      "SELECT * FROM examples WHERE dataset = $1 AND ordinal >= $2 AND ordinal < $3 ORDER BY ordinal",
-      [name, from, to],
+      "SELECT * FROM examples WHERE dataset = $1 AND ordinal = ANY($2::int[]) ORDER BY ordinal",
+      [name, Array.from(ordinals)],
     );
     return rows.map(exampleFromRaw);
   }
