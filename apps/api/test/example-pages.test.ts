@@ -46,6 +46,14 @@ afterAll(async () => {
   await ref?.close();
 });
 
+/** Starts a run of every split of `dataset` at concurrency 8 on the reference server. */
+async function startRun(dataset: string): Promise<RunSummary> {
+  const splits = ["train", "calibration", "test"];
+  return body<RunSummary>(
+    await post(bench.app, "/api/runs", { dataset, serverId, model: "lexical", splits, concurrency: 8 }),
+  );
+}
+
 /** Every page of `pages`, in order. */
 async function allPages(pages: ReturnType<typeof outlinePages>): Promise<number[][]> {
   const out: number[][] = [];
@@ -90,14 +98,7 @@ describe("a run's examples read a page at a time", () => {
     await addDataset(bench.app, 2 * EXAMPLE_PAGE + 500, name);
     const whole = vi.spyOn(bench.storage, "uploadWithExamples");
     const reads = vi.spyOn(bench.storage, "uploadExamplesAt");
-    const input = {
-      dataset: name,
-      serverId,
-      model: "lexical",
-      splits: ["train", "calibration", "test"],
-      concurrency: 8,
-    };
-    const started = body<RunSummary>(await post(bench.app, "/api/runs", input));
+    const started = await startRun(name);
     expect(started.status).toBe("running");
     const total = started.progress.total;
     expect(total).toBe(2 * EXAMPLE_PAGE + 500);
@@ -178,14 +179,7 @@ describe("a run's examples read a page at a time", () => {
       const row = await upload(asked);
       return row && asked === name && reads.mock.calls.length > 0 ? { ...row, hash: "another" } : row;
     });
-    const input = {
-      dataset: name,
-      serverId,
-      model: "lexical",
-      splits: ["train", "calibration", "test"],
-      concurrency: 8,
-    };
-    const started = body<RunSummary>(await post(bench.app, "/api/runs", input));
+    const started = await startRun(name);
     await bench.engine.settle(started.id);
     changed.mockRestore();
     reads.mockRestore();
