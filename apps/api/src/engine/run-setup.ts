@@ -9,7 +9,7 @@ import { deciderFor, limitsOf } from "../servers/connect.js";
 import type { OutboundPolicy } from "../servers/outbound.js";
 import type { ServerRow, StoredRun, WorkbenchStorage } from "../storage/types.js";
 import type { RateLane, RateLanes } from "./rate-lane.js";
-import { type Outline, outlineExamples } from "./selection.js";
+import { datasetDrift, type Outline, outlineExamples } from "./selection.js";
 
 /** Where a run's work gets its server, secrets, address policy and lanes. */
 export interface SetupContext {
@@ -42,12 +42,9 @@ export async function setUpRun(
   if (!server)
     return { error: `the run's server (${run.serverName}) was deleted; start a new run on another server` };
   const read = outline ?? (await outlineExamples(ctx.storage, run.dataset, run.splits, run.limit));
-  if (!read) return { error: `the run's dataset ${JSON.stringify(run.dataset)} was deleted` };
-  if (read.hash !== run.datasetHash) {
-    return {
-      error: `the dataset ${JSON.stringify(run.dataset)} changed since the run started (hash ${run.datasetHash.slice(0, 12)}, now ${read.hash.slice(0, 12)}); start a new run`,
-    };
-  }
+  const drift = datasetDrift(run.dataset, run.datasetHash, read?.hash);
+  // a dataset that is gone (no outline) always drifts
+  if (drift || !read) return { error: drift as string };
   const lane = ctx.lanes.lane(server.id, limitsOf(server));
   try {
     const decider = deciderFor(server, ctx.secrets, run.model, ctx.outbound, {

@@ -104,6 +104,16 @@ export async function outlineExamples(
   return { items: task.items, hash, total: source.length, source };
 }
 
+/**
+ * Why a run cannot go on with its dataset as it is now (`now`: its hash, undefined when it is gone), or undefined
+ * when the dataset still has the run's hash `runHash`: at a run's start (run-setup.ts) and at each page.
+ */
+export function datasetDrift(dataset: string, runHash: string, now: string | undefined): string | undefined {
+  if (now === undefined) return `the run's dataset ${JSON.stringify(dataset)} was deleted`;
+  if (now === runHash) return undefined;
+  return `the dataset ${JSON.stringify(dataset)} changed since the run started (hash ${runHash.slice(0, 12)}, now ${now.slice(0, 12)}); start a new run`;
+}
+
 /** A dataset's hash as it is now, without reading its examples; undefined when it is gone. */
 export async function datasetHashOf(storage: WorkbenchStorage, dataset: string): Promise<string | undefined> {
   if (isBundled(dataset)) return (await bundledDataset(dataset)).hash;
@@ -187,14 +197,8 @@ export function outlinePages(
         from = to;
         if (done.subarray(start, to).every((d) => d === 1)) continue;
         // as a queued run's chunk does: a dataset deleted or changed under the run fails it
-        const now = await datasetHashOf(storage, dataset);
-        if (now !== outline.hash) {
-          throw new Error(
-            now === undefined
-              ? `the dataset ${JSON.stringify(dataset)} was deleted`
-              : `the dataset ${JSON.stringify(dataset)} changed since the run started; start a new run`,
-          );
-        }
+        const drift = datasetDrift(dataset, outline.hash, await datasetHashOf(storage, dataset));
+        if (drift) throw new Error(drift);
         const page = await examplesBetween(storage, dataset, outline, start, to);
         return page.filter((s) => !done[s.ordinal]);
       }
