@@ -51,6 +51,9 @@ export class UploadStore implements UploadTarget {
     this.db.pragma("busy_timeout = 60000");
     this.db.pragma("synchronous = NORMAL");
     this.db.pragma("foreign_keys = ON");
+    // SQLite's own default page cache (2 MB), not better-sqlite3's 16 MB: the thread's memory stays with the process
+    // after it ends, and the larger cache made a 100k upload only 2 % faster (apps/api/bench/RESULTS.md)
+    this.db.pragma("cache_size = -2000");
   }
 
   /**

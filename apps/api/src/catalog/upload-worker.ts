@@ -11,7 +11,7 @@ import type { StoreLocation } from "../storage/types.js";
 import { storeUpload } from "./upload-dataset.js";
 import { type Received, type ReceivedUpload, readUpload } from "./upload-input.js";
 import { UploadStore, type UploadTarget } from "./upload-store.js";
-import type { ThreadAnswer, ThreadMessage } from "./upload-thread.js";
+import type { ThreadAnswer, ThreadMessage, ThreadNote } from "./upload-thread.js";
 
 const port = parentPort;
 if (!port) throw new Error("upload-worker.ts runs as a worker thread (see UploadJob)");
@@ -92,6 +92,8 @@ port.on("message", (m: ThreadMessage) => {
       parts.set(current, part);
     }
     part.write(m.bytes);
+    // its buffer goes back, to carry later chunks
+    port.postMessage({ took: m.bytes } satisfies ThreadNote, [m.bytes.buffer as ArrayBuffer]);
   } else {
     void answer(m.kind, m.createdBy).then((a) => {
       port.postMessage(a);

@@ -49,7 +49,7 @@ export async function receiveForm(req: FastifyRequest, jobs: UploadJobs): Promis
       for await (const chunk of part.file as AsyncIterable<Buffer>) {
         received += chunk.length;
         if (received > UPLOAD_LIMIT) throw uploadTooLarge();
-        job.write(chunk);
+        if (!job.write(chunk)) await job.drained(); // the thread is behind: read on once it has caught up
       }
       if (part.file.truncated) throw uploadTooLarge();
     }

@@ -103,7 +103,11 @@ function jsonIntoThread(jobs: UploadJobs) {
         const size = Number(req.headers["content-length"]);
         job.field("body", Number.isSafeInteger(size) && size > 0 ? { size } : {});
       }
-      job.write(chunk);
+      // the thread is behind (starting, or slower than the client): the request waits for it
+      if (!job.write(chunk)) {
+        payload.pause();
+        void job.drained().then(() => payload.resume());
+      }
     };
     const onEnd = () => {
       stop();
