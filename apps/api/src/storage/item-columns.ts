@@ -194,43 +194,82 @@ export function decodeColumns(bytes: Uint8Array): ItemColumns {
 
 /**
  * Several parts (chunks and loose rows) as one set of columns in run order (by ordinal), keeping only the rows
- * whose split is one of `splits` (split codes; all rows when undefined).
+ * whose split is one of `splits` (split codes; all rows when undefined). The kept rows are copied once, straight
+ * into columns of their number (a report on one split of a 100k run copies its third, not the run and then the
+ * third).
  */
 export function joinColumns(
   rowK: number,
   parts: readonly ItemColumns[],
   splits?: readonly number[],
 ): ItemColumns {
-  const all = parts.length === 1 ? parts[0] : concat(rowK, parts);
-  const keep: number[] = [];
-  for (let i = 0; i < all.n; i++) if (splits === undefined || splits.includes(all.split[i])) keep.push(i);
-  const rows = Int32Array.from(keep);
-  if (rows.length === all.n && ascending(all.ordinal)) return all;
-  rows.sort((a, b) => all.ordinal[a] - all.ordinal[b]);
-  return pick(all, rows);
-}
-
-/** The parts one after the other. */
-function concat(rowK: number, parts: readonly ItemColumns[]): ItemColumns {
+  const kept = parts.map((p) => keptRows(p, splits));
+  if (parts.length === 1 && kept[0] === null && ascending(parts[0].ordinal)) return parts[0];
+  const k = parts[0]?.rowK ?? rowK;
   const out = emptyColumns(
-    parts.reduce((s, p) => s + p.n, 0),
-    rowK,
+    kept.reduce((s, rows, i) => s + (rows ? rows.length : parts[i].n), 0),
+    k,
   );
   const served = new Map<string, number>();
   let at = 0;
-  for (const p of parts) {
+  parts.forEach((p, i) => {
+    const names = p.servedNames.map((name) => servedIndex(out, served, name));
+    at = appendRows(out, p, kept[i], names, at);
+  });
+  if (ascending(out.ordinal)) return out;
+  const order = Int32Array.from(out.ordinal.keys()).sort((a, b) => out.ordinal[a] - out.ordinal[b]);
+  return pick(out, order);
+}
+
+/** The rows of `p` whose split is one of `splits`; null when that is every row. */
+function keptRows(p: ItemColumns, splits: readonly number[] | undefined): Int32Array | null {
+  if (splits === undefined) return null;
+  const rows = new Int32Array(p.n);
+  let m = 0;
+  for (let i = 0; i < p.n; i++) if (splits.includes(p.split[i])) rows[m++] = i;
+  return m === p.n ? null : rows.subarray(0, m);
+}
+
+/**
+ * Appends the rows `rows` of `p` (every row when null) to `out` at row `at`, its served models renumbered by
+ * `names`; returns the next free row.
+ */
+function appendRows(
+  out: ItemColumns,
+  p: ItemColumns,
+  rows: Int32Array | null,
+  names: number[],
+  at: number,
+): number {
+  const k = out.rowK;
+  if (rows === null) {
     for (const name of ["ordinal", "split", "status", "confidence", "gold", "answer", "hasProbs"] as const) {
       out[name].set(p[name], at);
     }
-    out.probs.set(p.probs, at * rowK);
+    out.probs.set(p.probs, at * k);
     for (const id of p.exampleIds) out.exampleIds.push(id);
     for (const [i, list] of p.goldLists) out.goldLists.set(at + i, list);
     for (const [i, list] of p.answerLists) out.answerLists.set(at + i, list);
-    const names = p.servedNames.map((name) => servedIndex(out, served, name));
     for (let i = 0; i < p.n; i++) out.served[at + i] = p.served[i] < 0 ? -1 : names[p.served[i]];
-    at += p.n;
+    return at + p.n;
   }
-  return out;
+  for (let t = 0; t < rows.length; t++) {
+    const i = rows[t];
+    const o = at + t;
+    out.ordinal[o] = p.ordinal[i];
+    out.exampleIds.push(p.exampleIds[i]);
+    out.split[o] = p.split[i];
+    out.status[o] = p.status[i];
+    out.served[o] = p.served[i] < 0 ? -1 : names[p.served[i]];
+    out.confidence[o] = p.confidence[i];
+    out.gold[o] = p.gold[i];
+    out.answer[o] = p.answer[i];
+    if (p.gold[i] === LIST) out.goldLists.set(o, p.goldLists.get(i) ?? []);
+    if (p.answer[i] === LIST) out.answerLists.set(o, p.answerLists.get(i) ?? []);
+    out.hasProbs[o] = p.hasProbs[i];
+    for (let j = 0; j < k; j++) out.probs[o * k + j] = p.probs[i * k + j];
+  }
+  return at + rows.length;
 }
 
 /** The given rows of `c`, in that order. */
