@@ -76,16 +76,23 @@ export interface DecisionFields {
   probabilities: Record<string, number> | null;
 }
 
+/** A spec's label names and value columns, made once per spec object (a commit's examples share their run's). */
+const namesOf = new WeakMap<ItemSpec, { names: string[]; columns: string[] }>();
+
 /** The analysis columns of one decision of an answered example. */
 export function itemValues(
   spec: ItemSpec,
   example: { ordinal: number; exampleId: string; split: Split; servedBy: string | null },
   d: DecisionFields,
 ): ItemValues {
-  const names = labelNames(spec);
+  let made = namesOf.get(spec);
+  if (!made) {
+    made = { names: labelNames(spec), columns: valueColumns(spec) };
+    namesOf.set(spec, made);
+  }
+  const { names, columns } = made;
   let probs: Uint8Array | null = null;
   if (d.probabilities) {
-    const columns = valueColumns(spec);
     const values = new Float64Array(columns.length);
     for (let j = 0; j < columns.length; j++) {
       const v = d.probabilities[columns[j]];
@@ -156,8 +163,16 @@ export function decodeExampleValues(
   let at = 2;
   for (let t = 0; t < count; t++) {
     const index = b.readUInt16LE(at);
-    const status = b.readUInt8(at + 2);
     const flags = b.readUInt8(at + 3);
+    if (index !== itemIndex) {
+      // another item's values: stepped over, nothing read
+      at += 20;
+      if (flags & 4) at += 1 + b[at];
+      if (flags & 8) at += 1 + b[at];
+      at += 1 + 8 * b[at];
+      continue;
+    }
+    const status = b.readUInt8(at + 2);
     const confidence = flags & 2 ? b.readDoubleLE(at + 4) : null;
     // -1: none, or a text that is no option (the analysis reads both alike)
     const code = (c: number): LabelCode => (c < 0 ? null : c);
@@ -175,8 +190,6 @@ export function decodeExampleValues(
     const k = b.readUInt8(at);
     at += 1;
     const probs = flags & 1 ? Buffer.from(b.subarray(at, at + 8 * k)) : null;
-    at += 8 * k;
-    if (index !== itemIndex) continue;
     return {
       ordinal: row.ordinal,
       exampleId: row.exampleId,
