@@ -195,7 +195,7 @@ describe("migration 3: one row per answered example", () => {
         ["topics", "multi"],
       ]);
       const columns = await storage.itemColumns("run_big", 1, ["test"]);
-      expect(columns.exampleIds).toEqual(wanted.map((r) => r.exampleId));
+      expect(columns.exampleIds.list()).toEqual(wanted.map((r) => r.exampleId));
       expect(Array.from(columns.confidence, (c) => (Number.isNaN(c) ? null : c))).toEqual(
         wanted.map((r) => r.confidence),
       );
@@ -506,7 +506,7 @@ describe("migration 8: each decision's analysis columns", () => {
       await storage.recordExample(answered(300, next));
       const columns = await storage.itemColumns("run_spam", 1);
       expect(columns.n).toBe(301);
-      expect(columns.exampleIds.at(-1)).toBe("new");
+      expect(columns.exampleIds.list().at(-1)).toBe("new");
       expect(await storage.integrityCheck()).toBe("ok");
     } finally {
       await storage.close();

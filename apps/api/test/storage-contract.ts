@@ -100,7 +100,7 @@ function placed(r: ExampleResult, split: ExampleResult["split"], servedBy: strin
 export function rowsOf(c: ItemColumns) {
   return Array.from({ length: c.n }, (_, i) => ({
     ordinal: c.ordinal[i],
-    exampleId: c.exampleIds[i],
+    exampleId: c.exampleIds.at(i),
     split: c.split[i],
     status: c.status[i],
     servedBy: c.served[i] < 0 ? null : c.servedNames[c.served[i]],

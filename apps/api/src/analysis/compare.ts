@@ -69,16 +69,17 @@ function sameAnswer(a: string | string[] | null, b: string | string[] | null): b
  * examples in the same order; then no lookup table is built.
  */
 function rowsOfBase(base: ItemData, d: ItemData): Int32Array {
-  const ids = base.exampleIds;
+  const ids = base.exampleIds.list();
+  const theirs = d.exampleIds.list();
   const out = new Int32Array(ids.length);
-  let same = d.exampleIds.length === ids.length;
+  let same = theirs.length === ids.length;
   for (let i = 0; i < ids.length && same; i++) {
     out[i] = i;
-    same = d.exampleIds[i] === ids[i];
+    same = theirs[i] === ids[i];
   }
   if (same) return out;
   const rowOfId = new Map<string, number>();
-  d.exampleIds.forEach((id, row) => {
+  theirs.forEach((id, row) => {
     rowOfId.set(id, row);
   });
   for (let i = 0; i < ids.length; i++) out[i] = rowOfId.get(ids[i]) ?? -1;
@@ -200,7 +201,7 @@ export function flippedAnswers(
     if (total >= offset && rows.length < limit) {
       const positions = runs.map((_, j) => at[j][i]);
       rows.push({
-        exampleId: base.exampleIds[i],
+        exampleId: base.exampleIds.at(i),
         gold: base.golds[i],
         answers: runs.map((r, j) => r.data.answers[positions[j]]),
         statuses: runs.map((r, j) => STATUS_NAMES[r.data.status[positions[j]]]),

@@ -1,4 +1,5 @@
 import { NOT_STATED, type Split } from "@decision-workbench/datasets";
+import type { ExampleIds } from "../storage/example-ids.js";
 import { columnsOf, type ItemColumns, labelAt } from "../storage/item-columns.js";
 import { itemValues, labelNames, SPLIT_NAMES, valueColumns } from "../storage/item-values.js";
 import type { AnalysisRow } from "../storage/types.js";
@@ -29,8 +30,8 @@ export interface ItemData {
   /** Probability columns: the options, plus `not stated` last for a single-label item that allows it. */
   columns: string[];
   k: number;
-  /** Every row: example, decision, gold and confidence (NaN when none). */
-  exampleIds: string[];
+  /** Every row: example (made only when read), decision, gold and confidence (NaN when none). */
+  exampleIds: ExampleIds;
   answers: (string | string[] | null)[];
   golds: (string | string[] | null)[];
   confidence: Float64Array;
@@ -188,7 +189,7 @@ export function restrictRows(d: ItemData, keep: (row: number) => boolean): ItemD
   return selectUsable(
     {
       ...d,
-      exampleIds: pick(d.exampleIds),
+      exampleIds: d.exampleIds.pick(kept),
       answers: pick(d.answers),
       golds: pick(d.golds),
       confidence: Float64Array.from(kept, (i) => d.confidence[i]),

@@ -2,10 +2,12 @@
  * One item's stored analysis columns as typed arrays, and their packed form. A run's answers are kept as loose
  * rows (item_values, one per answered example with every item's values, written with the answer) until
  * CHUNK_ROWS of them are there; then the commit that brings the last one packs them into one chunk per item
- * (item_chunks): a JSON header (example ids, served model names, multi-label lists) and the typed arrays' bytes.
+ * (item_chunks): a JSON header (served model names, multi-label lists), the example ids (JSON, parsed only when
+ * read) and the typed arrays' bytes.
  * Reading 100,000 decisions of an item is then ~25 chunk reads instead of 100,000 row reads.
  */
 
+import { ExampleIds } from "./example-ids.js";
 import type { ItemValues, LabelCode } from "./item-values.js";
 
 /** Decisions per packed chunk. */
@@ -21,7 +23,8 @@ export interface ItemColumns {
   /** Probabilities a row holds (the item's stored value columns). */
   rowK: number;
   ordinal: Int32Array;
-  exampleIds: string[];
+  /** Made only when read (example-ids.ts). */
+  exampleIds: ExampleIds;
   split: Uint8Array;
   status: Uint8Array;
   /** Index into servedNames, -1 when the reply named none. */
@@ -63,9 +66,9 @@ export function columnsOf(rowK: number, values: readonly ItemValues[]): ItemColu
   const n = values.length;
   const cols = emptyColumns(n, rowK);
   const served = new Map<string, number>();
+  cols.exampleIds = ExampleIds.of(values.map((v) => v.exampleId));
   values.forEach((v, i) => {
     cols.ordinal[i] = v.ordinal;
-    cols.exampleIds.push(v.exampleId);
     cols.split[i] = v.split;
     cols.status[i] = v.status;
     cols.confidence[i] = v.confidence ?? Number.NaN;
@@ -96,7 +99,7 @@ function emptyColumns(n: number, rowK: number): ItemColumns {
     n,
     rowK,
     ordinal: new Int32Array(n),
-    exampleIds: [],
+    exampleIds: ExampleIds.of([]),
     split: new Uint8Array(n),
     status: new Uint8Array(n),
     served: new Int16Array(n),
@@ -125,10 +128,15 @@ const ARRAYS = [
   "hasProbs",
 ] as const;
 
+/**
+ * A chunk's JSON header. Its example ids follow it as a JSON array of `idsBytes` bytes, read only when asked for
+ * (chunks packed before had them in the header, as `exampleIds`).
+ */
 interface ChunkHeader {
   n: number;
   rowK: number;
-  exampleIds: string[];
+  idsBytes?: number;
+  exampleIds?: string[];
   servedNames: string[];
   goldLists: [number, number[]][];
   answerLists: [number, number[]][];
@@ -147,20 +155,22 @@ export function packChunks(rowK: number, values: readonly ItemValues[]): Buffer[
 
 /** The packed bytes of some columns. */
 function encodeColumns(c: ItemColumns): Buffer {
+  const ids = Buffer.from(JSON.stringify(c.exampleIds.list()), "utf8");
   const header: ChunkHeader = {
     n: c.n,
     rowK: c.rowK,
-    exampleIds: c.exampleIds,
+    idsBytes: ids.length,
     servedNames: c.servedNames,
     goldLists: [...c.goldLists],
     answerLists: [...c.answerLists],
   };
   const text = Buffer.from(JSON.stringify(header), "utf8");
-  const start = align8(4 + text.length);
+  const start = align8(4 + text.length + ids.length);
   const size = ARRAYS.reduce((s, name) => s + c[name].byteLength, 0);
   const out = Buffer.alloc(start + size);
   out.writeUInt32LE(text.length, 0);
   text.copy(out, 4);
+  ids.copy(out, 4 + text.length);
   let at = start;
   for (const name of ARRAYS) {
     const a = c[name];
@@ -178,11 +188,16 @@ export function decodeColumns(bytes: Uint8Array): ItemColumns {
     Buffer.from(bytes.buffer, bytes.byteOffset + 4, length).toString("utf8"),
   ) as ChunkHeader;
   const c = emptyColumns(h.n, h.rowK);
-  c.exampleIds = h.exampleIds;
+  const idsAt = 4 + length;
+  const idsBytes = h.idsBytes ?? 0;
+  // a copy of the ids' bytes only: the chunk's own bytes are not kept
+  c.exampleIds = h.exampleIds
+    ? ExampleIds.of(h.exampleIds)
+    : ExampleIds.parsed(h.n, Uint8Array.prototype.slice.call(bytes, idsAt, idsAt + idsBytes));
   c.servedNames = h.servedNames;
   c.goldLists = new Map(h.goldLists);
   c.answerLists = new Map(h.answerLists);
-  let at = align8(4 + length);
+  let at = align8(idsAt + idsBytes);
   for (const name of ARRAYS) {
     const a: Typed = c[name];
     // a copy: the stored bytes need not be aligned for a view of the element type
@@ -216,6 +231,7 @@ export function joinColumns(
     const names = p.servedNames.map((name) => servedIndex(out, served, name));
     at = appendRows(out, p, kept[i], names, at);
   });
+  out.exampleIds = ExampleIds.joined(parts.map((p, i) => ({ ids: p.exampleIds, rows: kept[i] })));
   if (ascending(out.ordinal)) return out;
   const order = Int32Array.from(out.ordinal.keys()).sort((a, b) => out.ordinal[a] - out.ordinal[b]);
   return pick(out, order);
@@ -247,7 +263,6 @@ function appendRows(
       out[name].set(p[name], at);
     }
     out.probs.set(p.probs, at * k);
-    for (const id of p.exampleIds) out.exampleIds.push(id);
     for (const [i, list] of p.goldLists) out.goldLists.set(at + i, list);
     for (const [i, list] of p.answerLists) out.answerLists.set(at + i, list);
     for (let i = 0; i < p.n; i++) out.served[at + i] = p.served[i] < 0 ? -1 : names[p.served[i]];
@@ -257,7 +272,6 @@ function appendRows(
     const i = rows[t];
     const o = at + t;
     out.ordinal[o] = p.ordinal[i];
-    out.exampleIds.push(p.exampleIds[i]);
     out.split[o] = p.split[i];
     out.status[o] = p.status[i];
     out.served[o] = p.served[i] < 0 ? -1 : names[p.served[i]];
@@ -276,10 +290,10 @@ function appendRows(
 function pick(c: ItemColumns, rows: Int32Array): ItemColumns {
   const out = emptyColumns(rows.length, c.rowK);
   out.servedNames = c.servedNames;
+  out.exampleIds = c.exampleIds.pick(rows);
   const k = c.rowK;
   rows.forEach((i, t) => {
     out.ordinal[t] = c.ordinal[i];
-    out.exampleIds.push(c.exampleIds[i]);
     out.split[t] = c.split[i];
     out.status[t] = c.status[i];
     out.served[t] = c.served[i];

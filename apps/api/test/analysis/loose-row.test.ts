@@ -2,7 +2,12 @@
 // whatever the items before it hold (label lists, probabilities or neither), and an item the row lacks reads none.
 import { describe, expect, it } from "vitest";
 import type { ItemSpec } from "../../src/analysis/item-spec.js";
-import { decodeExampleValues, encodeExampleValues, itemValues } from "../../src/storage/item-values.js";
+import {
+  type DecisionFields,
+  decodeExampleValues,
+  encodeExampleValues,
+  itemValues,
+} from "../../src/storage/item-values.js";
 
 const specs: ItemSpec[] = [
   { name: "topics", kind: "multi", options: ["refund", "delivery", "password"], notStated: true },
@@ -13,18 +18,18 @@ const example = { ordinal: 41, exampleId: "t-41", split: "calibration" as const,
 
 describe("a loose row of three items", () => {
   it("gives each item back its own values, stepping over the others", () => {
-    const decisions = [
+    const decisions: DecisionFields[] = [
       {
         gold: ["refund", "password"],
-        status: "answered" as const,
+        status: "answered",
         answer: ["refund"],
         confidence: 0.8,
         probabilities: { refund: 0.9, delivery: 0.2, password: 0.4, "not stated": 0.05 },
       },
-      { gold: "not stated", status: "unknown" as const, answer: null, confidence: null, probabilities: null },
+      { gold: "not stated", status: "unknown", answer: null, confidence: null, probabilities: null },
       {
         gold: "shipping",
-        status: "answered" as const,
+        status: "answered",
         answer: "billing",
         confidence: 0.6,
         probabilities: { billing: 0.6, shipping: 0.3, account: 0.1 },

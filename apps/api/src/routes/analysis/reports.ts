@@ -107,20 +107,20 @@ export function reportRoutes(app: TypedApp, data: AnalysisData): void {
       const offset = q.offset ?? 0;
       const limit = q.limit ?? ITEMS_PAGE.default;
       const page = selected.slice(offset, offset + limit);
-      const ids = page.map((i) => d.exampleIds[i]);
+      const ids = page.map((i) => d.exampleIds.at(i));
       const [states, stored] = await Promise.all([
         data.storage.getStates(loaded.run.dataset, ids),
         data.storage.predictionsFor(loaded.run.id, spec.name, ids),
       ]);
       const rows: ItemRow[] = page.map((i) => {
         const status = STATUS[d.status[i]];
-        const p = stored.get(d.exampleIds[i]);
+        const p = stored.get(d.exampleIds.at(i));
         const reason = p?.reason && p.reason !== NOT_STATED ? p.reason : null;
         const served = d.served[i];
         return {
-          exampleId: d.exampleIds[i],
+          exampleId: d.exampleIds.at(i),
           split: SPLIT_NAMES[d.split[i]],
-          state: states.get(d.exampleIds[i]) ?? null,
+          state: states.get(d.exampleIds.at(i)) ?? null,
           gold: p ? p.gold : d.golds[i],
           status,
           answer: p ? p.answer : d.answers[i],
