@@ -291,20 +291,13 @@ function pick(c: ItemColumns, rows: Int32Array): ItemColumns {
   const out = emptyColumns(rows.length, c.rowK);
   out.servedNames = c.servedNames;
   out.exampleIds = c.exampleIds.pick(rows);
-  const k = c.rowK;
-  rows.forEach((i, t) => {
-    out.ordinal[t] = c.ordinal[i];
-    out.split[t] = c.split[i];
-    out.status[t] = c.status[i];
-    out.served[t] = c.served[i];
-    out.confidence[t] = c.confidence[i];
-    out.gold[t] = c.gold[i];
-    out.answer[t] = c.answer[i];
-    if (c.gold[i] === LIST) out.goldLists.set(t, c.goldLists.get(i) ?? []);
-    if (c.answer[i] === LIST) out.answerLists.set(t, c.answerLists.get(i) ?? []);
-    out.hasProbs[t] = c.hasProbs[i];
-    for (let j = 0; j < k; j++) out.probs[t * k + j] = c.probs[i * k + j];
-  });
+  appendRows(
+    out,
+    c,
+    rows,
+    c.servedNames.map((_, s) => s),
+    0,
+  );
   return out;
 }
 
