@@ -76,6 +76,16 @@ describe("a chunk's example ids", () => {
     }
   });
 
+  it("are joined only from parts of one row width: parts that disagree are refused, not misread", () => {
+    const [two] = packChunks(2, values(10));
+    const three = values(10, 10).map((v) => ({
+      ...v,
+      probs: Buffer.from(new Float64Array([0.2, 0.3, 0.5]).buffer),
+    }));
+    const [wide] = packChunks(3, three);
+    expect(() => joinColumns(2, [decodeColumns(two), decodeColumns(wide)])).toThrow(/disagree.*\(3 and 2\)/);
+  });
+
   it("compose picks and joins without making the lists, and make each once", () => {
     let made = 0;
     const counted = ExampleIds.parsed(3, Buffer.from('["a","b","c"]'));

@@ -133,8 +133,8 @@ export class UploadJob {
   write(chunk: Uint8Array): boolean {
     if (this.settled) return true;
     // a copy into a buffer of its own, handed over without another copy
-    const spare = this.spare.pop();
-    let buffer = spare && spare.byteLength >= chunk.byteLength ? spare : undefined;
+    // a spare too small for this chunk stays for the next
+    let buffer = (this.spare.at(-1)?.byteLength ?? 0) >= chunk.byteLength ? this.spare.pop() : undefined;
     if (!buffer) {
       buffer = new ArrayBuffer(Math.max(chunk.byteLength, CHUNK_BYTES));
       this.allocated++;

@@ -8,12 +8,13 @@ export class ExampleIds {
 
   private constructor(
     readonly length: number,
-    private readonly make: () => string[],
+    /** Dropped once the list is made, with whatever it was made from. */
+    private make: (() => string[]) | undefined,
   ) {}
 
   /** Ids already made. */
   static of(ids: string[]): ExampleIds {
-    const out = new ExampleIds(ids.length, () => ids);
+    const out = new ExampleIds(ids.length, undefined);
     out.made = ids;
     return out;
   }
@@ -56,7 +57,10 @@ export class ExampleIds {
 
   /** Every id, in row order. */
   list(): string[] {
-    this.made ??= this.make();
+    if (!this.made) {
+      this.made = (this.make as () => string[])();
+      this.make = undefined;
+    }
     return this.made;
   }
 

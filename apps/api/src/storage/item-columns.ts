@@ -221,6 +221,11 @@ export function joinColumns(
   const kept = parts.map((p) => keptRows(p, splits));
   if (parts.length === 1 && kept[0] === null && ascending(parts[0].ordinal)) return parts[0];
   const k = parts[0]?.rowK ?? rowK;
+  for (const p of parts) {
+    if (p.rowK !== k) {
+      throw new Error(`an item's stored parts disagree on its probabilities a row (${p.rowK} and ${k})`);
+    }
+  }
   const out = emptyColumns(
     kept.reduce((s, rows, i) => s + (rows ? rows.length : parts[i].n), 0),
     k,
