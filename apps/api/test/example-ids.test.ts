@@ -76,6 +76,14 @@ describe("a chunk's example ids", () => {
     }
   });
 
+  it("follow their rows when a single part out of run order is put in order", () => {
+    const [backwards] = packChunks(2, values(20).reverse());
+    const sorted = joinColumns(2, [decodeColumns(backwards)]);
+    expect(Array.from(sorted.ordinal)).toEqual([...Array(20).keys()]);
+    expect(sorted.exampleIds.list()).toEqual(values(20).map((v) => v.exampleId));
+    expect(Array.from(sorted.confidence.subarray(0, 2))).toEqual([0.5, 0.51]);
+  });
+
   it("are joined only from parts of one row width: parts that disagree are refused, not misread", () => {
     const [two] = packChunks(2, values(10));
     const three = values(10, 10).map((v) => ({

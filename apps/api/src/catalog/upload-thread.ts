@@ -1,14 +1,14 @@
 /**
  * Uploads off the event loop: each upload gets a worker thread (upload-worker.ts) that is handed the request's
  * bytes chunk by chunk as they arrive (copied into a transferred buffer: no large copy or parse is ever done on
- * the event loop) and answers with the stored row or the error. The copies go
- * back and forth: the thread hands each buffer back once it has taken its bytes, and the next chunks are copied
- * into it, so an upload allocates a few buffers however large it is (a new buffer per chunk, each freed only when
- * the thread's garbage collector got to it, left the event loop's heap 42 MB larger for good after a 66 MB
- * upload). At most IN_FLIGHT_BYTES wait for the thread: past that, the request is read no further until it has
- * caught up (it takes a few hundred milliseconds to start, in which a local client sends a whole body). One thread per upload, ended when it answers;
- * the app's close ends any still running. A thread ended part-way leaves its upload pending (hidden), and the
- * job then deletes those rows on the API's connection, in short transactions.
+ * the event loop) and answers with the stored row or the error. The copies go back and forth: the thread hands
+ * each buffer back once it has taken its bytes, and the next chunks are copied into it, so an upload allocates a
+ * few buffers however large it is (a new buffer per chunk, each freed only when the thread's garbage collector
+ * got to it, left the event loop's heap 42 MB larger for good after a 66 MB upload). At most IN_FLIGHT_BYTES wait
+ * for the thread: past that, the request is read no further until it has caught up (it takes a few hundred
+ * milliseconds to start, in which a local client sends a whole body). One thread per upload, ended when it
+ * answers; the app's close ends any still running. A thread ended part-way leaves its upload pending (hidden),
+ * and the job then deletes those rows on the API's connection, in short transactions.
  */
 
 import { randomUUID } from "node:crypto";
@@ -25,7 +25,10 @@ export type ThreadMessage =
   | { type: "chunk"; bytes: Uint8Array }
   | { type: "end"; kind: "json" | "form"; createdBy: string | null };
 
-/** What the thread says: it took a chunk's bytes, handing back their buffer (any number of times), then its answer (once). */
+/**
+ * What the thread says: it took a chunk's bytes and hands back their buffer (any number of times), then its
+ * answer (once).
+ */
 export type ThreadNote = { took: Uint8Array } | ThreadAnswer;
 
 /** What the thread answers, once. */
@@ -132,8 +135,7 @@ export class UploadJob {
    */
   write(chunk: Uint8Array): boolean {
     if (this.settled) return true;
-    // a copy into a buffer of its own, handed over without another copy
-    // a spare too small for this chunk stays for the next
+    // a copy into a buffer of its own (a spare one when it is large enough), handed over without another copy
     let buffer = (this.spare.at(-1)?.byteLength ?? 0) >= chunk.byteLength ? this.spare.pop() : undefined;
     if (!buffer) {
       buffer = new ArrayBuffer(Math.max(chunk.byteLength, CHUNK_BYTES));

@@ -193,7 +193,7 @@ export function decodeColumns(bytes: Uint8Array): ItemColumns {
   // a copy of the ids' bytes only: the chunk's own bytes are not kept
   c.exampleIds = h.exampleIds
     ? ExampleIds.of(h.exampleIds)
-    : ExampleIds.parsed(h.n, Uint8Array.prototype.slice.call(bytes, idsAt, idsAt + idsBytes));
+    : ExampleIds.parsed(h.n, new Uint8Array(bytes.subarray(idsAt, idsAt + idsBytes)));
   c.servedNames = h.servedNames;
   c.goldLists = new Map(h.goldLists);
   c.answerLists = new Map(h.answerLists);
@@ -219,7 +219,9 @@ export function joinColumns(
   splits?: readonly number[],
 ): ItemColumns {
   const kept = parts.map((p) => keptRows(p, splits));
-  if (parts.length === 1 && kept[0] === null && ascending(parts[0].ordinal)) return parts[0];
+  if (parts.length === 1 && kept[0] === null) {
+    return ascending(parts[0].ordinal) ? parts[0] : pick(parts[0], ordinalOrder(parts[0]));
+  }
   const k = parts[0]?.rowK ?? rowK;
   for (const p of parts) {
     if (p.rowK !== k) {
@@ -237,9 +239,12 @@ export function joinColumns(
     at = appendRows(out, p, kept[i], names, at);
   });
   out.exampleIds = ExampleIds.joined(parts.map((p, i) => ({ ids: p.exampleIds, rows: kept[i] })));
-  if (ascending(out.ordinal)) return out;
-  const order = Int32Array.from(out.ordinal.keys()).sort((a, b) => out.ordinal[a] - out.ordinal[b]);
-  return pick(out, order);
+  return ascending(out.ordinal) ? out : pick(out, ordinalOrder(out));
+}
+
+/** The rows of `c` in run order (by ordinal). */
+function ordinalOrder(c: ItemColumns): Int32Array {
+  return Int32Array.from(c.ordinal.keys()).sort((a, b) => c.ordinal[a] - c.ordinal[b]);
 }
 
 /** The rows of `p` whose split is one of `splits`; null when that is every row. */

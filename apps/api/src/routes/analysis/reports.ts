@@ -112,15 +112,15 @@ export function reportRoutes(app: TypedApp, data: AnalysisData): void {
         data.storage.getStates(loaded.run.dataset, ids),
         data.storage.predictionsFor(loaded.run.id, spec.name, ids),
       ]);
-      const rows: ItemRow[] = page.map((i) => {
+      const rows: ItemRow[] = page.map((i, t) => {
         const status = STATUS[d.status[i]];
-        const p = stored.get(d.exampleIds.at(i));
+        const p = stored.get(ids[t]);
         const reason = p?.reason && p.reason !== NOT_STATED ? p.reason : null;
         const served = d.served[i];
         return {
-          exampleId: d.exampleIds.at(i),
+          exampleId: ids[t],
           split: SPLIT_NAMES[d.split[i]],
-          state: states.get(d.exampleIds.at(i)) ?? null,
+          state: states.get(ids[t]) ?? null,
           gold: p ? p.gold : d.golds[i],
           status,
           answer: p ? p.answer : d.answers[i],
